@@ -1,0 +1,90 @@
+#include "app.hpp"
+
+#include "options.hpp"
+
+#include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/version.hpp>
+
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace cidrcheck::cli {
+
+namespace {
+
+auto run_version(std::span<const std::string>) -> int {
+  std::cout << "cidrcheck " << version_string << "\n";
+  return exit_ok;
+}
+
+constexpr command commands[] = {
+    {"check", "find the overlaps that break routing in a fleet (the default command)", run_check},
+    {"set", "set algebra on plain CIDR lists: merge, overlaps, free, alloc", run_set},
+    {"version", "print the version", run_version},
+};
+
+void print_usage() {
+  std::cout << "Usage: cidrcheck [check] [OPTIONS] FLEET...\n"
+               "       cidrcheck COMMAND [OPTIONS] [ARGS...]\n\n"
+               "Finds the CIDR overlaps that break routing across a fleet of Kubernetes clusters\n"
+               "and networks, and plans the smallest safe renumbering.\n\n"
+               "Commands:\n";
+  for (const auto& c : commands) {
+    std::cout << "  " << c.name << std::string(10 - c.name.size(), ' ') << c.summary << "\n";
+  }
+  std::cout << "\nOptions:\n"
+               "  -h [ --help ]  show this help and exit\n"
+               "  --version      print the version and exit\n\n"
+               "Run 'cidrcheck COMMAND --help' for the options of a command.\n"
+               "Exit codes: 0 ok, 1 findings, 2 bad usage or unreadable input, 3 internal error.\n";
+}
+
+auto dispatch(const std::vector<std::string>& args) -> int {
+  if (args.empty()) throw usage_error("missing command", "");
+  const auto& first = args[0];
+  if (first == "--help" || first == "-h" || first == "help") {
+    print_usage();
+    return exit_ok;
+  }
+  if (first == "--version") return run_version({});
+  for (const auto& c : commands) {
+    if (first == c.name) return c.run(std::span<const std::string>(args).subspan(1));
+  }
+  // Anything else is the default command: `cidrcheck fleet.yaml` is `cidrcheck check fleet.yaml`.
+  // A bare word that is no file is more likely a mistyped command.
+  bool looks_like_command = first.find_first_of("./") == std::string::npos && first != "-" && first[0] != '-';
+  if (looks_like_command && !std::filesystem::exists(first)) {
+    std::vector<std::string_view> names;
+    for (const auto& c : commands) names.push_back(c.name);
+    throw usage_error("unknown command '" + first + "', and no file of that name" + detail::did_you_mean(first, names),
+                      "");
+  }
+  return run_check(args);
+}
+
+}  // namespace
+
+auto run(int argc, char** argv) -> int {
+  try {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    return dispatch(args);
+  } catch (const usage_error& e) {
+    std::cerr << "cidrcheck: error: " << e.what() << "\n";
+    std::string path = e.help_command().empty() ? "" : e.help_command() + " ";
+    std::cerr << "Try 'cidrcheck " << path << "--help' for more information.\n";
+    return exit_trouble;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "cidrcheck: error: out of memory\n";
+    return exit_trouble;
+  } catch (const std::exception& e) {
+    std::cerr << "cidrcheck: internal error: " << e.what() << "\n"
+              << "This is a bug in cidrcheck " << version_string << "; please report it with the input that caused it.\n";
+    return exit_internal;
+  }
+}
+
+}  // namespace cidrcheck::cli

@@ -1,0 +1,283 @@
+// cidrcheck set merge|overlaps|free|alloc: set algebra on plain CIDR lists.
+
+#include "app.hpp"
+#include "options.hpp"
+#include "output.hpp"
+
+#include <cidrcheck/address_set.hpp>
+#include <cidrcheck/algorithms.hpp>
+#include <cidrcheck/io/prefix_list.hpp>
+#include <cidrcheck/prefix_allocator.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace po = boost::program_options;
+
+namespace cidrcheck::cli {
+
+namespace {
+
+constexpr std::string_view set_description =
+    "Set algebra on plain CIDR lists: one CIDR a line, '#' comments and blank lines\n"
+    "allowed, '-' for standard input; several files are read as one list.\n"
+    "\n"
+    "Subcommands:\n"
+    "  merge      the minimal prefix cover of the union, sorted, one a line\n"
+    "  overlaps   every overlapping pair of input lines, one pair a line (exit 1 if any)\n"
+    "  free       the free prefixes of --within POOL minus the union\n"
+    "  alloc      best-fit allocation of -n K blocks of --length L from --within POOL\n"
+    "\n"
+    "Run 'cidrcheck set SUBCOMMAND --help' for the options of each.";
+
+// What every set subcommand takes: the list files, the reading options, --count.
+struct common_options {
+  std::vector<std::string> files;
+  list_options list;
+  bool count = false;
+};
+
+void add_common(po::options_description& d, common_options& c) {
+  d.add_options()
+    ("help,h", "show this help and exit")
+    ("lenient", po::bool_switch(), "accept CIDRs with host bits set (10.0.0.1/24 means 10.0.0.0/24)")
+    ("allow-empty", po::bool_switch(&c.list.allow_empty), "accept input without a single CIDR")
+    ("max-file-bytes", po::value(&c.list.max_file_bytes)->default_value(c.list.max_file_bytes)->value_name("N"),
+     "refuse input files larger than N bytes")
+    ("max-line-bytes", po::value(&c.list.max_line_bytes)->default_value(c.list.max_line_bytes)->value_name("N"),
+     "refuse lines longer than N bytes");
+}
+
+// Parses the subcommand's options; the input files are positional and so not in --help's option list.
+auto parse_with_files(std::span<const std::string> args, const po::options_description& visible,
+                      common_options& c, const std::string& help) -> po::variables_map {
+  po::options_description all;
+  all.add(visible).add_options()("file", po::value(&c.files));
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  return parse_options(args, all, pos, help);
+}
+
+auto parse_pool(const std::vector<std::string>& texts, const std::string& help) -> address_set {
+  address_set_builder b;
+  for (const auto& t : texts) {
+    auto p = prefix::try_parse(t);
+    if (!p) {
+      try {
+        prefix::parse(t);
+      } catch (const parse_error& e) {
+        throw usage_error(std::string("--within: ") + e.what(), help);
+      }
+    }
+    b.add(*p);
+  }
+  return b.build();
+}
+
+// Reads the lists; prints every diagnostic. Returns nullopt when the input has errors.
+auto read_lists(common_options& c, const po::variables_map& vm, const std::string& help)
+    -> std::optional<prefix_list> {
+  if (c.files.empty()) throw usage_error("no input files (use '-' for standard input)", help);
+  if (vm["lenient"].as<bool>()) c.list.mode = host_bits::mask;
+  auto list = read_prefix_lists(c.files, c.list);
+  for (const auto& d : list.diagnostics) std::cerr << format_diagnostic(d);
+  if (!list.ok()) return std::nullopt;
+  return list;
+}
+
+auto union_of(const prefix_list& list) -> address_set {
+  address_set_builder b;
+  for (const auto& e : list.entries) b.add(e.value);
+  return b.build();
+}
+
+auto run_merge(std::span<const std::string> args) -> int {
+  const std::string help = "set merge";
+  common_options c;
+  po::options_description d("Options");
+  add_common(d, c);
+  d.add_options()("count", po::bool_switch(&c.count), "print only 'merged N'");
+  auto vm = parse_with_files(args, d, c, help);
+  if (vm.count("help")) {
+    print_help("set merge [OPTIONS] FILE...",
+               "Prints the minimal prefix cover of the union of the lists, sorted (IPv4 first), one a line.", d);
+    return exit_ok;
+  }
+  auto list = read_lists(c, vm, help);
+  if (!list) return exit_trouble;
+  auto merged = collapse(list->entries, [](const list_entry& e) -> const prefix& { return e.value; });
+  output out;
+  if (c.count) {
+    out.write(fmt::format("merged {}\n", merged.size()));
+  } else {
+    for (const auto& p : merged) out.line(p);
+  }
+  return out.flush() ? exit_ok : exit_trouble;
+}
+
+auto run_overlaps(std::span<const std::string> args) -> int {
+  const std::string help = "set overlaps";
+  common_options c;
+  po::options_description d("Options");
+  add_common(d, c);
+  d.add_options()("count", po::bool_switch(&c.count), "print only 'pairs N'");
+  auto vm = parse_with_files(args, d, c, help);
+  if (vm.count("help")) {
+    print_help("set overlaps [OPTIONS] FILE...",
+               "Prints every pair of input lines whose CIDRs overlap (two equal lines are a pair),\n"
+               "one pair a line, earlier line first, in input order:\n"
+               "  FILE:LINE: CIDR overlaps FILE:LINE: CIDR\n"
+               "Exits 1 when there is at least one pair, 0 when there is none.",
+               d);
+    return exit_ok;
+  }
+  auto list = read_lists(c, vm, help);
+  if (!list) return exit_trouble;
+  auto value_of = [](const list_entry& e) -> const prefix& { return e.value; };
+  output out;
+  std::uint64_t pairs = 0;
+  if (c.count) {
+    for_each_overlapping_pair(list->entries, value_of, [&](std::size_t, std::size_t) { ++pairs; });
+    out.write(fmt::format("pairs {}\n", pairs));
+  } else {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> found;
+    for_each_overlapping_pair(list->entries, value_of, [&](std::size_t i, std::size_t j) {
+      found.emplace_back(static_cast<std::uint32_t>(std::min(i, j)), static_cast<std::uint32_t>(std::max(i, j)));
+    });
+    std::sort(found.begin(), found.end());
+    pairs = found.size();
+    auto& buf = out.buffer();
+    for (auto [i, j] : found) {
+      for (auto k : {i, j}) {
+        const auto& e = list->entries[k];
+        buf += list->sources[e.source];
+        buf += ':';
+        buf += std::to_string(e.line);
+        buf += ": ";
+        e.value.append_to(buf);
+        buf += k == i ? " overlaps " : "\n";
+      }
+      out.maybe_flush();
+    }
+  }
+  if (!out.flush()) return exit_trouble;
+  return pairs == 0 ? exit_ok : exit_findings;
+}
+
+auto run_free(std::span<const std::string> args) -> int {
+  const std::string help = "set free";
+  common_options c;
+  std::vector<std::string> within;
+  po::options_description d("Options");
+  add_common(d, c);
+  d.add_options()
+    ("within", po::value(&within)->required()->value_name("POOL"), "the pool (a CIDR; repeat for several)")
+    ("count", po::bool_switch(&c.count), "print only 'free N'");
+  auto vm = parse_with_files(args, d, c, help);
+  if (vm.count("help")) {
+    print_help("set free --within POOL [OPTIONS] FILE...",
+               "Prints the minimal prefix cover of POOL minus the union of the lists, one a line.", d);
+    return exit_ok;
+  }
+  auto pool = parse_pool(within, help);
+  auto list = read_lists(c, vm, help);
+  if (!list) return exit_trouble;
+  auto free = (pool - union_of(*list)).prefixes();
+  output out;
+  if (c.count) {
+    out.write(fmt::format("free {}\n", free.size()));
+  } else {
+    for (const auto& p : free) out.line(p);
+  }
+  return out.flush() ? exit_ok : exit_trouble;
+}
+
+auto run_alloc(std::span<const std::string> args) -> int {
+  const std::string help = "set alloc";
+  common_options c;
+  std::vector<std::string> within;
+  int length = 0;
+  std::uint64_t number = 1;
+  std::optional<std::uint64_t> count;
+  po::options_description d("Options");
+  add_common(d, c);
+  d.add_options()
+    ("within", po::value(&within)->required()->value_name("POOL"), "the pool (a CIDR; repeat for several)")
+    ("length", po::value(&length)->required()->value_name("L"), "the prefix length of each block")
+    ("number,n", po::value(&number)->value_name("K"), "allocate K blocks and print them, one a line (default 1)")
+    ("count", po::value<std::uint64_t>()->value_name("K"),
+     "allocate K blocks and print only 'alloc K last PREFIX'");
+  auto vm = parse_with_files(args, d, c, help);
+  if (vm.count("help")) {
+    print_help("set alloc --within POOL --length L [-n K | --count K] [OPTIONS] FILE...",
+               "Allocates K blocks of length L from POOL minus the union of the lists, by best fit:\n"
+               "each comes from the smallest free block that can hold it (lowest address among\n"
+               "equals), carved from its start, as netipx's RemoveFreePrefix chooses. Exits 1 if\n"
+               "the pool runs out before K blocks (the blocks found are still printed).",
+               d);
+    return exit_ok;
+  }
+  if (vm.count("count")) {
+    if (vm.count("number")) throw usage_error("use either -n/--number or --count, not both", help);
+    count = vm["count"].as<std::uint64_t>();
+    number = *count;
+  }
+  auto pool = parse_pool(within, help);
+  auto pool_version = pool.only(ip_version::v4).empty() ? ip_version::v6 : ip_version::v4;
+  if (!pool.only(ip_version::v4).empty() && !pool.only(ip_version::v6).empty()) {
+    throw usage_error("--within pools must all be of one IP version", help);
+  }
+  if (length < 0 || length > bit_width(pool_version)) {
+    throw usage_error(fmt::format("--length {} is not a valid IPv{} prefix length", length,
+                                  static_cast<int>(pool_version)),
+                      help);
+  }
+  auto list = read_lists(c, vm, help);
+  if (!list) return exit_trouble;
+  prefix_allocator allocator(pool - union_of(*list));
+  output out;
+  std::uint64_t made = 0;
+  std::optional<prefix> last;
+  for (; made < number; ++made) {
+    auto p = allocator.take(pool_version, length);
+    if (!p) break;
+    last = p;
+    if (!count) out.line(*p);
+  }
+  if (count) out.write(fmt::format("alloc {} last {}\n", made, last ? last->to_string() : "None"));
+  if (!out.flush()) return exit_trouble;
+  if (made < number) {
+    std::cerr << fmt::format("cidrcheck: error: the pool ran out after {} of {} /{} blocks\n", made, number, length);
+    return exit_findings;
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+auto run_set(std::span<const std::string> args) -> int {
+  struct subcommand {
+    std::string_view name;
+    int (*run)(std::span<const std::string>);
+  };
+  static constexpr subcommand subcommands[] = {
+      {"merge", run_merge}, {"overlaps", run_overlaps}, {"free", run_free}, {"alloc", run_alloc}};
+  if (args.empty()) throw usage_error("missing subcommand (merge, overlaps, free or alloc)", "set");
+  if (args[0] == "--help" || args[0] == "-h") {
+    std::cout << "Usage: cidrcheck set SUBCOMMAND [OPTIONS] FILE...\n\n" << set_description << "\n";
+    return exit_ok;
+  }
+  for (const auto& s : subcommands) {
+    if (args[0] == s.name) return s.run(args.subspan(1));
+  }
+  throw usage_error("unknown set subcommand '" + args[0] + "' (merge, overlaps, free or alloc)", "set");
+}
+
+}  // namespace cidrcheck::cli

@@ -1,0 +1,20 @@
+# Developer mode: strict warnings (as errors) and optional sanitizers, applied
+# only to the project's own targets through cidrcheck_apply_dev_flags(), which is
+# a no-op unless CIDRCHECK_DEVELOPER_MODE is on.
+set(CIDRCHECK_WARNINGS
+    -Wall -Wextra -Wpedantic -Werror -Wshadow -Wconversion -Wnon-virtual-dtor
+    -Wold-style-cast -Wcast-align -Woverloaded-virtual
+    -Wformat=2 -Wimplicit-fallthrough -Wmissing-declarations)
+
+function(cidrcheck_apply_dev_flags target)
+  get_target_property(type ${target} TYPE)
+  if(NOT CIDRCHECK_DEVELOPER_MODE OR type STREQUAL "INTERFACE_LIBRARY")
+    return()
+  endif()
+  target_compile_options(${target} PRIVATE ${CIDRCHECK_WARNINGS})
+  if(CIDRCHECK_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize=${CIDRCHECK_SANITIZE} -fno-omit-frame-pointer
+                                             -fno-sanitize-recover=all)
+    target_link_options(${target} PRIVATE -fsanitize=${CIDRCHECK_SANITIZE})
+  endif()
+endfunction()

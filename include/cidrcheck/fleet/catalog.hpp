@@ -1,0 +1,81 @@
+#pragma once
+// The catalog of well-known ranges: distribution defaults, network types that
+// bring their own ranges, private space, and blocks the rules check against.
+// cidrcheck ships one (data/catalog.yaml, see builtin_catalog() in
+// cidrcheck/io/catalog_loader.hpp); a caller may add to it or bring its own.
+
+#include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/prefix.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+
+/// What a distribution fills in when a cluster omits a range.
+struct distribution_defaults {
+  std::string name;
+  std::vector<prefix> network, pods, services;
+  /// EKS picks its service range by the VPC: when a network range lies in
+  /// `services_if_network_in`, the services default is `services_instead`.
+  std::optional<prefix> services_if_network_in;
+  std::vector<prefix> services_instead;
+  int node_cidr_mask = 24;     ///< kube-controller-manager's default
+  int node_cidr_mask_v6 = 64;  ///< kube-controller-manager's default
+  std::vector<prefix> reserved;  ///< blocks the platform keeps for itself (platform-reserved)
+  std::string source;
+};
+
+/// The ranges a network of a known type brings when it lists none.
+struct network_type {
+  std::string name;
+  std::vector<prefix> cidrs;
+  std::string source;
+};
+
+/// A well-known block and the rule (by name) that flags cluster ranges overlapping it.
+struct catalog_block {
+  prefix cidr;
+  std::string name;
+  std::string rule;
+  std::string source;
+};
+
+struct catalog {
+  std::vector<distribution_defaults> distributions;
+  std::vector<network_type> network_types;
+  std::vector<prefix> private_space;
+  std::vector<catalog_block> blocks;
+
+  auto find_distribution(std::string_view name) const -> const distribution_defaults* {
+    for (const auto& d : distributions) {
+      if (d.name == name) return &d;
+    }
+    return nullptr;
+  }
+  auto find_network_type(std::string_view name) const -> const network_type* {
+    for (const auto& t : network_types) {
+      if (t.name == name) return &t;
+    }
+    return nullptr;
+  }
+  /// Returns a cluster's node CIDR mask for a version: its own, else its
+  /// distribution's, else kube-controller-manager's (24 for IPv4, 64 for IPv6).
+  auto node_cidr_mask(const owner& o, ip_version v) const -> int {
+    const auto& own = v == ip_version::v4 ? o.node_cidr_mask : o.node_cidr_mask_v6;
+    if (own) return *own;
+    if (const auto* d = find_distribution(o.type)) return v == ip_version::v4 ? d->node_cidr_mask : d->node_cidr_mask_v6;
+    return v == ip_version::v4 ? 24 : 64;
+  }
+};
+
+/// Fills in what a fleet omits, from the catalog: a cluster's missing network,
+/// pod or service ranges from its distribution's defaults, and a network's
+/// ranges from its known type. Filled ranges are marked with their origin and
+/// placed at the key that brought them. Returns the clusters whose distribution
+/// the catalog does not know (no defaults could apply to them).
+auto apply_defaults(fleet& f, const catalog& c) -> std::vector<std::uint32_t>;
+
+}  // namespace cidrcheck

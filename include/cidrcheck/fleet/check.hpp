@@ -1,0 +1,27 @@
+#pragma once
+
+#include <cidrcheck/fleet/catalog.hpp>
+#include <cidrcheck/fleet/finding.hpp>
+#include <cidrcheck/fleet/fleet.hpp>
+
+#include <vector>
+
+namespace cidrcheck {
+
+struct check_options {
+  /// Minimum share of node capacity in use that pod-capacity warns about (0.8 = 80%).
+  double capacity_warning = 0.8;
+};
+
+/// Applies every rule to the fleet and returns the findings, sorted by the
+/// location of their first range, then rule id: the same fleet always gives
+/// the same findings in the same order.
+///
+/// Overlaps are found with one sorted sweep over all ranges, and whether an
+/// overlapping pair is routed together is decided from the connections that
+/// carry each range, so the cost grows with the number of ranges plus
+/// connection memberships plus the number of overlapping pairs, never with
+/// the square of a mesh. Thread-safe for concurrent calls on shared inputs.
+auto check(const fleet& f, const catalog& c, const check_options& options = {}) -> std::vector<finding>;
+
+}  // namespace cidrcheck

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cidrcheck/address_range.hpp>
+#include <cidrcheck/fleet/rules.hpp>
+#include <cidrcheck/prefix.hpp>
+#include <cidrcheck/severity.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cidrcheck {
+
+/// A catalog block a finding is about (reserved-range, docker-bridge, ...).
+struct finding_block {
+  prefix cidr;
+  std::string name;
+  std::string source;
+};
+
+/// One result of check(): a rule broken by one range or a pair of ranges.
+struct finding {
+  rule id = rule::overlap;
+  severity level = severity::error;
+  std::string message;  ///< one sentence, naming owners, roles and CIDRs
+  /// The ranges involved (indexes into fleet::ranges): one, or two for the
+  /// overlap rules, the one cheaper to move first (services, pods, a
+  /// cluster's network, then other networks; declaration order on a tie).
+  std::vector<std::uint32_t> ranges;
+  std::optional<address_range> overlap;    ///< the exact addresses two ranges share
+  std::optional<std::uint32_t> routed_at;  ///< overlap: an owner that routes both ranges
+  std::vector<std::uint32_t> via;          ///< overlap: the connections that carry them there
+  std::optional<finding_block> block;      ///< catalog rules: the well-known block
+  std::string hint;                        ///< the next step to fix it
+};
+
+}  // namespace cidrcheck

@@ -1,0 +1,146 @@
+#pragma once
+// The fleet model: owners (clusters and networks), their ranges, and the
+// connections that route ranges between them. Plain aggregates over the value
+// types; the loaders in cidrcheck::io fill them, check() reads them.
+
+#include <cidrcheck/io/source_location.hpp>
+#include <cidrcheck/prefix.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+
+/// What an owner is: a Kubernetes cluster, or any other address space (an
+/// office, a VPN, a tailnet, a peered VPC).
+enum class owner_kind : std::uint8_t { cluster, network };
+
+/// The role of a cluster's range. A network's ranges have role `external`;
+/// their display role is the network's type.
+enum class range_role : std::uint8_t { network = 0, pods = 1, services = 2, external = 3 };
+
+/// Returns "network", "pods", "services" or "external".
+constexpr auto to_string(range_role r) noexcept -> std::string_view {
+  switch (r) {
+    case range_role::network: return "network";
+    case range_role::pods: return "pods";
+    case range_role::services: return "services";
+    case range_role::external: return "external";
+  }
+  return "external";
+}
+
+/// A set of cluster roles, as a connection's `routes` names them.
+struct role_set {
+  std::uint8_t bits = 0b111;  ///< network, pods, services: all by default
+
+  static constexpr auto all() noexcept -> role_set { return {0b111}; }
+  static constexpr auto none() noexcept -> role_set { return {0}; }
+  constexpr auto has(range_role r) const noexcept -> bool {
+    return r == range_role::external || (bits >> static_cast<int>(r) & 1) != 0;
+  }
+  constexpr void add(range_role r) noexcept {
+    if (r != range_role::external) bits = static_cast<std::uint8_t>(bits | 1 << static_cast<int>(r));
+  }
+  friend constexpr bool operator==(role_set, role_set) noexcept = default;
+};
+
+/// A Kubernetes minor version, "1.29".
+struct kube_version {
+  int major = 1;
+  int minor = 0;
+  friend constexpr auto operator<=>(const kube_version&, const kube_version&) noexcept = default;
+};
+
+/// Where a range came from: written in the file, or filled in by cidrcheck.
+enum class range_origin : std::uint8_t {
+  declared,              ///< written in the fleet file
+  distribution_default,  ///< the default of the cluster's distribution (the cluster omitted the range)
+  network_type,          ///< the ranges a known network type brings (tailscale, docker, ...)
+};
+
+/// One CIDR of one owner in one role: the unit every rule talks about.
+struct fleet_range {
+  prefix cidr;
+  std::uint32_t owner = 0;  ///< index into fleet::owners
+  range_role role = range_role::external;
+  range_origin origin = range_origin::declared;
+  /// Where the CIDR was written; for a filled-in range, the key that brought it
+  /// (the cluster's `distribution` or the network's `type`).
+  source_location where;
+  std::uint32_t end_column = 0;  ///< one past the last column of the CIDR text, when known
+};
+
+/// A cluster or a network.
+struct owner {
+  std::string name;
+  owner_kind kind = owner_kind::cluster;
+  /// Network type (office, vpn, tailscale, ...) or cluster distribution (kops, eks, ...).
+  std::string type;
+  std::optional<kube_version> kubernetes;
+  std::optional<int> node_cidr_mask;     ///< IPv4 --node-cidr-mask-size
+  std::optional<int> node_cidr_mask_v6;  ///< IPv6 --node-cidr-mask-size-ipv6
+  std::optional<std::uint64_t> nodes;    ///< node count, now or planned
+  std::optional<address> dns;            ///< the cluster DNS service address
+  bool movable = false;                  ///< networks: may `plan` renumber it
+  /// Cluster roles whose key the file gave, even as an empty list (`pods: []`):
+  /// no distribution default fills these.
+  role_set declared = role_set::none();
+  source_location where;                 ///< where the owner's entry starts
+  source_location type_where;            ///< where `distribution` or `type` was written
+  source_location dns_where;
+  source_location nodes_where;
+  std::vector<std::uint32_t> ranges;     ///< indexes into fleet::ranges
+};
+
+/// A group of owners that all see each other; `routes` says which roles of a
+/// cluster member the link carries (a network member's ranges are always carried).
+struct connection {
+  std::string name;                    ///< optional; for messages
+  std::vector<std::uint32_t> members;  ///< indexes into fleet::owners, distinct, in declared order
+  std::string via;                     ///< peering, transit, vpn, mesh, tailscale, ...
+  role_set routes;
+  source_location where;
+};
+
+/// A whole fleet, possibly read from several files.
+struct fleet {
+  std::vector<owner> owners;
+  std::vector<fleet_range> ranges;
+  std::vector<connection> connections;
+
+  /// Returns the index of the owner with this name, or nullopt. O(n).
+  auto find_owner(std::string_view name) const -> std::optional<std::uint32_t> {
+    for (std::size_t k = 0; k < owners.size(); ++k) {
+      if (owners[k].name == name) return static_cast<std::uint32_t>(k);
+    }
+    return std::nullopt;
+  }
+  /// Returns how messages name a connection: "connection NAME (VIA)", or its
+  /// members when it has no name: "connection [a, b, c, ... 2 more] (VIA)".
+  auto describe_connection(std::uint32_t index) const -> std::string {
+    const connection& c = connections[index];
+    std::string out = "connection ";
+    if (!c.name.empty()) {
+      out += c.name;
+    } else {
+      out += '[';
+      for (std::size_t k = 0; k < c.members.size() && k < 3; ++k) out += (k ? ", " : "") + owners[c.members[k]].name;
+      if (c.members.size() > 3) out += ", ... " + std::to_string(c.members.size() - 3) + " more";
+      out += ']';
+    }
+    if (!c.via.empty() && c.via != c.name) out += " (" + c.via + ")";
+    return out;
+  }
+  /// Returns the role name a message uses for a range: the cluster role, or the network's type.
+  auto role_name(const fleet_range& r) const -> std::string {
+    if (r.role != range_role::external) return std::string(to_string(r.role));
+    const auto& type = owners[r.owner].type;
+    return type.empty() ? "network" : type;
+  }
+};
+
+}  // namespace cidrcheck

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cidrcheck/io/source_location.hpp>
+#include <cidrcheck/severity.hpp>
+
+#include <string>
+#include <vector>
+
+namespace cidrcheck {
+
+/// A problem with an input: why it cannot be read or analysed as written.
+/// Loaders collect every diagnostic they can rather than stop at the first.
+struct diagnostic {
+  severity level = severity::error;
+  std::string code;     ///< stable id, e.g. "invalid-prefix", "unknown-key"
+  std::string message;  ///< one line, lowercase, no trailing period
+  source_location where;
+  std::vector<diagnostic> notes;  ///< related places ("first declared here")
+};
+
+/// Reports whether any diagnostic is an error.
+inline auto has_errors(const std::vector<diagnostic>& diagnostics) -> bool {
+  for (const auto& d : diagnostics) {
+    if (d.level == severity::error) return true;
+  }
+  return false;
+}
+
+/// Returns the diagnostic as GNU-style lines: "file:line:col: error: message",
+/// then one line per note. With no file, the line starts with "cidrcheck:".
+inline auto format_diagnostic(const diagnostic& d) -> std::string {
+  std::string out;
+  auto line = [&](const diagnostic& x) {
+    out += x.where.file.empty() ? std::string("cidrcheck") : to_string(x.where);
+    out += ": ";
+    out += to_string(x.level);
+    out += ": ";
+    out += x.message;
+    out += '\n';
+  };
+  line(d);
+  for (const auto& n : d.notes) line(n);
+  return out;
+}
+
+}  // namespace cidrcheck

@@ -1,0 +1,64 @@
+#pragma once
+// Reading fleet files (YAML or JSON) into the fleet model.
+
+#include <cidrcheck/fleet/catalog.hpp>
+#include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/io/diagnostic.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+
+/// Limits on fleet input. The defaults are generous for real fleets (a
+/// 10,000-cluster fleet file is about 3 MB); every limit has the name its error
+/// message uses, and the CLI a flag of that name.
+struct fleet_limits {
+  std::size_t max_file_bytes = std::size_t{32} << 20;  ///< "max-file-bytes"
+  std::size_t max_depth = 64;                          ///< "max-depth": YAML nesting
+  std::size_t max_nodes = 5'000'000;  ///< "max-nodes": YAML nodes, and nodes walked (aliases count per use)
+  std::size_t max_owners = 1'000'000;                  ///< "max-owners": clusters and networks
+  std::size_t max_ranges = 10'000'000;                 ///< "max-ranges"
+  std::size_t max_errors = 100;                        ///< stop reading after this many errors
+};
+
+/// A fleet read from one or more sources, with every problem found on the way.
+struct fleet_load_result {
+  fleet value;                          ///< usable as far as it was read, even with errors
+  std::vector<std::string> files;       ///< the sources, in the order read
+  std::vector<diagnostic> diagnostics;  ///< errors, warnings (unknown distribution, ...)
+  /// Reports whether the fleet was read without errors (warnings allowed).
+  auto ok() const -> bool { return !has_errors(diagnostics); }
+};
+
+/// Reads fleet sources into one fleet. Owners may be split across sources and
+/// connections may name owners of any source; names are resolved in finish().
+/// Defaults from the catalog are applied in finish(). Never throws for bad input.
+class fleet_loader {
+ public:
+  explicit fleet_loader(const catalog& c, fleet_limits limits = {});
+  ~fleet_loader();
+  fleet_loader(fleet_loader&&) noexcept;
+  auto operator=(fleet_loader&&) noexcept -> fleet_loader&;
+
+  /// Reads a fleet file; "-" reads standard input.
+  void add_file(const std::string& path);
+  /// Reads a fleet from text, named `name` in diagnostics.
+  void add_text(std::string_view text, std::string name);
+  /// Resolves connections, applies defaults and returns the fleet.
+  auto finish() -> fleet_load_result;
+
+ private:
+  struct state;
+  std::unique_ptr<state> state_;
+};
+
+/// Reads the fleet files at paths as one fleet.
+auto load_fleet(std::span<const std::string> paths, const catalog& c, const fleet_limits& limits = {})
+    -> fleet_load_result;
+
+}  // namespace cidrcheck

@@ -1,0 +1,264 @@
+#pragma once
+
+#include <cidrcheck/address.hpp>
+#include <cidrcheck/address_range.hpp>
+#include <cidrcheck/address_set.hpp>
+#include <cidrcheck/detail/family.hpp>
+#include <cidrcheck/prefix.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace cidrcheck {
+
+namespace detail {
+
+/// The free blocks of one length, in address order: the blocks known when the
+/// allocator was made sit in a sorted vector (cheap to build, cheap to drop),
+/// removals mark tombstones, and blocks that appear later (the remainders of
+/// carved blocks) go to a small ordered set. Every operation is O(log n).
+template <class Bits>
+class block_bucket {
+ public:
+  /// Appends a block; only valid while filling in address order.
+  void append(Bits start) {
+    base_.push_back(start);
+    dead_.push_back(false);
+    ++size_;
+  }
+  void insert(Bits start) {
+    extra_.insert(start);
+    ++size_;
+  }
+  auto empty() const noexcept -> bool { return size_ == 0; }
+  auto size() const noexcept -> std::size_t { return size_; }
+
+  /// Returns the lowest block. Precondition: !empty().
+  auto front() const -> Bits {
+    if (head_ == base_.size()) return *extra_.begin();
+    if (extra_.empty()) return base_[head_];
+    return std::min(base_[head_], *extra_.begin());
+  }
+  /// Removes and returns the lowest block. Precondition: !empty().
+  auto pop_front() -> Bits {
+    Bits start = front();
+    if (head_ < base_.size() && base_[head_] == start) {
+      dead_[head_++] = true;
+      skip_dead();
+    } else {
+      extra_.erase(extra_.begin());
+    }
+    --size_;
+    return start;
+  }
+  /// Removes the blocks that start in [lo, hi] and appends them to out.
+  template <class Out>
+  void remove_starting_in(Bits lo, Bits hi, Out& out) {
+    auto k = static_cast<std::size_t>(std::lower_bound(base_.begin() + static_cast<std::ptrdiff_t>(head_), base_.end(), lo) -
+                                      base_.begin());
+    for (; k < base_.size() && base_[k] <= hi; ++k) {
+      if (dead_[k]) continue;
+      dead_[k] = true;
+      --size_;
+      out.push_back(base_[k]);
+    }
+    skip_dead();
+    for (auto it = extra_.lower_bound(lo); it != extra_.end() && *it <= hi;) {
+      out.push_back(*it);
+      it = extra_.erase(it);
+      --size_;
+    }
+  }
+  /// Calls f(start) for each block, in address order.
+  template <class F>
+  void for_each(F&& f) const {
+    auto it = extra_.begin();
+    for (std::size_t k = head_; k < base_.size(); ++k) {
+      if (dead_[k]) continue;
+      for (; it != extra_.end() && *it < base_[k]; ++it) f(*it);
+      f(base_[k]);
+    }
+    for (; it != extra_.end(); ++it) f(*it);
+  }
+
+ private:
+  void skip_dead() {
+    while (head_ < base_.size() && dead_[head_]) ++head_;
+  }
+
+  std::vector<Bits> base_;
+  std::vector<bool> dead_;
+  std::size_t head_ = 0;  // the first live base_ block (or the end): all before it are dead
+  std::set<Bits> extra_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace detail
+
+/// Hands out free prefixes from a free space by best fit, the choice netipx's
+/// IPSet.RemoveFreePrefix makes, so that the two can be compared line by line.
+///
+/// The free space is kept as its canonical decomposition: the maximal prefixes
+/// inside it (the minimal prefix cover of each free range). take(v, L) picks the
+/// smallest such block that can hold a /L (the longest block length <= L), the
+/// lowest address among equals, and carves the /L from its start; the rest of
+/// the block goes back as one block of each length L, L-1, ..., down to the
+/// block's length + 1. The blocks sit in one ordered bucket per length, so a
+/// take costs O(W log n), W the bit width, never a rescan. Not thread-safe: it is a
+/// builder-like object for one allocation session.
+class prefix_allocator {
+ private:
+  // The per-family state comes first: members below deduce their return types from it.
+  template <class Bits>
+  struct family {
+    using bits_type = Bits;
+    static constexpr int width = detail::width_of<Bits>;
+    // by_length[L] holds the start of every free block of length L.
+    std::array<detail::block_bucket<Bits>, width + 1> by_length;
+
+    // Fills the buckets from the free ranges, which must come in address order.
+    void append_range(Bits first, Bits last) {
+      detail::for_each_block(first, last,
+                             [&](Bits start, int length) { by_length[static_cast<std::size_t>(length)].append(start); });
+    }
+    void insert_range(Bits first, Bits last) {
+      detail::for_each_block(first, last,
+                             [&](Bits start, int length) { by_length[static_cast<std::size_t>(length)].insert(start); });
+    }
+
+    auto take(int length) -> std::optional<Bits> {
+      for (int l = length; l >= 0; --l) {
+        auto& bucket = by_length[static_cast<std::size_t>(l)];
+        if (bucket.empty()) continue;
+        Bits start = bucket.pop_front();
+        // The block's remainder after the carved /length: one buddy of each
+        // length from `length` up to l + 1.
+        for (int k = length; k > l; --k) {
+          by_length[static_cast<std::size_t>(k)].insert(static_cast<Bits>(start | (Bits{1} << (width - k))));
+        }
+        return start;
+      }
+      return std::nullopt;
+    }
+
+    void reserve(Bits first, Bits last) {
+      std::vector<std::pair<Bits, int>> hit;
+      std::vector<Bits> starts;
+      for (int l = 0; l <= width; ++l) {
+        auto& bucket = by_length[static_cast<std::size_t>(l)];
+        if (bucket.empty()) continue;
+        // A block of length l overlaps [first, last] iff it starts in
+        // [first rounded down to a multiple of its size, last].
+        starts.clear();
+        bucket.remove_starting_in(static_cast<Bits>(first & detail::network_mask<Bits>(l)), last, starts);
+        for (Bits start : starts) hit.emplace_back(start, l);
+      }
+      for (auto [start, l] : hit) {
+        Bits block_last = static_cast<Bits>(start | detail::host_mask<Bits>(l));
+        if (start < first) insert_range(start, static_cast<Bits>(first - 1));
+        if (last < block_last) insert_range(static_cast<Bits>(last + 1), block_last);
+      }
+    }
+
+    auto count_fitting(int length) const -> uint128 {
+      uint128 total = 0;
+      for (int l = 0; l <= length; ++l) {
+        uint128 n = by_length[static_cast<std::size_t>(l)].size();
+        if (n == 0) continue;
+        int shift = length - l;
+        // Saturate rather than wrap: only IPv6 counts can get this large.
+        if (shift >= 128 || n > (detail::uint128_max >> shift)) return detail::uint128_max;
+        uint128 add = n << shift;
+        if (total > detail::uint128_max - add) return detail::uint128_max;
+        total += add;
+      }
+      return total;
+    }
+  };
+
+  template <class F>
+  decltype(auto) family_of(ip_version v, F&& f) {
+    return v == ip_version::v4 ? f(v4_) : f(v6_);
+  }
+  template <class F>
+  decltype(auto) family_of(ip_version v, F&& f) const {
+    return v == ip_version::v4 ? f(v4_) : f(v6_);
+  }
+
+  family<std::uint32_t> v4_;
+  family<uint128> v6_;
+
+ public:
+  /// Makes an allocator over `free` (for example pool - used). O(n log n) for n blocks.
+  explicit prefix_allocator(const address_set& free) {
+    for (const auto& i : free.storage().v4) v4_.append_range(i.lower(), i.upper());
+    for (const auto& i : free.storage().v6) v6_.append_range(i.lower(), i.upper());
+  }
+
+  /// Takes a free /length of version v by best fit and returns it, or nullopt when
+  /// no free block can hold it (or length is outside [0, bit_width(v)]).
+  auto take(ip_version v, int length) -> std::optional<prefix> {
+    if (v == ip_version::none || length < 0 || length > bit_width(v)) return std::nullopt;
+    return family_of(v, [&](auto& f) -> std::optional<prefix> {
+      auto start = f.take(length);
+      if (!start) return std::nullopt;
+      return prefix::containing(address::from_bits(v, *start), length);
+    });
+  }
+
+  /// Removes r from the free space (the parts of it that are free). O(W log n + k).
+  void reserve(const address_range& r) {
+    if (!r.is_valid()) return;
+    family_of(r.version(), [&](auto& f) {
+      using bits = typename std::decay_t<decltype(f)>::bits_type;
+      f.reserve(static_cast<bits>(r.first().bits()), static_cast<bits>(r.last().bits()));
+    });
+  }
+  void reserve(const prefix& p) { reserve(address_range(p)); }
+  /// Removes every address of s from the free space.
+  void reserve(const address_set& s) {
+    s.for_each_range([&](const address_range& r) { reserve(r); });
+  }
+
+  /// Returns how many disjoint /length blocks of version v still fit in the free
+  /// space, saturating at 2^128 - 1. O(W).
+  auto count_fitting(ip_version v, int length) const -> uint128 {
+    if (v == ip_version::none || length < 0 || length > bit_width(v)) return 0;
+    return family_of(v, [&](const auto& f) { return f.count_fitting(length); });
+  }
+
+  /// Returns the largest free block of version v (lowest address among equals), or nullopt.
+  auto largest(ip_version v) const -> std::optional<prefix> {
+    if (v == ip_version::none) return std::nullopt;
+    return family_of(v, [&](const auto& f) -> std::optional<prefix> {
+      for (int length = 0; length <= f.width; ++length) {
+        const auto& bucket = f.by_length[static_cast<std::size_t>(length)];
+        if (!bucket.empty()) return prefix::containing(address::from_bits(v, bucket.front()), length);
+      }
+      return std::nullopt;
+    });
+  }
+
+  /// Returns the free space that is left. O(n log n).
+  auto free_space() const -> address_set {
+    address_set_builder b;
+    auto add_all = [&](const auto& f, ip_version v) {
+      for (int length = 0; length <= f.width; ++length) {
+        f.by_length[static_cast<std::size_t>(length)].for_each(
+            [&](auto start) { b.add(prefix::containing(address::from_bits(v, start), length)); });
+      }
+    };
+    add_all(v4_, ip_version::v4);
+    add_all(v6_, ip_version::v6);
+    return b.build();
+  }
+
+};
+
+}  // namespace cidrcheck

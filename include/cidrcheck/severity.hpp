@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace cidrcheck {
+
+/// How much a diagnostic or finding matters. The names are SARIF's levels.
+/// Ordered: note < warning < error.
+enum class severity : std::uint8_t { note = 0, warning = 1, error = 2 };
+
+/// Returns "note", "warning" or "error".
+constexpr auto to_string(severity s) noexcept -> std::string_view {
+  switch (s) {
+    case severity::note: return "note";
+    case severity::warning: return "warning";
+    case severity::error: return "error";
+  }
+  return "error";
+}
+
+/// Parses "note", "warning" or "error".
+constexpr auto parse_severity(std::string_view text) noexcept -> std::optional<severity> {
+  if (text == "note") return severity::note;
+  if (text == "warning") return severity::warning;
+  if (text == "error") return severity::error;
+  return std::nullopt;
+}
+
+}  // namespace cidrcheck

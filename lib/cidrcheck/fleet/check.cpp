@@ -1,0 +1,432 @@
+#include <cidrcheck/algorithms.hpp>
+#include <cidrcheck/address_set.hpp>
+#include <cidrcheck/fleet/check.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace cidrcheck {
+
+namespace {
+
+constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+
+// ---------------------------------------------------------------------------
+// Words for messages.
+
+auto describe_owner(const owner& o) -> std::string {
+  return (o.kind == owner_kind::cluster ? "cluster " : "network ") + o.name;
+}
+
+// "pods 100.96.0.0/11 of cluster prod-eu (kops default)"
+auto describe_range(const fleet& f, const fleet_range& r) -> std::string {
+  const owner& o = f.owners[r.owner];
+  // A network named after its type ("tailscale") needs no role word.
+  std::string role = f.role_name(r);
+  std::string out = (role == o.name ? "" : role + " ") + r.cidr.to_string() + " of " + describe_owner(o);
+  if (r.origin == range_origin::distribution_default) out += " (" + o.type + " default)";
+  if (r.origin == range_origin::network_type) out += " (from its type)";
+  return out;
+}
+
+// How costly a range is to move, for ordering the two sides of a finding:
+// services, then pods, then a cluster's network, then other networks.
+auto move_rank(const fleet_range& r) -> int {
+  switch (r.role) {
+    case range_role::services: return 0;
+    case range_role::pods: return 1;
+    case range_role::network: return 2;
+    case range_role::external: return 3;
+  }
+  return 3;
+}
+
+// ---------------------------------------------------------------------------
+// Routing: which connections carry each range, and whether two ranges meet.
+
+// A range's routing class: its owner and role. All ranges of one class are
+// carried by the same connections.
+auto class_of(const fleet_range& r) -> std::uint32_t { return r.owner * 4 + static_cast<std::uint32_t>(r.role); }
+
+// Returns the smallest element common to two sorted vectors, or none.
+// O(min(n, m) log max(n, m)).
+auto first_common(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) -> std::uint32_t {
+  const auto& small = a.size() <= b.size() ? a : b;
+  const auto& large = a.size() <= b.size() ? b : a;
+  for (auto x : small) {
+    if (std::binary_search(large.begin(), large.end(), x)) return x;
+  }
+  return none;
+}
+
+struct meeting {
+  std::uint32_t owner = none;          // where both ranges are routed; none if nowhere
+  std::vector<std::uint32_t> via;      // the connections that bring them there
+};
+
+class routing_index {
+ public:
+  explicit routing_index(const fleet& f) : f_(f), carriers_(f.owners.size() * 4), memberships_(f.owners.size()) {
+    for (std::uint32_t c = 0; c < f.connections.size(); ++c) {
+      const auto& conn = f.connections[c];
+      for (auto m : conn.members) {
+        memberships_[m].push_back(c);
+        if (f.owners[m].kind == owner_kind::network) {
+          carriers_[m * 4 + static_cast<std::uint32_t>(range_role::external)].push_back(c);
+          continue;
+        }
+        for (auto role : {range_role::network, range_role::pods, range_role::services}) {
+          if (conn.routes.has(role)) carriers_[m * 4 + static_cast<std::uint32_t>(role)].push_back(c);
+        }
+      }
+    }
+    reach_.resize(carriers_.size(), 0);
+    for (std::size_t k = 0; k < carriers_.size(); ++k) {
+      for (auto c : carriers_[k]) reach_[k] += f.connections[c].members.size();
+    }
+  }
+
+  // Where are ranges of classes ca (owner a) and cb (owner b) both routed?
+  // a itself if it can, else b, else the third owner with the smallest index,
+  // so the answer is deterministic.
+  auto meet(std::uint32_t ca, std::uint32_t a, std::uint32_t cb, std::uint32_t b) const -> meeting {
+    // b's range is routed at a: a connection carrying it has a as a member.
+    if (auto c = first_common(carriers_[cb], memberships_[a]); c != none) return {a, {c}};
+    if (auto c = first_common(carriers_[ca], memberships_[b]); c != none) return {b, {c}};
+    // A third owner v sees both: walk the members reached from the side that
+    // reaches fewer, and ask whether the other side's carriers reach them too.
+    bool a_smaller = reach_[ca] <= reach_[cb];
+    const auto& walk = carriers_[a_smaller ? ca : cb];
+    const auto& other = carriers_[a_smaller ? cb : ca];
+    meeting best;
+    std::uint32_t best_walk = none, best_other = none;
+    for (auto c : walk) {
+      for (auto v : f_.connections[c].members) {
+        if (best.owner != none && v >= best.owner) continue;
+        if (auto c2 = first_common(other, memberships_[v]); c2 != none) {
+          best.owner = v;
+          best_walk = c;
+          best_other = c2;
+        }
+      }
+    }
+    if (best.owner != none) best.via = a_smaller ? std::vector{best_walk, best_other} : std::vector{best_other, best_walk};
+    return best;
+  }
+
+ private:
+  const fleet& f_;
+  std::vector<std::vector<std::uint32_t>> carriers_;     // per class: connections carrying it, sorted
+  std::vector<std::vector<std::uint32_t>> memberships_;  // per owner: connections it belongs to, sorted
+  std::vector<std::size_t> reach_;                       // per class: total members of its carriers
+};
+
+// ---------------------------------------------------------------------------
+// The rules.
+
+class checker {
+ public:
+  checker(const fleet& f, const catalog& c, const check_options& o) : f_(f), c_(c), options_(o), routing_(f) {}
+
+  auto run() -> std::vector<finding> {
+    check_overlaps();
+    for (std::uint32_t k = 0; k < f_.ranges.size(); ++k) check_catalog(k);
+    for (std::uint32_t k = 0; k < f_.owners.size(); ++k) {
+      if (f_.owners[k].kind == owner_kind::cluster) check_cluster(k);
+    }
+    sort_findings();
+    return std::move(findings_);
+  }
+
+ private:
+  auto add(rule id, std::vector<std::uint32_t> ranges, std::string message, std::string hint) -> finding& {
+    finding x;
+    x.id = id;
+    x.level = info(id).default_severity;
+    x.ranges = std::move(ranges);
+    x.message = std::move(message);
+    x.hint = std::move(hint);
+    findings_.push_back(std::move(x));
+    return findings_.back();
+  }
+
+  void check_overlaps() {
+    std::unordered_map<std::uint64_t, meeting> cache;  // per pair of routing classes
+    for_each_overlapping_pair(
+        f_.ranges, [](const fleet_range& r) -> const prefix& { return r.cidr; },
+        [&](std::size_t outer, std::size_t inner) {
+          auto i = static_cast<std::uint32_t>(outer), j = static_cast<std::uint32_t>(inner);
+          const auto& ri = f_.ranges[i];
+          const auto& rj = f_.ranges[j];
+          // Order the two sides: cheaper to move first, then declaration order.
+          if (std::make_tuple(move_rank(rj), j) < std::make_tuple(move_rank(ri), i)) std::swap(i, j);
+          const auto& a = f_.ranges[i];
+          const auto& b = f_.ranges[j];
+          address_range shared(ri.cidr.length() >= rj.cidr.length() ? ri.cidr : rj.cidr);
+          std::string both = describe_range(f_, a) + " overlaps " + describe_range(f_, b) + " in " +
+                             shared.to_prefix()->to_string();
+          if (a.owner == b.owner) {
+            auto& x = add(rule::overlap_internal, {i, j},
+                          describe_range(f_, a) + " overlaps " + f_.role_name(b) + " " + b.cidr.to_string() +
+                              " of the same " + (f_.owners[a.owner].kind == owner_kind::cluster ? "cluster" : "network") +
+                              " in " + shared.to_prefix()->to_string(),
+                          "give each role of " + f_.owners[a.owner].name + " its own space: move the " +
+                              f_.role_name(a) + " range (`cidrcheck plan` proposes where)");
+            x.overlap = shared;
+            return;
+          }
+          // Keyed by the ordered pair of classes: meet() prefers the cheaper side's owner.
+          auto ca = class_of(a), cb = class_of(b);
+          auto key = std::uint64_t{ca} << 32 | cb;
+          auto it = cache.find(key);
+          if (it == cache.end()) it = cache.emplace(key, routing_.meet(ca, a.owner, cb, b.owner)).first;
+          const meeting& m = it->second;
+          if (m.owner == none) {
+            auto& x = add(rule::latent_overlap, {i, j},
+                          both + "; nothing routes both yet, but connecting " + f_.owners[a.owner].name + " and " +
+                              f_.owners[b.owner].name + " would break routing",
+                          "before connecting them, move one: the " + f_.role_name(a) + " range of " +
+                              f_.owners[a.owner].name + " is the cheaper (`cidrcheck plan --fix-latent`)");
+            x.overlap = shared;
+            return;
+          }
+          std::string where = f_.owners[m.owner].name + " routes both";
+          for (std::size_t k = 0; k < m.via.size(); ++k) {
+            where += (k == 0 ? ", through " : " and ") + f_.describe_connection(m.via[k]);
+          }
+          auto& x = add(rule::overlap, {i, j}, both + "; " + where,
+                        "move the " + f_.role_name(a) + " range of " + f_.owners[a.owner].name +
+                            " (the cheaper side) to free space, or stop routing it (`cidrcheck plan` proposes the move)");
+          x.overlap = shared;
+          x.routed_at = m.owner;
+          x.via = m.via;
+        });
+  }
+
+  void check_catalog(std::uint32_t k) {
+    const fleet_range& r = f_.ranges[k];
+    const owner& o = f_.owners[r.owner];
+    bool cluster = o.kind == owner_kind::cluster;
+    bool special = false;  // inside a reserved or documentation block: public-range would only repeat it
+    for (const auto& b : c_.blocks) {
+      if (!r.cidr.overlaps(b.cidr)) continue;
+      auto id = find_rule(b.rule);
+      if (!id) continue;
+      bool any_owner = *id == rule::reserved_range || *id == rule::documentation_range;
+      special = special || any_owner;
+      if (*id == rule::well_known_default || (!cluster && !any_owner)) continue;
+      auto& x = add(*id, {k}, describe_range(f_, r) + " overlaps " + b.name + " " + b.cidr.to_string(),
+                    hint_for_block(*id, r));
+      x.block = finding_block{b.cidr, b.name, b.source};
+      x.overlap = address_range(r.cidr.length() >= b.cidr.length() ? r.cidr : b.cidr);
+    }
+    if (!cluster) return;
+    if (!special && !private_space().contains(r.cidr)) {
+      add(rule::public_range, {k},
+          describe_range(f_, r) + " lies outside private space (RFC 1918, RFC 6598, fc00::/7), so pods cannot reach "
+                                  "the real internet addresses it shadows",
+          "use private space for cluster ranges unless the range is yours on the internet");
+    }
+    if (const auto* d = c_.find_distribution(o.type)) {
+      for (const auto& reserved : d->reserved) {
+        if (!r.cidr.overlaps(reserved)) continue;
+        auto& x = add(rule::platform_reserved, {k},
+                      describe_range(f_, r) + " overlaps " + reserved.to_string() + ", which " + o.type +
+                          " reserves for itself",
+                      "move the " + f_.role_name(r) + " range out of " + reserved.to_string());
+        x.block = finding_block{reserved, o.type + " reserved range", d->source};
+      }
+    }
+    if (auto defaults = well_known_defaults().find(r.cidr); defaults != well_known_defaults().end()) {
+      add(rule::well_known_default, {k},
+          describe_range(f_, r) + " is " + defaults->second + ", which the next cluster installed with defaults reuses",
+          "choose a unique range now; a connection to any cluster on defaults would overlap");
+    }
+  }
+
+  auto hint_for_block(rule id, const fleet_range& r) const -> std::string {
+    std::string what = "the " + f_.role_name(r) + " range of " + f_.owners[r.owner].name;
+    switch (id) {
+      case rule::reserved_range: return "move " + what + " to private space; this block is never routable";
+      case rule::documentation_range: return "documentation blocks are for examples; move " + what + " to private space";
+      case rule::shared_address_space:
+        return "move " + what + " out of 100.64.0.0/10 before a node or laptop joins a tailnet";
+      case rule::docker_bridge: return "move " + what + " out of 172.17.0.0/16, or change Docker's bip on every host";
+      default: return "move " + what;
+    }
+  }
+
+  void check_cluster(std::uint32_t index) {
+    const owner& o = f_.owners[index];
+    std::vector<std::uint32_t> services, pods;
+    for (auto k : o.ranges) {
+      if (f_.ranges[k].role == range_role::services) services.push_back(k);
+      if (f_.ranges[k].role == range_role::pods) pods.push_back(k);
+    }
+    check_services(o, services);
+    check_pods(o, pods);
+    check_dns(o, services);
+  }
+
+  void check_services(const owner& o, const std::vector<std::uint32_t>& services) {
+    int per_version[2] = {0, 0};
+    for (auto k : services) {
+      const auto& r = f_.ranges[k];
+      bool v4 = r.cidr.version() == ip_version::v4;
+      ++per_version[v4 ? 0 : 1];
+      int largest = v4 ? 12 : 108;  // kube-apiserver: at most 20 host bits
+      if (r.cidr.length() < largest) {
+        add(rule::service_range_too_large, {k},
+            describe_range(f_, r) + " is larger than /" + std::to_string(largest) +
+                ", the largest service range kube-apiserver accepts",
+            "use at most a /" + std::to_string(largest) + ", for example " +
+                prefix::containing(r.cidr.network(), largest).to_string());
+      }
+      if (r.cidr.width() - r.cidr.length() < 3) {
+        add(rule::service_range_too_small, {k},
+            describe_range(f_, r) + " has fewer than 8 addresses, the least kube-apiserver accepts",
+            "use at least a /" + std::to_string(r.cidr.width() - 3));
+      }
+    }
+    if (services.size() > 2 || per_version[0] > 1 || per_version[1] > 1) {
+      add(rule::service_range_count, {services[services.size() > 2 ? 2 : 1]},
+          "cluster " + o.name + " has " + std::to_string(services.size()) +
+              " service ranges; kube-apiserver takes one per IP version (two at most, of different versions)",
+          "keep one IPv4 and one IPv6 service range; extend a service range with a ServiceCIDR object instead");
+    }
+  }
+
+  void check_pods(const owner& o, const std::vector<std::uint32_t>& pods) {
+    // Node blocks: IPv4 pod ranges by the IPv4 mask; an IPv6-only cluster by the IPv6 mask.
+    bool any_v4 = std::any_of(pods.begin(), pods.end(), [&](auto k) { return f_.ranges[k].cidr.version() == ip_version::v4; });
+    ip_version counted = any_v4 ? ip_version::v4 : ip_version::v6;
+    std::uint64_t blocks = 0;
+    for (auto k : pods) {
+      const auto& r = f_.ranges[k];
+      int mask = c_.node_cidr_mask(o, r.cidr.version());
+      if (mask < r.cidr.length() || mask > r.cidr.width()) {
+        add(rule::node_mask_too_large, {k},
+            "cluster " + o.name + "'s node CIDR mask /" + std::to_string(mask) + " does not fit in its " +
+                f_.role_name(r) + " " + r.cidr.to_string(),
+            "use a node mask of at least /" + std::to_string(r.cidr.length()) + ", or a larger pod range");
+        continue;
+      }
+      if (r.cidr.version() == ip_version::v6 && mask - r.cidr.length() > 16) {
+        add(rule::node_mask_too_large, {k},
+            "cluster " + o.name + "'s IPv6 node mask /" + std::to_string(mask) + " is more than 16 bits longer than " +
+                r.cidr.to_string() + ", which kube-controller-manager refuses",
+            "use an IPv6 node mask of at most /" + std::to_string(r.cidr.length() + 16));
+        continue;
+      }
+      if (r.cidr.version() != counted) continue;
+      int bits = mask - r.cidr.length();
+      blocks = bits >= 63 ? std::numeric_limits<std::uint64_t>::max() / 2 : blocks + (std::uint64_t{1} << bits);
+    }
+    if (!o.nodes || pods.empty() || blocks == 0) return;
+    int mask = c_.node_cidr_mask(o, counted);
+    std::uint32_t first = pods.front();
+    std::string subject = "the pod ranges of cluster " + o.name + " hold " + std::to_string(blocks) + " node blocks of /" +
+                          std::to_string(mask);
+    if (*o.nodes > blocks) {
+      add(rule::pod_capacity, {first}, subject + ", fewer than its " + std::to_string(*o.nodes) + " nodes",
+          "grow the pod range (one bit more doubles it) or lengthen the node mask; `cidrcheck plan` sizes it");
+    } else if (static_cast<double>(*o.nodes) > options_.capacity_warning * static_cast<double>(blocks)) {
+      auto& x = add(rule::pod_capacity, {first},
+                    subject + "; its " + std::to_string(*o.nodes) + " nodes use " +
+                        std::to_string(*o.nodes * 100 / blocks) + "% of them",
+                    "grow the pod range before the cluster grows");
+      x.level = severity::warning;
+    }
+  }
+
+  void check_dns(const owner& o, const std::vector<std::uint32_t>& services) {
+    if (!o.dns) return;
+    for (auto k : services) {
+      const auto& r = f_.ranges[k];
+      if (!r.cidr.contains(*o.dns)) continue;
+      if (*o.dns == r.cidr.network().next()) {
+        add(rule::dns_is_kubernetes_service, {k},
+            "cluster " + o.name + "'s DNS address " + o.dns->to_string() + " is the first address of " +
+                r.cidr.to_string() + ", which the kubernetes.default service takes",
+            "use the tenth address, " + address::from_bits(r.cidr.version(), r.cidr.network().bits() + 10).to_string() +
+                ", by convention");
+      }
+      return;
+    }
+    if (services.empty()) return;
+    add(rule::dns_outside_service_range, {services.front()},
+        "cluster " + o.name + "'s DNS address " + o.dns->to_string() + " is not in its service ranges",
+        "kubelets send DNS to a service address: use the tenth address of a service range");
+  }
+
+  auto private_space() -> const address_set& {
+    if (!private_) {
+      address_set_builder b;
+      for (const auto& p : c_.private_space) b.add(p);
+      private_ = b.build();
+    }
+    return *private_;
+  }
+
+  // Every distribution default and well-known default block, by range, with its names.
+  auto well_known_defaults() -> const std::map<prefix, std::string>& {
+    if (!defaults_) {
+      std::map<prefix, std::vector<std::string>> names;
+      for (const auto& d : c_.distributions) {
+        for (const auto* list : {&d.network, &d.pods, &d.services, &d.services_instead}) {
+          std::string role = list == &d.network ? "network" : list == &d.pods ? "pod" : "service";
+          for (const auto& p : *list) names[p].push_back(d.name + "'s " + role + " default");
+        }
+      }
+      for (const auto& b : c_.blocks) {
+        if (find_rule(b.rule) == rule::well_known_default) names[b.cidr].push_back(b.name);
+      }
+      defaults_.emplace();
+      for (auto& [p, list] : names) {
+        std::string text = list.front();
+        if (list.size() > 1) {
+          text += " (also ";
+          for (std::size_t k = 1; k < list.size() && k < 4; ++k) text += (k > 1 ? ", " : "") + list[k];
+          if (list.size() > 4) text += ", ...";
+          text += ')';
+        }
+        defaults_->emplace(p, std::move(text));
+      }
+    }
+    return *defaults_;
+  }
+
+  void sort_findings() {
+    auto key = [&](const finding& x) {
+      const auto& first = f_.ranges[x.ranges.front()].where;
+      const source_location* second = x.ranges.size() > 1 ? &f_.ranges[x.ranges[1]].where : nullptr;
+      return std::make_tuple(std::string_view(first.file), first.line, first.column, info(x.id).id, x.ranges.front(),
+                             second ? second->line : 0u, second ? second->column : 0u,
+                             x.ranges.size() > 1 ? x.ranges[1] : 0u);
+    };
+    std::stable_sort(findings_.begin(), findings_.end(), [&](const finding& a, const finding& b) { return key(a) < key(b); });
+  }
+
+  const fleet& f_;
+  const catalog& c_;
+  const check_options& options_;
+  routing_index routing_;
+  std::vector<finding> findings_;
+  std::optional<address_set> private_;
+  std::optional<std::map<prefix, std::string>> defaults_;
+};
+
+}  // namespace
+
+auto check(const fleet& f, const catalog& c, const check_options& options) -> std::vector<finding> {
+  return checker(f, c, options).run();
+}
+
+}  // namespace cidrcheck

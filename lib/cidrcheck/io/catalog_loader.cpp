@@ -1,0 +1,151 @@
+#include <cidrcheck/fleet/rules.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
+
+#include "yaml_document.hpp"
+#include "yaml_reader.hpp"
+
+#include <stdexcept>
+
+namespace cidrcheck {
+
+namespace detail {
+extern const char builtin_catalog_yaml[];
+}
+
+namespace {
+
+using detail::yaml_reader;
+
+auto prefixes(yaml_reader& r, std::uint32_t node, std::string_view what) -> std::vector<prefix> {
+  std::vector<prefix> out;
+  if (auto items = r.list(node, what)) {
+    for (auto k : *items) {
+      if (auto p = r.cidr(k, what)) out.push_back(*p);
+    }
+  }
+  return out;
+}
+
+void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
+  auto entries = r.mapping(node, "a distribution");
+  if (!entries) return;
+  r.only_keys(*entries,
+              {"name", "network", "pods", "services", "services_if_network_in", "node_cidr_mask", "node_cidr_mask_v6",
+               "reserved", "source"},
+              "a distribution");
+  distribution_defaults d;
+  for (const auto& e : *entries) {
+    if (e.key == "name") {
+      if (auto v = r.string(e.value, "name")) d.name = *v;
+    } else if (e.key == "network") {
+      d.network = prefixes(r, e.value, "network");
+    } else if (e.key == "pods") {
+      d.pods = prefixes(r, e.value, "pods");
+    } else if (e.key == "services") {
+      d.services = prefixes(r, e.value, "services");
+    } else if (e.key == "reserved") {
+      d.reserved = prefixes(r, e.value, "reserved");
+    } else if (e.key == "node_cidr_mask") {
+      if (auto v = r.integer(e.value, 1, 32, "node_cidr_mask")) d.node_cidr_mask = static_cast<int>(*v);
+    } else if (e.key == "node_cidr_mask_v6") {
+      if (auto v = r.integer(e.value, 1, 128, "node_cidr_mask_v6")) d.node_cidr_mask_v6 = static_cast<int>(*v);
+    } else if (e.key == "source") {
+      if (auto v = r.string(e.value, "source")) d.source = *v;
+    } else if (e.key == "services_if_network_in") {
+      auto cond = r.mapping(e.value, "services_if_network_in");
+      if (!cond) continue;
+      r.only_keys(*cond, {"cidr", "services"}, "services_if_network_in");
+      for (const auto& x : *cond) {
+        if (x.key == "cidr") d.services_if_network_in = r.cidr(x.value, "cidr");
+        if (x.key == "services") d.services_instead = prefixes(r, x.value, "services");
+      }
+    }
+  }
+  if (d.source.empty()) r.error(node, "missing-key", "distribution " + d.name + " has no source");
+  c.distributions.push_back(std::move(d));
+}
+
+void read_network_type(yaml_reader& r, std::uint32_t node, catalog& c) {
+  auto entries = r.mapping(node, "a network type");
+  if (!entries) return;
+  r.only_keys(*entries, {"name", "cidrs", "source"}, "a network type");
+  network_type t;
+  for (const auto& e : *entries) {
+    if (e.key == "name") {
+      if (auto v = r.string(e.value, "name")) t.name = *v;
+    } else if (e.key == "cidrs") {
+      t.cidrs = prefixes(r, e.value, "cidrs");
+    } else if (e.key == "source") {
+      if (auto v = r.string(e.value, "source")) t.source = *v;
+    }
+  }
+  if (t.source.empty()) r.error(node, "missing-key", "network type " + t.name + " has no source");
+  c.network_types.push_back(std::move(t));
+}
+
+void read_block(yaml_reader& r, std::uint32_t node, catalog& c, bool private_space) {
+  auto entries = r.mapping(node, "a block");
+  if (!entries) return;
+  if (private_space) {
+    r.only_keys(*entries, {"cidr", "source"}, "a private block");
+  } else {
+    r.only_keys(*entries, {"cidr", "name", "rule", "source"}, "a block");
+  }
+  catalog_block b;
+  for (const auto& e : *entries) {
+    if (e.key == "cidr") {
+      if (auto p = r.cidr(e.value, "cidr")) b.cidr = *p;
+    } else if (e.key == "name") {
+      if (auto v = r.string(e.value, "name")) b.name = *v;
+    } else if (e.key == "source") {
+      if (auto v = r.string(e.value, "source")) b.source = *v;
+    } else if (e.key == "rule") {
+      auto v = r.string(e.value, "rule");
+      if (v && !find_rule(*v)) r.error(e.value, "unknown-rule", "unknown rule '" + *v + "'");
+      if (v) b.rule = *v;
+    }
+  }
+  if (b.source.empty()) r.error(node, "missing-key", "block " + b.cidr.to_string() + " has no source");
+  if (private_space) {
+    c.private_space.push_back(b.cidr);
+  } else {
+    c.blocks.push_back(std::move(b));
+  }
+}
+
+}  // namespace
+
+auto parse_catalog(std::string_view text, std::string_view name, std::vector<diagnostic>& diagnostics) -> catalog {
+  catalog c;
+  auto doc = detail::parse_yaml(text, name, {}, diagnostics);
+  yaml_reader r(doc, std::string(name), diagnostics, 1'000'000);
+  for (auto root : doc.roots) {
+    auto top = r.mapping(root, "a catalog");
+    if (!top) continue;
+    r.only_keys(*top, {"version", "distributions", "network_types", "private_space", "blocks"}, "the catalog");
+    for (const auto& e : *top) {
+      auto items = e.key == "version" ? std::nullopt : r.sequence(e.value, e.key);
+      if (!items) continue;
+      for (auto item : *items) {
+        if (e.key == "distributions") read_distribution(r, item, c);
+        if (e.key == "network_types") read_network_type(r, item, c);
+        if (e.key == "private_space") read_block(r, item, c, true);
+        if (e.key == "blocks") read_block(r, item, c, false);
+      }
+    }
+  }
+  return c;
+}
+
+auto builtin_catalog() -> const catalog& {
+  static const catalog shipped = [] {
+    std::vector<diagnostic> diagnostics;
+    auto c = parse_catalog(detail::builtin_catalog_yaml, "data/catalog.yaml", diagnostics);
+    // The shipped catalog is tested; a problem here is a build defect, not user input.
+    if (has_errors(diagnostics)) throw std::logic_error("the built-in catalog is invalid: " + diagnostics[0].message);
+    return c;
+  }();
+  return shipped;
+}
+
+}  // namespace cidrcheck

@@ -1,0 +1,403 @@
+#include <cidrcheck/io/fleet_loader.hpp>
+
+#include "read_file.hpp"
+#include "yaml_document.hpp"
+#include "yaml_reader.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <tuple>
+#include <unordered_map>
+
+namespace cidrcheck {
+
+namespace {
+
+using detail::yaml_reader;
+
+constexpr std::string_view role_names[] = {"network", "pods", "services", "all"};
+
+// Parses "1.29", "v1.29" or "1.29.3" into a Kubernetes minor version.
+auto parse_kube_version(std::string_view text) -> std::optional<kube_version> {
+  if (text.starts_with('v')) text.remove_prefix(1);
+  kube_version v;
+  auto dot = text.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  auto [end1, ec1] = std::from_chars(text.data(), text.data() + dot, v.major);
+  if (ec1 != std::errc{} || end1 != text.data() + dot) return std::nullopt;
+  auto rest = text.substr(dot + 1);
+  auto [end2, ec2] = std::from_chars(rest.data(), rest.data() + rest.size(), v.minor);
+  if (ec2 != std::errc{} || (end2 != rest.data() + rest.size() && *end2 != '.')) return std::nullopt;
+  return v;
+}
+
+// A connection as written: member names are resolved once every source is read.
+struct pending_connection {
+  connection value;
+  std::vector<std::pair<std::string, std::uint32_t>> names;  // name, node
+  source_location where;
+  std::vector<source_location> name_locations;
+};
+
+}  // namespace
+
+struct fleet_loader::state {
+  const catalog& cat;
+  fleet_limits limits;
+  fleet_load_result result;
+  std::vector<pending_connection> connections;
+  std::unordered_map<std::string, std::uint32_t> owner_index;
+  bool stopped = false;  // too many errors, or a limit hit: read nothing more
+
+  state(const catalog& c, fleet_limits l) : cat(c), limits(l) {}
+
+  auto error_count() const -> std::size_t {
+    return static_cast<std::size_t>(std::count_if(result.diagnostics.begin(), result.diagnostics.end(),
+                                                  [](const diagnostic& d) { return d.level == severity::error; }));
+  }
+
+  void read(std::string_view text, const std::string& name) {
+    if (stopped) return;
+    result.files.push_back(name);
+    detail::yaml_limits yl{limits.max_depth, limits.max_nodes};
+    auto errors_before = error_count();
+    auto doc = detail::parse_yaml(text, name, yl, result.diagnostics);
+    if (error_count() > errors_before) return;  // a syntax error: the partial document would only add noise
+    yaml_reader reader(doc, name, result.diagnostics, limits.max_nodes);
+    if (doc.roots.empty() && !has_errors(result.diagnostics)) {
+      result.diagnostics.push_back({severity::error, "empty-input", "the file holds no YAML document", {name, 0, 0}, {}});
+    }
+    for (auto root : doc.roots) read_document(reader, root);
+    if (error_count() >= limits.max_errors) stop("too many errors (" + std::to_string(error_count()) + "), stopping");
+  }
+
+  void stop(std::string message) {
+    if (stopped) return;
+    stopped = true;
+    result.diagnostics.push_back({severity::error, "too-many-errors", std::move(message), {}, {}});
+  }
+
+  void read_document(yaml_reader& r, std::uint32_t root) {
+    if (r.is_null(root)) return;  // an empty document between "---" separators
+    auto top = r.mapping(root, "a fleet file");
+    if (!top) return;
+    r.only_keys(*top, {"version", "networks", "clusters", "connections"}, "the fleet file");
+    for (const auto& e : *top) {
+      if (e.key == "version") {
+        auto v = r.integer(e.value, 0, 1'000'000, "version");
+        if (v && *v != 1) r.error(e.value, "version", "unsupported fleet file version " + std::to_string(*v) + "; this cidrcheck reads version 1");
+      } else if (e.key == "networks") {
+        read_owners(r, e.value, owner_kind::network);
+      } else if (e.key == "clusters") {
+        read_owners(r, e.value, owner_kind::cluster);
+      } else if (e.key == "connections") {
+        read_connections(r, e.value);
+      }
+    }
+  }
+
+  void read_owners(yaml_reader& r, std::uint32_t node, owner_kind kind) {
+    if (r.is_null(node)) return;
+    auto items = r.sequence(node, kind == owner_kind::cluster ? "clusters" : "networks");
+    if (!items) return;
+    for (auto item : *items) {
+      if (stopped || r.exhausted()) return;
+      if (result.value.owners.size() >= limits.max_owners) {
+        r.error(item, "limit", "more than the max-owners limit of " + std::to_string(limits.max_owners) + " clusters and networks");
+        stopped = true;
+        return;
+      }
+      read_owner(r, item, kind);
+    }
+  }
+
+  void read_owner(yaml_reader& r, std::uint32_t node, owner_kind kind) {
+    bool cluster = kind == owner_kind::cluster;
+    auto entries = r.mapping(node, cluster ? "a cluster" : "a network");
+    if (!entries) return;
+    owner o;
+    o.kind = kind;
+    o.where = r.where(node);
+    std::optional<std::uint32_t> name_node;
+    bool has_name_key = false;
+    for (const auto& e : *entries) {
+      if (e.key == "name") {
+        has_name_key = true;
+        if (auto name = r.string(e.value, "name")) {
+          o.name = *name;
+          name_node = e.value;
+        }
+      }
+    }
+    std::string what = (cluster ? "cluster " : "network ") + (o.name.empty() ? std::string("(unnamed)") : o.name);
+    if (cluster) {
+      r.only_keys(*entries, {"name", "distribution", "kubernetes", "network", "pods", "services", "node_cidr_mask",
+                             "node_cidr_mask_v6", "nodes", "dns", "description"},
+                  what);
+    } else {
+      r.only_keys(*entries, {"name", "type", "cidrs", "movable", "description"}, what);
+    }
+    if (!name_node) {
+      if (!has_name_key) r.error(node, "missing-key", std::string(cluster ? "a cluster" : "a network") + " needs a name");
+      return;
+    }
+    std::vector<std::pair<range_role, std::uint32_t>> range_lists;
+    for (const auto& e : *entries) {
+      if (e.key == "distribution" || e.key == "type") {
+        if (auto t = r.string(e.value, e.key)) {
+          o.type = *t;
+          o.type_where = r.where(e.value);
+        }
+      } else if (e.key == "kubernetes") {
+        if (auto t = r.string(e.value, "kubernetes")) {
+          o.kubernetes = parse_kube_version(*t);
+          if (!o.kubernetes) r.error(e.value, "type", "kubernetes must be a version such as \"1.29\", not \"" + *t + "\"");
+        }
+      } else if (e.key == "node_cidr_mask") {
+        if (auto v = r.integer(e.value, 1, 32, "node_cidr_mask")) o.node_cidr_mask = static_cast<int>(*v);
+      } else if (e.key == "node_cidr_mask_v6") {
+        if (auto v = r.integer(e.value, 1, 128, "node_cidr_mask_v6")) o.node_cidr_mask_v6 = static_cast<int>(*v);
+      } else if (e.key == "nodes") {
+        if (auto v = r.integer(e.value, 0, 100'000'000, "nodes")) {
+          o.nodes = static_cast<std::uint64_t>(*v);
+          o.nodes_where = r.where(e.value);
+        }
+      } else if (e.key == "dns") {
+        if (auto a = r.ip(e.value, "dns of " + what)) {
+          o.dns = *a;
+          o.dns_where = r.where(e.value);
+        }
+      } else if (e.key == "movable") {
+        if (auto b = r.boolean(e.value, "movable")) o.movable = *b;
+      } else if (e.key == "cidrs") {
+        range_lists.emplace_back(range_role::external, e.value);
+      } else if (e.key == "network") {
+        range_lists.emplace_back(range_role::network, e.value);
+      } else if (e.key == "pods") {
+        range_lists.emplace_back(range_role::pods, e.value);
+      } else if (e.key == "services") {
+        range_lists.emplace_back(range_role::services, e.value);
+      } else if (e.key == "description") {
+        r.string(e.value, "description");
+      }
+    }
+    auto index = static_cast<std::uint32_t>(result.value.owners.size());
+    auto [it, inserted] = owner_index.emplace(o.name, index);
+    if (!inserted) {
+      const auto& first = result.value.owners[it->second];
+      diagnostic note{severity::note, "", "'" + o.name + "' is first declared here", first.where, {}};
+      r.error(*name_node, "duplicate-name", "duplicate name '" + o.name + "': every cluster and network needs its own",
+              {note});
+      return;
+    }
+    result.value.owners.push_back(std::move(o));
+    for (auto [role, list_node] : range_lists) read_ranges(r, list_node, index, role, what);
+  }
+
+  void read_ranges(yaml_reader& r, std::uint32_t node, std::uint32_t owner_index_value, range_role role,
+                   const std::string& what) {
+    if (r.is_null(node)) return;  // written but empty: as if omitted, so defaults apply
+    result.value.owners[owner_index_value].declared.add(role);
+    std::string field = role == range_role::external ? "cidrs" : std::string(to_string(role));
+    auto items = r.list(node, field + " of " + what);
+    if (!items) return;
+    for (auto item : *items) {
+      if (result.value.ranges.size() >= limits.max_ranges) {
+        r.error(item, "limit", "more than the max-ranges limit of " + std::to_string(limits.max_ranges) + " ranges");
+        stopped = true;
+        return;
+      }
+      auto cidr = r.cidr(item, field + " of " + what);
+      if (!cidr) continue;
+      fleet_range fr;
+      fr.cidr = *cidr;
+      fr.owner = owner_index_value;
+      fr.role = role;
+      fr.where = r.where(item);
+      if (r.node(item).line == r.node(item).end_line) fr.end_column = r.node(item).end_column;
+      result.value.owners[owner_index_value].ranges.push_back(static_cast<std::uint32_t>(result.value.ranges.size()));
+      result.value.ranges.push_back(std::move(fr));
+    }
+  }
+
+  void read_connections(yaml_reader& r, std::uint32_t node) {
+    if (r.is_null(node)) return;
+    auto items = r.sequence(node, "connections");
+    if (!items) return;
+    for (auto item : *items) {
+      if (stopped || r.exhausted()) return;
+      pending_connection p;
+      p.where = r.where(item);
+      p.value.where = p.where;
+      std::optional<std::uint32_t> members;
+      if (r.node(item).kind == detail::yaml_kind::sequence) {
+        members = item;  // the short form: just the members
+      } else {
+        auto entries = r.mapping(item, "a connection");
+        if (!entries) continue;
+        r.only_keys(*entries, {"between", "via", "routes", "name", "description"}, "a connection");
+        for (const auto& e : *entries) {
+          if (e.key == "between") {
+            members = e.value;
+          } else if (e.key == "via") {
+            if (auto v = r.string(e.value, "via")) p.value.via = *v;
+          } else if (e.key == "name") {
+            if (auto v = r.string(e.value, "name")) p.value.name = *v;
+          } else if (e.key == "routes") {
+            read_routes(r, e.value, p.value.routes);
+          } else if (e.key == "description") {
+            r.string(e.value, "description");
+          }
+        }
+        if (!members) {
+          r.error(item, "missing-key", "a connection needs 'between', the list of owners it connects");
+          continue;
+        }
+      }
+      auto names = r.list(*members, "between");
+      if (!names) continue;
+      for (auto n : *names) {
+        if (auto name = r.string(n, "a connection member")) p.names.emplace_back(*name, n);
+        p.name_locations.push_back(r.where(n));
+      }
+      connections.push_back(std::move(p));
+    }
+  }
+
+  void read_routes(yaml_reader& r, std::uint32_t node, role_set& routes) {
+    auto items = r.list(node, "routes");
+    if (!items) return;
+    routes = role_set::none();
+    for (auto item : *items) {
+      auto name = r.string(item, "a route");
+      if (!name) continue;
+      if (*name == "all") {
+        routes = role_set::all();
+      } else if (*name == "network" || *name == "nodes") {
+        routes.add(range_role::network);
+      } else if (*name == "pods") {
+        routes.add(range_role::pods);
+      } else if (*name == "services") {
+        routes.add(range_role::services);
+      } else {
+        r.error(item, "unknown-role",
+                "unknown route '" + *name + "': routes are network, pods, services or all" +
+                    detail::did_you_mean(*name, role_names));
+      }
+    }
+  }
+
+  // Resolves every connection's member names against all owners read.
+  void resolve_connections() {
+    std::vector<std::string_view> all_names;
+    for (auto& p : connections) {
+      std::vector<std::uint32_t> members;
+      bool complete = true;
+      for (std::size_t k = 0; k < p.names.size(); ++k) {
+        const auto& name = p.names[k].first;
+        auto it = owner_index.find(name);
+        if (it == owner_index.end()) {
+          if (all_names.empty()) {
+            for (const auto& o : result.value.owners) all_names.push_back(o.name);
+          }
+          result.diagnostics.push_back({severity::error, "unknown-owner",
+                                        "connection names '" + name + "', which is no cluster or network" +
+                                            detail::did_you_mean(name, all_names),
+                                        p.name_locations[k], {}});
+          complete = false;
+          continue;
+        }
+        members.push_back(it->second);
+      }
+      if (!complete) continue;
+      // Keep the declared order (messages list members as written), without repeats.
+      std::vector<std::uint32_t> distinct;
+      for (auto m : members) {
+        if (std::find(distinct.begin(), distinct.end(), m) == distinct.end()) distinct.push_back(m);
+      }
+      if (distinct.size() != members.size()) {
+        result.diagnostics.push_back({severity::warning, "duplicate-member", "a connection lists a member twice",
+                                      p.where, {}});
+      }
+      members = std::move(distinct);
+      if (members.size() < 2) {
+        result.diagnostics.push_back({severity::error, "connection-members",
+                                      "a connection needs at least two different members", p.where, {}});
+        continue;
+      }
+      p.value.members = std::move(members);
+      result.value.connections.push_back(std::move(p.value));
+    }
+  }
+
+  // Orders diagnostics as a reader meets them: by file (in reading order), line, column.
+  void sort_diagnostics() {
+    auto rank = [&](const diagnostic& d) {
+      auto it = std::find(result.files.begin(), result.files.end(), d.where.file);
+      return std::make_tuple(static_cast<std::size_t>(it - result.files.begin()), d.where.line, d.where.column);
+    };
+    std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                     [&](const diagnostic& a, const diagnostic& b) { return rank(a) < rank(b); });
+  }
+
+  void warn_unknown_distributions(const std::vector<std::uint32_t>& unknown) {
+    std::vector<std::string_view> known;
+    for (const auto& d : cat.distributions) known.push_back(d.name);
+    for (auto k : unknown) {
+      const auto& o = result.value.owners[k];
+      result.diagnostics.push_back({severity::warning, "unknown-distribution",
+                                    "unknown distribution '" + o.type + "' of cluster " + o.name +
+                                        ": no defaults apply" + detail::did_you_mean(o.type, known),
+                                    o.type_where, {}});
+    }
+  }
+};
+
+fleet_loader::fleet_loader(const catalog& c, fleet_limits limits) : state_(std::make_unique<state>(c, limits)) {}
+fleet_loader::~fleet_loader() = default;
+fleet_loader::fleet_loader(fleet_loader&&) noexcept = default;
+auto fleet_loader::operator=(fleet_loader&&) noexcept -> fleet_loader& = default;
+
+void fleet_loader::add_file(const std::string& path) {
+  if (state_->stopped) return;
+  auto file = detail::read_file(path, state_->limits.max_file_bytes, "max-file-bytes");
+  if (!file.error.empty()) {
+    state_->result.files.push_back(detail::display_name(path));
+    state_->result.diagnostics.push_back(
+        {severity::error, "unreadable", file.error, {detail::display_name(path), 0, 0}, {}});
+    return;
+  }
+  state_->read(file.text, detail::display_name(path));
+}
+
+void fleet_loader::add_text(std::string_view text, std::string name) {
+  if (text.size() > state_->limits.max_file_bytes) {
+    state_->result.diagnostics.push_back({severity::error, "limit",
+                                          "input is larger than the max-file-bytes limit of " +
+                                              std::to_string(state_->limits.max_file_bytes) + " bytes",
+                                          {name, 0, 0}, {}});
+    return;
+  }
+  state_->read(text, name);
+}
+
+auto fleet_loader::finish() -> fleet_load_result {
+  auto& s = *state_;
+  s.resolve_connections();
+  s.warn_unknown_distributions(apply_defaults(s.result.value, s.cat));
+  s.sort_diagnostics();
+  if (s.result.value.owners.empty() && s.result.ok()) {
+    s.result.diagnostics.push_back({severity::error, "empty-input", "no clusters or networks in the input", {}, {}});
+  }
+  return std::move(s.result);
+}
+
+auto load_fleet(std::span<const std::string> paths, const catalog& c, const fleet_limits& limits)
+    -> fleet_load_result {
+  fleet_loader loader(c, limits);
+  for (const auto& p : paths) loader.add_file(p);
+  return loader.finish();
+}
+
+}  // namespace cidrcheck

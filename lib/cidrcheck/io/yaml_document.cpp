@@ -1,0 +1,173 @@
+#include "yaml_document.hpp"
+
+#include <yaml.h>
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+
+namespace cidrcheck::detail {
+
+namespace {
+
+struct parser_deleter {
+  void operator()(yaml_parser_t* p) const {
+    yaml_parser_delete(p);
+    delete p;
+  }
+};
+
+auto to_u32(std::size_t v) -> std::uint32_t { return static_cast<std::uint32_t>(v); }
+
+auto error_at(std::string_view file, const yaml_mark_t& mark, std::string code, std::string message) -> diagnostic {
+  return {severity::error, std::move(code), std::move(message),
+          {std::string(file), to_u32(mark.line + 1), to_u32(mark.column + 1)}, {}};
+}
+
+// Where a line starts with a tab, YAML's complaint is about indentation; say so.
+auto explain_tabs(std::string_view text, const yaml_mark_t& mark) -> std::string {
+  std::size_t start = mark.index;
+  while (start > 0 && start <= text.size() && text[start - 1] != '\n') --start;
+  for (std::size_t k = start; k < text.size() && (text[k] == ' ' || text[k] == '\t'); ++k) {
+    if (text[k] == '\t') return " (YAML does not allow tabs for indentation)";
+  }
+  return {};
+}
+
+// Returns the line and column (0-based, in bytes) of a byte offset.
+auto mark_of(std::string_view text, std::size_t offset) -> yaml_mark_t {
+  yaml_mark_t mark{};
+  mark.index = std::min(offset, text.size());
+  for (std::size_t k = 0; k < mark.index; ++k) {
+    if (text[k] == '\n') {
+      ++mark.line;
+      mark.column = 0;
+    } else {
+      ++mark.column;
+    }
+  }
+  return mark;
+}
+
+}  // namespace
+
+auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits& limits,
+                std::vector<diagnostic>& diagnostics) -> yaml_document {
+  yaml_document doc;
+  std::unique_ptr<yaml_parser_t, parser_deleter> parser(new yaml_parser_t);
+  if (yaml_parser_initialize(parser.get()) == 0) {
+    diagnostics.push_back({severity::error, "internal", "cannot initialise the YAML parser", {std::string(name), 0, 0}, {}});
+    return doc;
+  }
+  yaml_parser_set_input_string(parser.get(), reinterpret_cast<const unsigned char*>(text.data()), text.size());
+
+  std::vector<std::uint32_t> open;  // the sequences and mappings being filled, innermost last
+  std::unordered_map<std::string, std::uint32_t> anchors;
+
+  // Adds node k to the innermost open collection, or makes it a document root.
+  auto attach = [&](std::uint32_t k) {
+    if (open.empty()) {
+      doc.roots.push_back(k);
+    } else {
+      doc.nodes[open.back()].children.push_back(k);
+    }
+  };
+  auto make = [&](yaml_kind kind, const yaml_event_t& e) -> std::uint32_t {
+    yaml_node n;
+    n.kind = kind;
+    n.line = to_u32(e.start_mark.line + 1);
+    n.column = to_u32(e.start_mark.column + 1);
+    n.end_line = to_u32(e.end_mark.line + 1);
+    n.end_column = to_u32(e.end_mark.column + 1);
+    doc.nodes.push_back(std::move(n));
+    return to_u32(doc.nodes.size() - 1);
+  };
+  auto remember_anchor = [&](const yaml_char_t* anchor, std::uint32_t k) {
+    if (anchor != nullptr) anchors[reinterpret_cast<const char*>(anchor)] = k;
+  };
+
+  for (;;) {
+    yaml_event_t e;
+    if (yaml_parser_parse(parser.get(), &e) == 0) {
+      const char* problem = parser->problem != nullptr ? parser->problem : "invalid YAML";
+      std::string message = std::string(problem);
+      if (parser->context != nullptr) message = std::string(parser->context) + ": " + message;
+      // Encoding errors come from libyaml's reader, which knows only the byte offset.
+      yaml_mark_t mark = parser->error == YAML_READER_ERROR ? mark_of(text, parser->problem_offset) : parser->problem_mark;
+      diagnostics.push_back(error_at(name, mark, "yaml-syntax", "invalid YAML: " + message + explain_tabs(text, mark)));
+      return doc;
+    }
+    struct event_guard {
+      yaml_event_t* e;
+      ~event_guard() { yaml_event_delete(e); }
+    } guard{&e};
+
+    if (doc.nodes.size() >= limits.max_nodes) {
+      diagnostics.push_back(error_at(name, e.start_mark, "limit",
+                                     "the document has more than the max-nodes limit of " +
+                                         std::to_string(limits.max_nodes) + " nodes"));
+      return doc;
+    }
+    switch (e.type) {
+      case YAML_STREAM_END_EVENT:
+        return doc;
+      case YAML_DOCUMENT_START_EVENT:
+        anchors.clear();  // anchors do not cross documents
+        break;
+      case YAML_SCALAR_EVENT: {
+        auto k = make(yaml_kind::scalar, e);
+        auto& n = doc.nodes[k];
+        n.value.assign(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length);
+        n.quoted = e.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+        remember_anchor(e.data.scalar.anchor, k);
+        attach(k);
+        break;
+      }
+      case YAML_SEQUENCE_START_EVENT:
+      case YAML_MAPPING_START_EVENT: {
+        if (open.size() >= limits.max_depth) {
+          diagnostics.push_back(error_at(name, e.start_mark, "limit",
+                                         "nesting is deeper than the max-depth limit of " +
+                                             std::to_string(limits.max_depth) + " levels"));
+          return doc;
+        }
+        bool sequence = e.type == YAML_SEQUENCE_START_EVENT;
+        auto k = make(sequence ? yaml_kind::sequence : yaml_kind::mapping, e);
+        remember_anchor(sequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor, k);
+        attach(k);
+        open.push_back(k);
+        break;
+      }
+      case YAML_SEQUENCE_END_EVENT:
+      case YAML_MAPPING_END_EVENT: {
+        auto& n = doc.nodes[open.back()];
+        n.end_line = to_u32(e.end_mark.line + 1);
+        n.end_column = to_u32(e.end_mark.column + 1);
+        open.pop_back();
+        break;
+      }
+      case YAML_ALIAS_EVENT: {
+        auto it = anchors.find(reinterpret_cast<const char*>(e.data.alias.anchor));
+        if (it == anchors.end()) {
+          diagnostics.push_back(error_at(name, e.start_mark, "yaml-syntax",
+                                         std::string("invalid YAML: unknown anchor '") +
+                                             reinterpret_cast<const char*>(e.data.alias.anchor) + "'"));
+          return doc;
+        }
+        for (auto k : open) {
+          if (k == it->second) {
+            diagnostics.push_back(error_at(name, e.start_mark, "yaml-syntax",
+                                           "invalid YAML: an alias cannot refer to a node that contains it"));
+            return doc;
+          }
+        }
+        attach(it->second);  // shared, not copied
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace cidrcheck::detail

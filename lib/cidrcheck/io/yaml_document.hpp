@@ -1,0 +1,53 @@
+#pragma once
+// A YAML (or JSON) document as a small tree of positioned nodes, parsed with
+// libyaml's event API. libyaml is used rather than yaml-cpp because it parses
+// about 15 times faster (2.9 MB fleet: 0.06 s against 0.9 s), which the
+// 10,000-cluster budget needs, and because building our own tree lets the
+// loader enforce depth, size and alias-expansion limits and see duplicate keys.
+//
+// Aliases point at their anchored node (the tree is a DAG); nothing is copied,
+// so an alias bomb costs nothing to hold and is caught where it is walked.
+
+#include <cidrcheck/io/diagnostic.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck::detail {
+
+enum class yaml_kind : std::uint8_t { scalar, sequence, mapping };
+
+struct yaml_node {
+  yaml_kind kind = yaml_kind::scalar;
+  bool quoted = false;       ///< a scalar written in quotes or as a block: never null, a number or a bool
+  std::uint32_t line = 0;    ///< 1-based
+  std::uint32_t column = 0;  ///< 1-based, in bytes
+  std::uint32_t end_line = 0;
+  std::uint32_t end_column = 0;  ///< one past the last byte
+  std::string value;              ///< scalars: the text (without quotes)
+  std::vector<std::uint32_t> children;  ///< sequence: items; mapping: key, value, key, value, ...
+};
+
+/// Limits on what a document may hold; each has a name its error message uses.
+struct yaml_limits {
+  std::size_t max_depth = 64;           ///< "max-depth": nesting of sequences and mappings
+  std::size_t max_nodes = 5'000'000;    ///< "max-nodes": nodes in the document
+};
+
+struct yaml_document {
+  std::vector<yaml_node> nodes;
+  std::vector<std::uint32_t> roots;  ///< one per document in the stream ("---" separated)
+
+  auto operator[](std::uint32_t k) const -> const yaml_node& { return nodes[k]; }
+};
+
+/// Parses text (named `name` in diagnostics). On a syntax error or a limit hit,
+/// adds one error diagnostic at the offending position and returns what was
+/// parsed so far; check the diagnostics.
+auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits& limits,
+                std::vector<diagnostic>& diagnostics) -> yaml_document;
+
+}  // namespace cidrcheck::detail

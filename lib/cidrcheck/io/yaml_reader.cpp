@@ -1,0 +1,200 @@
+#include "yaml_reader.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+namespace cidrcheck::detail {
+
+yaml_reader::yaml_reader(const yaml_document& doc, std::string file, std::vector<diagnostic>& out,
+                         std::size_t visit_budget)
+    : doc_(doc), file_(std::move(file)), out_(out), budget_(visit_budget) {}
+
+auto yaml_reader::where(std::uint32_t k) const -> source_location { return {file_, doc_[k].line, doc_[k].column}; }
+
+void yaml_reader::report(severity level, std::uint32_t k, std::string code, std::string message,
+                         std::vector<diagnostic> notes) {
+  out_.push_back({level, std::move(code), std::move(message), where(k), std::move(notes)});
+}
+
+auto yaml_reader::note_at(std::uint32_t k, std::string message) const -> diagnostic {
+  return {severity::note, "", std::move(message), where(k), {}};
+}
+
+auto yaml_reader::visit(std::uint32_t k) -> bool {
+  if (exhausted_) return false;
+  if (budget_ == 0) {
+    exhausted_ = true;
+    error(k, "limit", "walking the document visits more than the max-nodes limit of nodes (aliases count each time "
+                      "they are used)");
+    return false;
+  }
+  --budget_;
+  return true;
+}
+
+auto yaml_reader::type_name(std::uint32_t k) const -> std::string {
+  const auto& n = doc_[k];
+  switch (n.kind) {
+    case yaml_kind::sequence: return "a list";
+    case yaml_kind::mapping: return "a mapping";
+    case yaml_kind::scalar: break;
+  }
+  if (is_null(k)) return "nothing";
+  return "\"" + (n.value.size() > 40 ? n.value.substr(0, 40) + "..." : n.value) + "\"";
+}
+
+auto yaml_reader::expect(std::uint32_t k, yaml_kind kind, std::string_view what) -> bool {
+  if (!visit(k)) return false;
+  if (doc_[k].kind == kind) return true;
+  std::string_view wanted = kind == yaml_kind::mapping ? "a mapping" : kind == yaml_kind::sequence ? "a list" : "a value";
+  error(k, "type", std::string(what) + " must be " + std::string(wanted) + ", not " + type_name(k));
+  return false;
+}
+
+auto yaml_reader::is_null(std::uint32_t k) const -> bool {
+  const auto& n = doc_[k];
+  return n.kind == yaml_kind::scalar && !n.quoted &&
+         (n.value.empty() || n.value == "~" || n.value == "null" || n.value == "Null" || n.value == "NULL");
+}
+
+void yaml_reader::merge_into(std::uint32_t k, std::vector<entry>& out) {
+  // A merge value is a mapping or a list of mappings; earlier ones win.
+  std::vector<std::uint32_t> sources;
+  if (doc_[k].kind == yaml_kind::sequence) {
+    sources = doc_[k].children;
+  } else {
+    sources.push_back(k);
+  }
+  for (auto s : sources) {
+    if (!expect(s, yaml_kind::mapping, "a merge key (<<) value")) continue;
+    auto merged = mapping(s, "a merged mapping");
+    if (!merged) continue;
+    for (const auto& e : *merged) {
+      bool present = std::any_of(out.begin(), out.end(), [&](const entry& x) { return x.key == e.key; });
+      if (!present) out.push_back(e);
+    }
+  }
+}
+
+auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::optional<std::vector<entry>> {
+  if (!expect(k, yaml_kind::mapping, what)) return std::nullopt;
+  const auto& children = doc_[k].children;
+  std::vector<entry> out;
+  std::vector<std::uint32_t> merges;
+  for (std::size_t i = 0; i + 1 < children.size(); i += 2) {
+    auto key = children[i], value = children[i + 1];
+    if (!visit(key)) return std::nullopt;
+    if (doc_[key].kind != yaml_kind::scalar) {
+      error(key, "type", "keys in " + std::string(what) + " must be plain words, not " + type_name(key));
+      continue;
+    }
+    std::string_view name = doc_[key].value;
+    if (name == "<<" && !doc_[key].quoted) {
+      merges.push_back(value);
+      continue;
+    }
+    auto first = std::find_if(out.begin(), out.end(), [&](const entry& e) { return e.key == name; });
+    if (first != out.end()) {
+      error(key, "duplicate-key", "duplicate key '" + std::string(name) + "' in " + std::string(what),
+            {note_at(first->key_node, "'" + std::string(name) + "' first appears here")});
+      continue;
+    }
+    out.push_back({name, key, value});
+  }
+  for (auto m : merges) merge_into(m, out);
+  return out;
+}
+
+void yaml_reader::only_keys(const std::vector<entry>& entries, std::initializer_list<std::string_view> allowed,
+                            std::string_view what) {
+  std::span<const std::string_view> candidates(allowed.begin(), allowed.size());
+  for (const auto& e : entries) {
+    if (std::find(allowed.begin(), allowed.end(), e.key) != allowed.end()) continue;
+    error(e.key_node, "unknown-key",
+          "unknown key '" + std::string(e.key) + "' in " + std::string(what) + did_you_mean(e.key, candidates));
+  }
+}
+
+auto yaml_reader::sequence(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>> {
+  if (!expect(k, yaml_kind::sequence, what)) return std::nullopt;
+  return doc_[k].children;
+}
+
+auto yaml_reader::list(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>> {
+  if (doc_[k].kind == yaml_kind::scalar) {
+    if (!visit(k)) return std::nullopt;
+    if (is_null(k)) return std::vector<std::uint32_t>{};
+    return std::vector<std::uint32_t>{k};
+  }
+  return sequence(k, what);
+}
+
+auto yaml_reader::string(std::uint32_t k, std::string_view what) -> std::optional<std::string> {
+  if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
+  if (is_null(k)) {
+    error(k, "type", std::string(what) + " must not be empty");
+    return std::nullopt;
+  }
+  return doc_[k].value;
+}
+
+auto yaml_reader::integer(std::uint32_t k, std::int64_t min, std::int64_t max, std::string_view what)
+    -> std::optional<std::int64_t> {
+  if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
+  const auto& text = doc_[k].value;
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || doc_[k].quoted) {
+    error(k, "type", std::string(what) + " must be a whole number, not " + type_name(k));
+    return std::nullopt;
+  }
+  if (value < min || value > max) {
+    error(k, "range", std::string(what) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                          ", not " + text);
+    return std::nullopt;
+  }
+  return value;
+}
+
+auto yaml_reader::boolean(std::uint32_t k, std::string_view what) -> std::optional<bool> {
+  if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
+  const auto& v = doc_[k].value;
+  if (!doc_[k].quoted) {
+    if (v == "true" || v == "True" || v == "TRUE") return true;
+    if (v == "false" || v == "False" || v == "FALSE") return false;
+  }
+  error(k, "type", std::string(what) + " must be true or false, not " + type_name(k));
+  return std::nullopt;
+}
+
+auto yaml_reader::cidr(std::uint32_t k, std::string_view what) -> std::optional<prefix> {
+  if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
+  const auto& n = doc_[k];
+  auto parsed = prefix::try_parse(n.value);
+  if (parsed) return *parsed;
+  std::string message;
+  try {
+    prefix::parse(n.value);
+  } catch (const parse_error& e) {
+    message = e.what();
+  }
+  // Point at the offending character: past the opening quote, if any.
+  source_location at = where(k);
+  if (n.line == n.end_line) at.column += (n.quoted ? 1 : 0) + parsed.error().offset;
+  out_.push_back({severity::error, "invalid-cidr", std::string(what) + ": " + message, at, {}});
+  return std::nullopt;
+}
+
+auto yaml_reader::ip(std::uint32_t k, std::string_view what) -> std::optional<address> {
+  if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
+  const auto& n = doc_[k];
+  auto parsed = address::try_parse(n.value);
+  if (parsed) return *parsed;
+  source_location at = where(k);
+  if (n.line == n.end_line) at.column += (n.quoted ? 1 : 0) + parsed.error().offset;
+  out_.push_back({severity::error, "invalid-address",
+                  std::string(what) + ": " + parse_error_message(parse_kind::address, n.value, parsed.error()), at, {}});
+  return std::nullopt;
+}
+
+}  // namespace cidrcheck::detail

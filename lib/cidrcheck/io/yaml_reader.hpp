@@ -1,0 +1,82 @@
+#pragma once
+// Typed, positioned access to a yaml_document for the loaders: every accessor
+// reports what is wrong at the node's file:line:column and returns nullopt, so
+// a loader can carry on and report every problem of a file in one run.
+
+#include "yaml_document.hpp"
+
+#include <cidrcheck/detail/spelling.hpp>
+
+#include <cidrcheck/address.hpp>
+#include <cidrcheck/io/diagnostic.hpp>
+#include <cidrcheck/prefix.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck::detail {
+
+class yaml_reader {
+ public:
+  struct entry {
+    std::string_view key;
+    std::uint32_t key_node;
+    std::uint32_t value;
+  };
+
+  /// visit_budget bounds the nodes visited, aliases counted each time they are
+  /// walked (the "max-nodes" limit, against alias bombs).
+  yaml_reader(const yaml_document& doc, std::string file, std::vector<diagnostic>& out, std::size_t visit_budget);
+
+  auto document() const -> const yaml_document& { return doc_; }
+  auto node(std::uint32_t k) const -> const yaml_node& { return doc_[k]; }
+  auto where(std::uint32_t k) const -> source_location;
+  /// Reports whether the visit budget is spent (accessors then return nullopt).
+  auto exhausted() const -> bool { return exhausted_; }
+
+  void report(severity level, std::uint32_t k, std::string code, std::string message,
+              std::vector<diagnostic> notes = {});
+  void error(std::uint32_t k, std::string code, std::string message, std::vector<diagnostic> notes = {}) {
+    report(severity::error, k, std::move(code), std::move(message), std::move(notes));
+  }
+  auto note_at(std::uint32_t k, std::string message) const -> diagnostic;
+
+  /// Reports whether a node is null: an empty or "~"/"null" plain scalar.
+  auto is_null(std::uint32_t k) const -> bool;
+  /// Returns a mapping's entries, with merge keys ("<<") applied (explicit keys
+  /// win) and duplicate keys reported.
+  auto mapping(std::uint32_t k, std::string_view what) -> std::optional<std::vector<entry>>;
+  /// Reports every key not in allowed, suggesting the closest allowed one.
+  void only_keys(const std::vector<entry>& entries, std::initializer_list<std::string_view> allowed,
+                 std::string_view what);
+  /// Returns a sequence's items.
+  auto sequence(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>>;
+  /// Returns a sequence's items, or the node itself where one scalar stands for a list.
+  auto list(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>>;
+  auto string(std::uint32_t k, std::string_view what) -> std::optional<std::string>;
+  auto integer(std::uint32_t k, std::int64_t min, std::int64_t max, std::string_view what)
+      -> std::optional<std::int64_t>;
+  auto boolean(std::uint32_t k, std::string_view what) -> std::optional<bool>;
+  /// Parses a CIDR; a bad one is reported at its offending character.
+  auto cidr(std::uint32_t k, std::string_view what) -> std::optional<prefix>;
+  auto ip(std::uint32_t k, std::string_view what) -> std::optional<address>;
+
+ private:
+  auto visit(std::uint32_t k) -> bool;
+  auto type_name(std::uint32_t k) const -> std::string;
+  auto expect(std::uint32_t k, yaml_kind kind, std::string_view what) -> bool;
+  void merge_into(std::uint32_t k, std::vector<entry>& out);
+
+  const yaml_document& doc_;
+  std::string file_;
+  std::vector<diagnostic>& out_;
+  std::size_t budget_;
+  bool exhausted_ = false;
+};
+
+}  // namespace cidrcheck::detail

@@ -1,0 +1,1 @@
+check --format xml data/examples/kops-tailnet.yaml

@@ -1,0 +1,1 @@
+check --fail-on never data/examples/kops-tailnet.yaml

@@ -1,0 +1,1 @@
+check --fail-on warning tests/fixtures/fleets/no-version-but-fine.yaml

@@ -1,0 +1,1 @@
+data/examples/kops-tailnet.yaml

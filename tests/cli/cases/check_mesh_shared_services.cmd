@@ -1,0 +1,1 @@
+data/examples/mesh-shared-services.yaml

@@ -1,0 +1,1 @@
+data/examples/peered-vpc-pods.yaml

@@ -1,0 +1,1 @@
+check --format json data/examples/peered-vpc-pods.yaml

@@ -1,0 +1,1 @@
+data/examples/vpn-home-routers.yaml

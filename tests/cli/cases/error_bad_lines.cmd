@@ -1,0 +1,1 @@
+set merge tests/fixtures/lists/bad.txt

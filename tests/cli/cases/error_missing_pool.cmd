@@ -1,0 +1,1 @@
+set free tests/fixtures/lists/basic.txt

@@ -1,0 +1,1 @@
+pln tests/fixtures/fleets/x.yaml

@@ -1,0 +1,1 @@
+set merge --frobnicate tests/fixtures/lists/basic.txt

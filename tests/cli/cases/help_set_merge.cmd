@@ -1,0 +1,1 @@
+set merge --help

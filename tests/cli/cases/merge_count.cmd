@@ -1,0 +1,1 @@
+set merge --count tests/fixtures/lists/basic.txt

@@ -1,0 +1,1 @@
+set merge tests/fixtures/lists/basic.txt tests/fixtures/lists/v6.txt

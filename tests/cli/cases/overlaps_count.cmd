@@ -1,0 +1,1 @@
+set overlaps --count tests/fixtures/lists/basic.txt

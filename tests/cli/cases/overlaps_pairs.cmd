@@ -1,0 +1,1 @@
+set overlaps tests/fixtures/lists/basic.txt tests/fixtures/lists/v6.txt

@@ -1,0 +1,138 @@
+// On random fleets, the overlap findings of check() equal a brute-force
+// implementation of the semantics that compares every pair of ranges at every
+// owner (docs/rules.md, "overlap", "overlap-internal", "latent-overlap").
+
+#include "../unit/random.hpp"
+
+#include <cidrcheck/fleet/check.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace cidrcheck {
+namespace {
+
+auto random_fleet(test::random_source& rng) -> fleet {
+  fleet f;
+  auto owners = 2 + rng() % 9;
+  for (unsigned k = 0; k < owners; ++k) {
+    owner o;
+    o.name = "o" + std::to_string(k);
+    o.kind = rng() % 3 == 0 ? owner_kind::network : owner_kind::cluster;
+    f.owners.push_back(o);
+    auto ranges = rng() % 4;
+    for (unsigned j = 0; j < ranges; ++j) {
+      fleet_range r;
+      // A small universe so that overlaps are common: 10.0.0.0/24, lengths /24../28.
+      int length = 24 + static_cast<int>(rng() % 5);
+      r.cidr = prefix::containing(address::v4(0x0a000000u + (rng() % 256)), length);
+      r.owner = k;
+      r.role = o.kind == owner_kind::network ? range_role::external : static_cast<range_role>(rng() % 3);
+      r.where = {"f", static_cast<std::uint32_t>(f.ranges.size() + 1), 1};
+      f.owners[k].ranges.push_back(static_cast<std::uint32_t>(f.ranges.size()));
+      f.ranges.push_back(r);
+    }
+  }
+  auto connections = rng() % 6;
+  for (unsigned c = 0; c < connections; ++c) {
+    connection conn;
+    std::set<std::uint32_t> members;
+    auto size = 2 + rng() % 3;
+    while (members.size() < std::min<std::size_t>(size, owners)) members.insert(rng() % owners);
+    conn.members.assign(members.begin(), members.end());
+    std::shuffle(conn.members.begin(), conn.members.end(), std::mt19937(rng()));
+    conn.routes = role_set{static_cast<std::uint8_t>(rng() % 8)};
+    conn.where = {"f", static_cast<std::uint32_t>(1000 + c), 1};
+    f.connections.push_back(conn);
+  }
+  return f;
+}
+
+// The semantics, word for word: a range of owner A is routed at V when V is A,
+// or when some connection lists both A and V and, if A is a cluster, carries
+// the range's role.
+auto routed_at(const fleet& f, std::uint32_t range, std::uint32_t v) -> bool {
+  const auto& r = f.ranges[range];
+  if (r.owner == v) return true;
+  for (const auto& c : f.connections) {
+    bool has_a = std::find(c.members.begin(), c.members.end(), r.owner) != c.members.end();
+    bool has_v = std::find(c.members.begin(), c.members.end(), v) != c.members.end();
+    bool carried = f.owners[r.owner].kind == owner_kind::network || c.routes.has(r.role);
+    if (has_a && has_v && carried) return true;
+  }
+  return false;
+}
+
+using key = std::tuple<rule, std::uint32_t, std::uint32_t>;
+
+auto brute_force(const fleet& f) -> std::set<key> {
+  std::set<key> out;
+  for (std::uint32_t i = 0; i < f.ranges.size(); ++i) {
+    for (std::uint32_t j = i + 1; j < f.ranges.size(); ++j) {
+      if (!f.ranges[i].cidr.overlaps(f.ranges[j].cidr)) continue;
+      if (f.ranges[i].owner == f.ranges[j].owner) {
+        out.emplace(rule::overlap_internal, i, j);
+        continue;
+      }
+      bool both = false;
+      for (std::uint32_t v = 0; v < f.owners.size() && !both; ++v) both = routed_at(f, i, v) && routed_at(f, j, v);
+      out.emplace(both ? rule::overlap : rule::latent_overlap, i, j);
+    }
+  }
+  return out;
+}
+
+TEST(CheckProperty, OverlapFindingsEqualTheBruteForceSemantics) {
+  test::random_source rng(11);
+  catalog empty;  // no catalog rules: only the overlap rules and cluster rules apply
+  for (int round = 0; round < 3000; ++round) {
+    auto f = random_fleet(rng);
+    auto findings = check(f, empty);
+    std::set<key> got;
+    for (const auto& x : findings) {
+      if (x.id != rule::overlap && x.id != rule::overlap_internal && x.id != rule::latent_overlap) continue;
+      ASSERT_EQ(x.ranges.size(), 2u);
+      auto i = std::min(x.ranges[0], x.ranges[1]), j = std::max(x.ranges[0], x.ranges[1]);
+      ASSERT_TRUE(got.emplace(x.id, i, j).second) << "reported twice: " << x.message;
+      // The witness must be right: the owner routes both, through the named connections.
+      if (x.id == rule::overlap) {
+        ASSERT_TRUE(x.routed_at.has_value());
+        ASSERT_TRUE(routed_at(f, i, *x.routed_at)) << x.message;
+        ASSERT_TRUE(routed_at(f, j, *x.routed_at)) << x.message;
+        ASSERT_FALSE(x.via.empty());
+        for (auto c : x.via) {
+          const auto& m = f.connections[c].members;
+          ASSERT_NE(std::find(m.begin(), m.end(), *x.routed_at), m.end()) << x.message;
+        }
+      }
+      // The exact shared addresses are the smaller block.
+      ASSERT_TRUE(x.overlap.has_value());
+      auto smaller = f.ranges[i].cidr.length() >= f.ranges[j].cidr.length() ? f.ranges[i].cidr : f.ranges[j].cidr;
+      ASSERT_EQ(*x.overlap, address_range(smaller));
+    }
+    ASSERT_EQ(got, brute_force(f)) << "round " << round;
+  }
+}
+
+TEST(CheckProperty, OutputIsDeterministic) {
+  test::random_source rng(12);
+  catalog empty;
+  for (int round = 0; round < 200; ++round) {
+    auto f = random_fleet(rng);
+    auto a = check(f, empty);
+    auto b = check(f, empty);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      ASSERT_EQ(a[k].message, b[k].message);
+      ASSERT_EQ(a[k].ranges, b[k].ranges);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cidrcheck

@@ -1,0 +1,271 @@
+#include <cidrcheck/fleet/check.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+namespace {
+
+struct checked {
+  fleet_load_result loaded;
+  std::vector<finding> findings;
+
+  auto of(rule r) const -> std::vector<const finding*> {
+    std::vector<const finding*> out;
+    for (const auto& x : findings) {
+      if (x.id == r) out.push_back(&x);
+    }
+    return out;
+  }
+  auto cidr(const finding& x, std::size_t k) const -> std::string {
+    return loaded.value.ranges[x.ranges[k]].cidr.to_string();
+  }
+  auto owner_of(const finding& x, std::size_t k) const -> const std::string& {
+    return loaded.value.owners[loaded.value.ranges[x.ranges[k]].owner].name;
+  }
+};
+
+auto run(std::string_view yaml) -> checked {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(yaml, "t.yaml");
+  checked c{loader.finish(), {}};
+  EXPECT_TRUE(c.loaded.ok()) << (c.loaded.diagnostics.empty() ? "" : format_diagnostic(c.loaded.diagnostics[0]));
+  c.findings = check(c.loaded.value, builtin_catalog());
+  return c;
+}
+
+TEST(Check, KopsDefaultsInsideATailnetAreRoutedOverlaps) {
+  auto c = run(R"(
+networks:
+  - {name: tailscale, type: tailscale}
+clusters:
+  - {name: prod-eu, distribution: kops}
+connections:
+  - [prod-eu, tailscale]
+)");
+  auto overlaps = c.of(rule::overlap);
+  ASSERT_EQ(overlaps.size(), 2u);
+  for (const auto* x : overlaps) {
+    EXPECT_EQ(c.owner_of(*x, 0), "prod-eu");  // the cluster range is the cheaper side
+    EXPECT_EQ(c.owner_of(*x, 1), "tailscale");
+    EXPECT_EQ(c.loaded.value.owners[*x->routed_at].name, "prod-eu");
+    EXPECT_NE(x->message.find("(kops default)"), std::string::npos) << x->message;
+  }
+  EXPECT_EQ(c.cidr(*overlaps[0], 0), "100.96.0.0/11");
+  EXPECT_EQ(c.cidr(*overlaps[1], 0), "100.64.0.0/13");
+  EXPECT_EQ(c.of(rule::shared_address_space).size(), 2u);
+  // A network of type tailscale is not warned about being in shared space: that is what it is.
+  for (const auto* x : c.of(rule::shared_address_space)) EXPECT_EQ(c.owner_of(*x, 0), "prod-eu");
+}
+
+TEST(Check, AMeshOfThreeSharedServiceRangesIsThreeOverlaps) {
+  auto c = run(R"(
+clusters:
+  - {name: a, distribution: kubeadm, network: 10.1.0.0/16, pods: 10.2.0.0/16}
+  - {name: b, distribution: kubeadm, network: 10.3.0.0/16, pods: 10.4.0.0/16}
+  - {name: c, distribution: kubeadm, network: 10.5.0.0/16, pods: 10.6.0.0/16}
+connections:
+  - {between: [a, b, c], via: mesh, routes: [pods, services]}
+)");
+  EXPECT_EQ(c.of(rule::overlap).size(), 3u);
+  EXPECT_EQ(c.of(rule::latent_overlap).size(), 0u);
+}
+
+TEST(Check, RoutesLimitWhatAConnectionCarries) {
+  auto c = run(R"(
+clusters:
+  - {name: a, network: 10.1.0.0/16, pods: 10.2.0.0/16, services: 10.96.0.0/16}
+  - {name: b, network: 10.3.0.0/16, pods: 10.4.0.0/16, services: 10.96.0.0/16}
+connections:
+  - {between: [a, b], routes: pods}
+)");
+  EXPECT_EQ(c.of(rule::overlap).size(), 0u);
+  ASSERT_EQ(c.of(rule::latent_overlap).size(), 1u);
+  EXPECT_NE(c.of(rule::latent_overlap)[0]->message.find("nothing routes both yet"), std::string::npos);
+}
+
+TEST(Check, AThirdOwnerThatSeesBothIsTheMeetingPoint) {
+  auto c = run(R"(
+networks:
+  - {name: office, type: office, cidrs: 10.30.0.0/16}
+clusters:
+  - {name: a, network: 10.1.0.0/16, pods: 10.244.0.0/16, services: 10.96.0.0/20}
+  - {name: b, network: 10.3.0.0/16, pods: 10.244.0.0/16, services: 10.97.0.0/20}
+connections:
+  - {between: [a, office], via: vpn, routes: pods}
+  - {between: [b, office], via: vpn, routes: pods}
+)");
+  auto overlaps = c.of(rule::overlap);
+  ASSERT_EQ(overlaps.size(), 1u);
+  EXPECT_EQ(c.loaded.value.owners[*overlaps[0]->routed_at].name, "office");
+  EXPECT_EQ(overlaps[0]->via.size(), 2u);
+}
+
+TEST(Check, RangesOfOneOwnerMustNotOverlap) {
+  auto c = run(R"(
+clusters:
+  - {name: a, network: 10.0.0.0/16, pods: 10.0.128.0/17, services: 10.96.0.0/16}
+)");
+  auto internal = c.of(rule::overlap_internal);
+  ASSERT_EQ(internal.size(), 1u);
+  EXPECT_EQ(c.cidr(*internal[0], 0), "10.0.128.0/17");  // pods are cheaper to move than the network
+  EXPECT_EQ(internal[0]->overlap, address_range(prefix::parse("10.0.128.0/17")));
+}
+
+TEST(Check, ServiceRangeSizeLimitsFollowKubeApiserver) {
+  auto c = run(R"(
+clusters:
+  - {name: big4, services: 10.0.0.0/11}
+  - {name: ok4, services: 10.32.0.0/12}
+  - {name: big6, services: "fd00::/107"}
+  - {name: ok6, services: "fd01::/108"}
+  - {name: tiny, services: 10.64.0.0/30}
+  - {name: small-ok, services: 10.64.1.0/29}
+)");
+  auto large = c.of(rule::service_range_too_large);
+  ASSERT_EQ(large.size(), 2u);
+  EXPECT_EQ(c.owner_of(*large[0], 0), "big4");
+  EXPECT_EQ(c.owner_of(*large[1], 0), "big6");
+  EXPECT_NE(large[0]->hint.find("10.0.0.0/12"), std::string::npos);
+  auto small = c.of(rule::service_range_too_small);
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_EQ(c.owner_of(*small[0], 0), "tiny");
+}
+
+TEST(Check, AtMostOneServiceRangePerVersion) {
+  auto c = run(R"(
+clusters:
+  - {name: two-v4, services: [10.96.0.0/16, 10.97.0.0/16]}
+  - {name: dual, services: [10.98.0.0/16, "fd00::/112"]}
+)");
+  auto count = c.of(rule::service_range_count);
+  ASSERT_EQ(count.size(), 1u);
+  EXPECT_EQ(c.owner_of(*count[0], 0), "two-v4");
+}
+
+TEST(Check, PodCapacityCountsNodeBlocks) {
+  // A /20 with /24 per node holds 16 nodes.
+  auto c = run(R"(
+clusters:
+  - {name: full, pods: 10.1.0.0/20, node_cidr_mask: 24, nodes: 17}
+  - {name: tight, pods: 10.2.0.0/20, node_cidr_mask: 24, nodes: 14}
+  - {name: roomy, pods: 10.3.0.0/20, node_cidr_mask: 24, nodes: 12}
+  - {name: two-ranges, pods: [10.4.0.0/20, 10.5.0.0/20], nodes: 20}
+  - {name: openshift, distribution: openshift, network: 10.6.0.0/16, pods: 10.7.0.0/20, services: 172.31.0.0/16, nodes: 9}
+)");
+  auto capacity = c.of(rule::pod_capacity);
+  ASSERT_EQ(capacity.size(), 3u);
+  EXPECT_EQ(c.owner_of(*capacity[0], 0), "full");
+  EXPECT_EQ(capacity[0]->level, severity::error);
+  EXPECT_NE(capacity[0]->message.find("hold 16 node blocks of /24, fewer than its 17 nodes"), std::string::npos)
+      << capacity[0]->message;
+  EXPECT_EQ(c.owner_of(*capacity[1], 0), "tight");
+  EXPECT_EQ(capacity[1]->level, severity::warning);
+  // OpenShift's hostPrefix is /23: a /20 holds 8 nodes.
+  EXPECT_EQ(c.owner_of(*capacity[2], 0), "openshift");
+  EXPECT_EQ(capacity[2]->level, severity::error);
+}
+
+TEST(Check, NodeMaskMustFitThePodRange) {
+  auto c = run(R"(
+clusters:
+  - {name: v4, pods: 10.1.0.0/24, node_cidr_mask: 23}
+  - {name: v6, pods: "fd00:1::/48", node_cidr_mask_v6: 80}
+  - {name: v6-ok, pods: "fd00:2::/56", node_cidr_mask_v6: 64}
+)");
+  auto masks = c.of(rule::node_mask_too_large);
+  ASSERT_EQ(masks.size(), 2u);
+  EXPECT_EQ(c.owner_of(*masks[0], 0), "v4");
+  EXPECT_EQ(c.owner_of(*masks[1], 0), "v6");
+}
+
+TEST(Check, TheDnsAddressMustBeAServiceButNotTheFirst) {
+  auto c = run(R"(
+clusters:
+  - {name: outside, services: 10.96.0.0/16, dns: 10.97.0.10}
+  - {name: first, services: 10.98.0.0/16, dns: 10.98.0.1}
+  - {name: fine, services: 10.99.0.0/16, dns: 10.99.0.10}
+)");
+  ASSERT_EQ(c.of(rule::dns_outside_service_range).size(), 1u);
+  EXPECT_EQ(c.owner_of(*c.of(rule::dns_outside_service_range)[0], 0), "outside");
+  ASSERT_EQ(c.of(rule::dns_is_kubernetes_service).size(), 1u);
+  EXPECT_EQ(c.owner_of(*c.of(rule::dns_is_kubernetes_service)[0], 0), "first");
+}
+
+TEST(Check, CatalogBlocksFlagClusterRanges) {
+  auto c = run(R"(
+networks:
+  - {name: lab, type: lab, cidrs: 192.0.2.0/24}
+  - {name: cgnat-isp, type: isp, cidrs: 100.64.0.0/10}
+clusters:
+  - {name: a, network: 10.1.0.0/16, pods: 127.1.0.0/16, services: 172.17.0.0/16}
+  - {name: gke, distribution: gke, network: 10.2.0.0/16, pods: 10.3.0.0/16}
+  - {name: aks, distribution: aks, network: 10.4.0.0/16, pods: 10.5.0.0/16, services: 172.30.0.0/16}
+)");
+  ASSERT_EQ(c.of(rule::reserved_range).size(), 1u);
+  EXPECT_EQ(c.of(rule::reserved_range)[0]->block->name, "loopback");
+  EXPECT_FALSE(c.of(rule::reserved_range)[0]->block->source.empty());
+  ASSERT_EQ(c.of(rule::docker_bridge).size(), 1u);
+  ASSERT_EQ(c.of(rule::documentation_range).size(), 1u);  // networks too
+  EXPECT_EQ(c.owner_of(*c.of(rule::documentation_range)[0], 0), "lab");
+  EXPECT_EQ(c.of(rule::shared_address_space).size(), 0u);  // a network in shared space is its business
+  // GKE's default service range is public space; the loopback pods are reserved, not "public".
+  ASSERT_EQ(c.of(rule::public_range).size(), 1u);
+  EXPECT_EQ(c.cidr(*c.of(rule::public_range)[0], 0), "34.118.224.0/20");
+  ASSERT_EQ(c.of(rule::platform_reserved).size(), 1u);
+  EXPECT_EQ(c.owner_of(*c.of(rule::platform_reserved)[0], 0), "aks");
+}
+
+TEST(Check, EksPicksItsServiceDefaultByTheVpc) {
+  auto c = run(R"(
+clusters:
+  - {name: in-ten, distribution: eks, network: 10.1.0.0/16}
+  - {name: elsewhere, distribution: eks, network: 192.168.0.0/20}
+)");
+  const auto& f = c.loaded.value;
+  std::vector<std::string> services;
+  for (const auto& r : f.ranges) {
+    if (r.role == range_role::services) services.push_back(f.owners[r.owner].name + " " + r.cidr.to_string());
+  }
+  EXPECT_EQ(services, (std::vector<std::string>{"in-ten 172.20.0.0/16", "elsewhere 10.100.0.0/16"}));
+  for (const auto& r : f.ranges) {
+    if (r.role == range_role::services) {
+      EXPECT_EQ(r.origin, range_origin::distribution_default);
+    }
+  }
+}
+
+TEST(Check, AnEmptyListKeepsTheDefaultOut) {
+  auto c = run(R"(
+clusters:
+  - {name: explicit-none, distribution: aks, network: 10.1.0.0/16, pods: [], services: 10.2.0.0/16}
+  - {name: null-means-default, distribution: aks, network: 10.3.0.0/16, pods: , services: 10.4.0.0/16}
+)");
+  std::vector<std::string> pods;
+  for (const auto& r : c.loaded.value.ranges) {
+    if (r.role == range_role::pods) pods.push_back(c.loaded.value.owners[r.owner].name + " " + r.cidr.to_string());
+  }
+  EXPECT_EQ(pods, std::vector<std::string>{"null-means-default 10.244.0.0/16"});
+}
+
+TEST(Check, FindingsAreSortedByLocation) {
+  auto c = run(R"(
+clusters:
+  - {name: b, network: 10.1.0.0/16, pods: 10.1.0.0/17, services: 10.2.0.0/30}
+  - {name: a, network: 10.3.0.0/16, pods: 10.3.0.0/17, services: 10.32.0.0/11}
+)");
+  for (std::size_t k = 1; k < c.findings.size(); ++k) {
+    const auto& p = c.loaded.value.ranges[c.findings[k - 1].ranges[0]].where;
+    const auto& q = c.loaded.value.ranges[c.findings[k].ranges[0]].where;
+    EXPECT_LE(std::make_pair(p.line, p.column), std::make_pair(q.line, q.column));
+  }
+}
+
+}  // namespace
+}  // namespace cidrcheck

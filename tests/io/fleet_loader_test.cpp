@@ -1,0 +1,270 @@
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+namespace {
+
+auto load(std::string_view text, fleet_limits limits = {}) -> fleet_load_result {
+  fleet_loader loader(builtin_catalog(), limits);
+  loader.add_text(text, "f.yaml");
+  return loader.finish();
+}
+
+// The diagnostics as the CLI prints them, one string each (notes included).
+auto printed(const fleet_load_result& r) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  for (const auto& d : r.diagnostics) out.push_back(format_diagnostic(d));
+  return out;
+}
+
+auto has(const fleet_load_result& r, std::string_view code) -> bool {
+  for (const auto& d : r.diagnostics) {
+    if (d.code == code) return true;
+  }
+  return false;
+}
+
+TEST(FleetLoader, ReadsTheDocumentedFormat) {
+  auto r = load(R"(version: 1
+networks:
+  - name: tailscale
+    type: tailscale
+  - name: office-berlin
+    type: office
+    cidrs: [192.168.0.0/16]
+clusters:
+  - name: prod-eu
+    distribution: kops
+    kubernetes: "1.29"
+    network: [172.20.0.0/16]
+    pods: [100.96.0.0/11]
+    services: [100.64.0.0/13]
+    node_cidr_mask: 24
+    nodes: 180
+connections:
+  - between: [prod-eu, office-berlin]
+    via: mesh
+    routes: [pods, services]
+  - between: [prod-eu, tailscale]
+  - [prod-eu, office-berlin]
+)");
+  ASSERT_TRUE(r.ok()) << printed(r)[0];
+  const auto& f = r.value;
+  ASSERT_EQ(f.owners.size(), 3u);
+  EXPECT_EQ(f.owners[2].kubernetes, (kube_version{1, 29}));
+  EXPECT_EQ(f.owners[2].nodes, 180u);
+  ASSERT_EQ(f.connections.size(), 3u);
+  EXPECT_EQ(f.connections[0].routes.has(range_role::network), false);
+  EXPECT_EQ(f.connections[0].routes.has(range_role::pods), true);
+  EXPECT_EQ(f.connections[1].routes, role_set::all());
+  // tailscale's ranges come from its type; the kops cluster declared all three of its own.
+  EXPECT_EQ(f.ranges.size(), 1u + 3u + 2u);
+  const auto& pods = f.ranges[f.owners[2].ranges[1]];
+  EXPECT_EQ(pods.cidr.to_string(), "100.96.0.0/11");
+  EXPECT_EQ(pods.where, (source_location{"f.yaml", 13, 12}));
+  EXPECT_EQ(pods.end_column, 25u);
+  EXPECT_EQ(pods.origin, range_origin::declared);
+}
+
+TEST(FleetLoader, ASingleCidrStandsForAList) {
+  auto r = load("clusters:\n  - {name: a, pods: 10.0.0.0/16, services: 10.1.0.0/16}\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.value.ranges.size(), 2u);
+}
+
+TEST(FleetLoader, ReportsEveryProblemWithItsPosition) {
+  auto r = load(R"(version: 1
+clusters:
+  - name: a
+    distribuion: kops
+    pods: 10.0.0.1/24
+    nodes: many
+  - name: a
+    services: [10.96.0.0/12, "10.300.0.0/16"]
+connections:
+  - [a, ofice]
+)");
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(printed(r), (std::vector<std::string>{
+                            "f.yaml:4:5: error: unknown key 'distribuion' in cluster a (did you mean 'distribution'?)\n",
+                            "f.yaml:5:11: error: pods of cluster a: invalid prefix \"10.0.0.1/24\": host bits set (did "
+                            "you mean 10.0.0.0/24?)\n",
+                            "f.yaml:6:12: error: nodes must be a whole number, not \"many\"\n",
+                            "f.yaml:7:11: error: duplicate name 'a': every cluster and network needs its own\n"
+                            "f.yaml:3:5: note: 'a' is first declared here\n",
+                            "f.yaml:10:9: error: connection names 'ofice', which is no cluster or network\n",
+                        }));
+}
+
+TEST(FleetLoader, PointsAtTheBadCharacterOfAQuotedCidr) {
+  auto r = load("clusters:\n  - {name: a, services: [\"10.300.0.0/16\"]}\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  // The scalar starts at column 26 (the quote); "300" is 3 bytes into the CIDR.
+  EXPECT_EQ(r.diagnostics[0].where, (source_location{"f.yaml", 2, 30}));
+  EXPECT_EQ(r.diagnostics[0].code, "invalid-cidr");
+}
+
+TEST(FleetLoader, SuggestsTheClosestOwnerForAnUnknownConnectionMember) {
+  auto r = load("networks:\n  - {name: office-berlin, cidrs: 10.1.0.0/16}\n  - {name: vpn, cidrs: 10.2.0.0/16}\n"
+                "connections:\n  - [office-berlni, vpn]\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(format_diagnostic(r.diagnostics[0]),
+            "f.yaml:5:6: error: connection names 'office-berlni', which is no cluster or network (did you mean "
+            "'office-berlin'?)\n");
+}
+
+TEST(FleetLoader, RejectsWrongTypes) {
+  auto r = load("clusters: {name: a}\n");
+  EXPECT_EQ(printed(r), std::vector<std::string>{"f.yaml:1:11: error: clusters must be a list, not a mapping\n"});
+  r = load("clusters:\n  - name: [a, b]\n");
+  EXPECT_EQ(printed(r), std::vector<std::string>{"f.yaml:2:11: error: name must be a value, not a list\n"});
+  r = load("version: 2\nclusters: []\n");
+  EXPECT_TRUE(has(r, "version"));
+  r = load("clusters:\n  - {name: a, kubernetes: latest}\n");
+  EXPECT_TRUE(has(r, "type"));
+  r = load("connections:\n  - {between: [a], via: x}\nclusters:\n  - {name: a, pods: 10.0.0.0/8}\n");
+  EXPECT_TRUE(has(r, "connection-members"));
+  r = load("clusters:\n  - {name: a, pods: 10.0.0.0/8}\nconnections:\n  - {between: [a, a], routes: [pods, svc]}\n");
+  EXPECT_TRUE(has(r, "unknown-role"));
+}
+
+TEST(FleetLoader, ReportsBadYamlWithItsPosition) {
+  auto r = load("clusters:\n  - name: a\n    pods: [10.0.0.0/8\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].code, "yaml-syntax");
+  EXPECT_EQ(r.diagnostics[0].where.line, 4u);
+  r = load("clusters:\n\t- name: a\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.diagnostics[0].message.find("tabs"), std::string::npos) << r.diagnostics[0].message;
+}
+
+TEST(FleetLoader, ReportsDuplicateKeys) {
+  auto r = load("clusters:\n  - name: a\n    pods: 10.0.0.0/16\n    pods: 10.1.0.0/16\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(format_diagnostic(r.diagnostics[0]),
+            "f.yaml:4:5: error: duplicate key 'pods' in a cluster\nf.yaml:3:5: note: 'pods' first appears here\n");
+}
+
+TEST(FleetLoader, AppliesAnchorsAliasesAndMergeKeys) {
+  auto r = load(R"(
+x-defaults: &defaults
+  distribution: kubeadm
+  node_cidr_mask: 26
+clusters:
+  - <<: *defaults
+    name: a
+    pods: 10.0.0.0/16
+  - <<: *defaults
+    name: b
+    node_cidr_mask: 25
+    pods: 10.1.0.0/16
+)");
+  // x-defaults is not a fleet key; everything else reads.
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].code, "unknown-key");
+  EXPECT_EQ(r.value.owners[0].type, "kubeadm");
+  EXPECT_EQ(r.value.owners[0].node_cidr_mask, 26);
+  EXPECT_EQ(r.value.owners[1].node_cidr_mask, 25);  // an explicit key wins over a merged one
+}
+
+TEST(FleetLoader, ReadsJsonWhereYamlIsExpected) {
+  auto r = load(R"({"version": 1, "clusters": [{"name": "a", "pods": ["10.0.0.0/16"]}]})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.value.ranges[0].where, (source_location{"f.yaml", 1, 52}));
+}
+
+TEST(FleetLoader, ToleratesByteOrderMarksAndCrlf) {
+  auto r = load("\xEF\xBB\xBFversion: 1\r\nclusters:\r\n  - name: a\r\n    pods: 10.0.0.0/16\r\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.value.ranges[0].where.line, 4u);
+}
+
+TEST(FleetLoader, RejectsBytesThatAreNotUtf8) {
+  auto r = load("clusters:\n  - name: \xff\xfe\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics[0].code, "yaml-syntax");
+  EXPECT_EQ(r.diagnostics[0].where.line, 2u);
+}
+
+TEST(FleetLoader, ReadsSeveralDocumentsAsOneFleet) {
+  auto r = load("clusters:\n  - {name: a, pods: 10.0.0.0/16}\n---\nclusters:\n  - {name: b, pods: 10.1.0.0/16}\n"
+                "connections:\n  - [a, b]\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.value.owners.size(), 2u);
+  EXPECT_EQ(r.value.connections.size(), 1u);
+}
+
+TEST(FleetLoader, ResolvesConnectionsAcrossSources) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text("clusters:\n  - {name: a, pods: 10.0.0.0/16}\n", "one.yaml");
+  loader.add_text("clusters:\n  - {name: b, pods: 10.1.0.0/16}\nconnections:\n  - [a, b]\n", "two.yaml");
+  auto r = loader.finish();
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.files, (std::vector<std::string>{"one.yaml", "two.yaml"}));
+  EXPECT_EQ(r.value.connections.size(), 1u);
+}
+
+TEST(FleetLoader, AnEmptyFleetIsAnError) {
+  EXPECT_TRUE(has(load(""), "empty-input"));
+  EXPECT_TRUE(has(load("version: 1\n"), "empty-input"));
+}
+
+TEST(FleetLoader, WarnsAboutAnUnknownDistribution) {
+  auto r = load("clusters:\n  - {name: a, distribution: kubadm, pods: 10.0.0.0/16}\n");
+  ASSERT_TRUE(r.ok());  // a warning, not an error
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(format_diagnostic(r.diagnostics[0]),
+            "f.yaml:2:29: warning: unknown distribution 'kubadm' of cluster a: no defaults apply (did you mean "
+            "'kubeadm'?)\n");
+}
+
+TEST(FleetLoader, EnforcesEveryLimitByName) {
+  fleet_limits limits;
+  limits.max_depth = 4;
+  auto r = load("clusters:\n  - name: a\n    pods: [[[[10.0.0.0/8]]]]\n", limits);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.diagnostics[0].message.find("max-depth limit of 4"), std::string::npos);
+
+  limits = {};
+  limits.max_file_bytes = 10;
+  r = load("clusters: []\n", limits);
+  EXPECT_NE(r.diagnostics[0].message.find("max-file-bytes limit of 10"), std::string::npos);
+
+  limits = {};
+  limits.max_owners = 1;
+  r = load("clusters:\n  - {name: a}\n  - {name: b}\n", limits);
+  EXPECT_NE(r.diagnostics[0].message.find("max-owners limit of 1"), std::string::npos);
+
+  limits = {};
+  limits.max_ranges = 2;
+  r = load("clusters:\n  - {name: a, pods: [10.0.0.0/16, 10.1.0.0/16, 10.2.0.0/16]}\n", limits);
+  EXPECT_NE(r.diagnostics[0].message.find("max-ranges limit of 2"), std::string::npos);
+
+  limits = {};
+  limits.max_nodes = 5;
+  r = load("clusters:\n  - {name: a, pods: [10.0.0.0/16, 10.1.0.0/16, 10.2.0.0/16]}\n", limits);
+  EXPECT_NE(r.diagnostics[0].message.find("max-nodes limit"), std::string::npos);
+}
+
+TEST(FleetLoader, SurvivesAnAliasBomb) {
+  // Each level doubles the aliases: walking it all would visit 2^30 nodes.
+  std::string text = "a0: &a0 [10.0.0.0/8, 10.0.0.0/8]\n";
+  for (int k = 1; k <= 30; ++k) {
+    text += "a" + std::to_string(k) + ": &a" + std::to_string(k) + " [*a" + std::to_string(k - 1) + ", *a" +
+            std::to_string(k - 1) + "]\n";
+  }
+  text += "clusters:\n  - name: x\n    pods: *a30\n";
+  auto r = load(text);
+  ASSERT_FALSE(r.ok());
+  // The walk stops at the node budget instead of expanding the aliases.
+  EXPECT_TRUE(has(r, "unknown-key"));
+}
+
+}  // namespace
+}  // namespace cidrcheck

@@ -1,0 +1,132 @@
+#include <cidrcheck/address_set.hpp>
+#include <cidrcheck/iostream.hpp>
+#include <cidrcheck/prefix_allocator.hpp>
+
+#include "random.hpp"
+
+#include <gtest/gtest.h>
+
+#include <bitset>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+namespace {
+
+auto P(std::string_view s) { return prefix::parse(s); }
+
+TEST(PrefixAllocator, TakesTheSmallestBlockThatFitsLowestFirst) {
+  // Free: 10.0.0.0/22 minus 10.0.1.0/25 = 10.0.0.0/24, 10.0.1.128/25, 10.0.2.0/23.
+  address_set free = address_set{P("10.0.0.0/22")} - address_set{P("10.0.1.0/25")};
+  prefix_allocator a(free);
+  EXPECT_EQ(a.take(ip_version::v4, 26), P("10.0.1.128/26"));  // the /25 is the best fit
+  EXPECT_EQ(a.take(ip_version::v4, 26), P("10.0.1.192/26"));  // its buddy is now the best fit
+  EXPECT_EQ(a.take(ip_version::v4, 24), P("10.0.0.0/24"));
+  EXPECT_EQ(a.take(ip_version::v4, 24), P("10.0.2.0/24"));    // carved from the start of the /23
+  EXPECT_EQ(a.take(ip_version::v4, 24), P("10.0.3.0/24"));
+  EXPECT_EQ(a.take(ip_version::v4, 32), std::nullopt);
+  EXPECT_TRUE(a.free_space().empty());
+}
+
+TEST(PrefixAllocator, CountsWhatStillFitsAndReportsTheLargestBlock) {
+  prefix_allocator a(address_set{P("10.0.0.0/16"), P("192.168.0.0/24")});
+  EXPECT_EQ(a.count_fitting(ip_version::v4, 24), 257u);
+  EXPECT_EQ(a.largest(ip_version::v4), P("10.0.0.0/16"));
+  a.reserve(P("10.0.128.0/17"));
+  EXPECT_EQ(a.count_fitting(ip_version::v4, 24), 129u);
+  EXPECT_EQ(a.largest(ip_version::v4), P("10.0.0.0/17"));
+  EXPECT_EQ(a.count_fitting(ip_version::v6, 64), 0u);
+  EXPECT_EQ(a.largest(ip_version::v6), std::nullopt);
+}
+
+TEST(PrefixAllocator, WorksAtTheEdgesOfBothSpaces) {
+  prefix_allocator a(address_set{P("0.0.0.0/0"), P("::/0")});
+  EXPECT_EQ(a.take(ip_version::v4, 0), P("0.0.0.0/0"));
+  EXPECT_EQ(a.take(ip_version::v4, 32), std::nullopt);
+  EXPECT_EQ(a.count_fitting(ip_version::v6, 128), detail::uint128_max);  // 2^128 saturates
+  EXPECT_EQ(a.take(ip_version::v6, 128), P("::/128"));
+  EXPECT_EQ(a.take(ip_version::v6, 1), P("8000::/1"));
+  EXPECT_EQ(a.count_fitting(ip_version::v6, 1), 0u);
+  EXPECT_EQ(a.take(ip_version::v6, 129), std::nullopt);
+  EXPECT_EQ(a.take(ip_version::v4, -1), std::nullopt);
+  a.reserve(P("ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe/127"));
+  EXPECT_EQ(a.free_space(), address_set{P("::/1")} - address_set{P("::/128")});
+}
+
+// The model: a bitset over a /24; the canonical blocks are the aligned blocks
+// fully free whose parent is not; best fit as netipx's RemoveFreePrefix chooses.
+struct model {
+  std::bitset<256> free;
+
+  auto take(int length) -> std::optional<unsigned> {
+    int host_wanted = 32 - length;
+    int best_host = -1;
+    unsigned best_start = 0;
+    unsigned k = 0;
+    while (k < 256) {
+      if (!free[k]) {
+        ++k;
+        continue;
+      }
+      int host = 8;
+      for (; host > 0; --host) {
+        unsigned size = 1u << host;
+        if (k % size != 0) continue;
+        bool full = true;
+        for (unsigned j = k; j < k + size; ++j) full = full && free[j];
+        if (full) break;
+      }
+      if (host >= host_wanted && (best_host < 0 || host < best_host)) {
+        best_host = host;
+        best_start = k;
+      }
+      k += 1u << host;
+    }
+    if (best_host < 0) return std::nullopt;
+    for (unsigned j = best_start; j < best_start + (1u << host_wanted); ++j) free[j] = false;
+    return best_start;
+  }
+};
+
+TEST(PrefixAllocatorOracle, MatchesBestFitOnABitsetModel) {
+  test::random_source rng(7);
+  const std::uint32_t base = 0x0a000000;
+  for (int round = 0; round < 300; ++round) {
+    model m;
+    address_set_builder b;
+    for (int op = 0; op < 6; ++op) {
+      unsigned first = rng() % 256, last = first + rng() % (256 - first);
+      for (unsigned j = first; j <= last; ++j) m.free[j] = true;
+      b.add(address_range::make(address::v4(base + first), address::v4(base + last)));
+    }
+    prefix_allocator a(b.build());
+    for (int step = 0; step < 20; ++step) {
+      if (rng() % 4 == 0) {
+        unsigned first = rng() % 256, last = first + rng() % std::min(256 - first, 40u);
+        for (unsigned j = first; j <= last; ++j) m.free[j] = false;
+        a.reserve(address_range::make(address::v4(base + first), address::v4(base + last)));
+      } else {
+        int length = 24 + static_cast<int>(rng() % 9);
+        auto want = m.take(length);
+        auto got = a.take(ip_version::v4, length);
+        ASSERT_EQ(got.has_value(), want.has_value()) << "round " << round << " step " << step;
+        if (want) {
+          ASSERT_EQ(*got, prefix::containing(address::v4(base + *want), length));
+        }
+      }
+      address_set_builder left;
+      for (unsigned j = 0; j < 256; ++j) {
+        if (m.free[j]) left.add(address::v4(base + j));
+      }
+      ASSERT_EQ(a.free_space(), left.build()) << "round " << round << " step " << step;
+      std::uint64_t fit24 = m.free.all() ? 1 : 0;
+      ASSERT_EQ(a.count_fitting(ip_version::v4, 24), fit24);
+      ASSERT_EQ(a.count_fitting(ip_version::v4, 32), m.free.count());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cidrcheck
