@@ -2,7 +2,7 @@
 """Deterministic fleet files for benchmarking `cidrcheck check` and `plan`.
 
 usage: gen_fleet.py OUT [--clusters N] [--networks N] [--connections N]
-                        [--mesh N] [--conflicts FRACTION] [--seed S]
+                        [--mesh N] [--conflicts FRACTION] [--service-groups G] [--seed S]
 
 The fleet looks like a large, mostly planned estate:
 - clusters with unique network, pod and service ranges carved from 10.0.0.0/8
@@ -13,7 +13,10 @@ The fleet looks like a large, mostly planned estate:
 - one mesh connection of --mesh clusters carrying pods and services, plus
   --connections pair connections between a random cluster and a random network;
 - a --conflicts fraction of clusters whose pod range is replaced by the pod range
-  of another cluster (half of them inside the mesh, so they are real overlaps).
+  of another cluster (half of them inside the mesh, so they are real overlaps);
+- with --service-groups G, another --conflicts fraction of clusters share G service
+  ranges (clusters that kept one default): large cliques of conflicts in the
+  mesh, joined to the pod conflicts, which is the hard case for `plan`.
 Same arguments, same file.
 """
 import argparse
@@ -29,6 +32,7 @@ def main():
     p.add_argument("--connections", type=int, default=20_000)
     p.add_argument("--mesh", type=int, default=5_000)
     p.add_argument("--conflicts", type=float, default=0.01)
+    p.add_argument("--service-groups", type=int, default=0)
     p.add_argument("--seed", type=int, default=42)
     a = p.parse_args()
     rng = random.Random(a.seed)
@@ -46,6 +50,9 @@ def main():
     node_mask = 32 - max(2, block_bits - 1 - 5)  # 32 node blocks per pod range
     for i in rng.sample(range(a.clusters), int(a.clusters * a.conflicts)):
         pods[i] = pods[rng.randrange(a.clusters)]
+    if a.service_groups:
+        for i in rng.sample(range(a.clusters), int(a.clusters * a.conflicts)):
+            services[i] = services[rng.randrange(a.service_groups)]
 
     distributions = ["kubeadm", "eks", "gke", "aks", "k3s", "openshift", "kops"]
     lines = ["version: 1", "networks:"]

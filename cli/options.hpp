@@ -1,6 +1,8 @@
 #pragma once
 // Helpers shared by the commands' Boost.Program_options definitions.
 
+#include <cidrcheck/io/fleet_loader.hpp>
+
 #include <boost/program_options.hpp>
 
 #include <span>
@@ -27,6 +29,9 @@ class usage_error : public std::runtime_error {
 auto parse_options(std::span<const std::string> args, const boost::program_options::options_description& options,
                    const boost::program_options::positional_options_description& positional,
                    const std::string& command_path) -> boost::program_options::variables_map;
+
+/// Adds the options that raise or lower the limits on fleet input (--max-file-bytes, ...).
+void add_fleet_limit_options(boost::program_options::options_description& d, fleet_limits& limits);
 
 /// Prints "Usage: cidrcheck <usage>", the description and the options to stdout.
 void print_help(std::string_view usage, std::string_view description,

@@ -5,6 +5,7 @@
 
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
 
 #include <cstddef>
@@ -33,5 +34,19 @@ void write_text(output& out, const check_report& r);
 
 /// The versioned JSON document (see docs/cli.md).
 void write_json(output& out, const check_report& r);
+
+/// A plan, with the fleet it was made for.
+struct plan_report {
+  const fleet& model;
+  const plan_result& plan;
+  const std::vector<std::string>& files;
+};
+
+/// The plan as a table of changes, the reasons, the unresolved problems and the
+/// migration steps (docs/cli.md).
+void write_plan_text(output& out, const plan_report& r);
+
+/// The plan as versioned JSON (docs/cli.md).
+void write_plan_json(output& out, const plan_report& r);
 
 }  // namespace cidrcheck::cli

@@ -179,6 +179,16 @@ TEST(FleetLoader, ReadsJsonWhereYamlIsExpected) {
   EXPECT_EQ(r.value.ranges[0].where, (source_location{"f.yaml", 1, 52}));
 }
 
+TEST(FleetLoader, CountsColumnsInBytes) {
+  // "é" is two bytes: libyaml counts it as one column (27), diagnostics count bytes (28).
+  auto r = load("clusters:\n  - {name: \"caf\xC3\xA9\" , pods: 10.0.0.1/8}\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].where, (source_location{"f.yaml", 2, 28}));
+  r = load("\xEF\xBB\xBF" "clusters: [{name: a, pods: 10.0.0.1/8}]\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].where.column, 31u);  // after the 3-byte byte-order mark
+}
+
 TEST(FleetLoader, ToleratesByteOrderMarksAndCrlf) {
   auto r = load("\xEF\xBB\xBFversion: 1\r\nclusters:\r\n  - name: a\r\n    pods: 10.0.0.0/16\r\n");
   ASSERT_TRUE(r.ok());

@@ -11,6 +11,9 @@ namespace cidrcheck {
 struct check_options {
   /// Minimum share of node capacity in use that pod-capacity warns about (0.8 = 80%).
   double capacity_warning = 0.8;
+  /// Whether findings carry their message and hint. Callers that only need
+  /// which rules break where (a plan's verification) save the text.
+  bool describe = true;
 };
 
 /// Applies every rule to the fleet and returns the findings, sorted by the

@@ -74,6 +74,15 @@ struct fleet_range {
   std::uint32_t end_column = 0;  ///< one past the last column of the CIDR text, when known
 };
 
+/// Where an owner's mapping sits in its file, for writers that patch the file
+/// in place (cidrcheck plan -o): the column its keys start at, where the mapping
+/// ends, and whether it is written in flow style ({name: a, ...}).
+struct mapping_layout {
+  std::uint32_t key_column = 0;
+  source_location end;
+  bool flow = false;
+};
+
 /// A cluster or a network.
 struct owner {
   std::string name;
@@ -85,6 +94,7 @@ struct owner {
   std::optional<int> node_cidr_mask_v6;  ///< IPv6 --node-cidr-mask-size-ipv6
   std::optional<std::uint64_t> nodes;    ///< node count, now or planned
   std::optional<address> dns;            ///< the cluster DNS service address
+  std::string cni;                       ///< calico, cilium, flannel, vpc-cni, ... (for migration steps)
   bool movable = false;                  ///< networks: may `plan` renumber it
   /// Cluster roles whose key the file gave, even as an empty list (`pods: []`):
   /// no distribution default fills these.
@@ -93,6 +103,7 @@ struct owner {
   source_location type_where;            ///< where `distribution` or `type` was written
   source_location dns_where;
   source_location nodes_where;
+  mapping_layout layout;
   std::vector<std::uint32_t> ranges;     ///< indexes into fleet::ranges
 };
 
@@ -106,11 +117,43 @@ struct connection {
   source_location where;
 };
 
+/// A range that still needs an address: written as a size (`pods: /16`) or
+/// as `auto` (sized from the cluster's nodes); `cidrcheck plan` allocates it.
+struct range_request {
+  std::uint32_t owner = 0;
+  range_role role = range_role::pods;
+  ip_version version = ip_version::v4;
+  std::optional<int> length;  ///< nullopt for auto
+  source_location where;
+  std::uint32_t end_column = 0;
+};
+
+/// A range `cidrcheck plan` must not move: "owner" or "owner/role", where '*'
+/// matches any text ("*/network" pins every cluster's network).
+struct pin_pattern {
+  std::string pattern;
+  source_location where;  ///< where it was written; empty for a command-line flag
+};
+
+/// How `cidrcheck plan` may renumber: the `plan:` section of a fleet file.
+struct plan_settings {
+  /// Where new ranges may come from, per role (network, pods, services); empty
+  /// means the default: RFC 1918 space, and fd00::/8 for IPv6.
+  std::vector<prefix> pools[3];
+  std::vector<prefix> avoid;        ///< space nobody may be given
+  std::vector<pin_pattern> pins;
+  std::optional<int> cost[3];       ///< per role; defaults network 10, pods 3, services 1
+  std::optional<double> headroom;   ///< pod ranges are sized for nodes x headroom (default 1.25)
+  source_location where;
+};
+
 /// A whole fleet, possibly read from several files.
 struct fleet {
   std::vector<owner> owners;
   std::vector<fleet_range> ranges;
   std::vector<connection> connections;
+  std::vector<range_request> requests;
+  plan_settings plan;
 
   /// Returns the index of the owner with this name, or nullopt. O(n).
   auto find_owner(std::string_view name) const -> std::optional<std::uint32_t> {

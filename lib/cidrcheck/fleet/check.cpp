@@ -151,8 +151,10 @@ class checker {
     x.id = id;
     x.level = info(id).default_severity;
     x.ranges = std::move(ranges);
-    x.message = std::move(message);
-    x.hint = std::move(hint);
+    if (options_.describe) {
+      x.message = std::move(message);
+      x.hint = std::move(hint);
+    }
     findings_.push_back(std::move(x));
     return findings_.back();
   }
@@ -163,51 +165,62 @@ class checker {
         f_.ranges, [](const fleet_range& r) -> const prefix& { return r.cidr; },
         [&](std::size_t outer, std::size_t inner) {
           auto i = static_cast<std::uint32_t>(outer), j = static_cast<std::uint32_t>(inner);
-          const auto& ri = f_.ranges[i];
-          const auto& rj = f_.ranges[j];
           // Order the two sides: cheaper to move first, then declaration order.
-          if (std::make_tuple(move_rank(rj), j) < std::make_tuple(move_rank(ri), i)) std::swap(i, j);
+          if (std::make_tuple(move_rank(f_.ranges[j]), j) < std::make_tuple(move_rank(f_.ranges[i]), i)) std::swap(i, j);
           const auto& a = f_.ranges[i];
           const auto& b = f_.ranges[j];
-          address_range shared(ri.cidr.length() >= rj.cidr.length() ? ri.cidr : rj.cidr);
-          std::string both = describe_range(f_, a) + " overlaps " + describe_range(f_, b) + " in " +
-                             shared.to_prefix()->to_string();
+          finding x;
+          x.ranges = {i, j};
+          x.overlap = address_range(a.cidr.length() >= b.cidr.length() ? a.cidr : b.cidr);
           if (a.owner == b.owner) {
-            auto& x = add(rule::overlap_internal, {i, j},
-                          describe_range(f_, a) + " overlaps " + f_.role_name(b) + " " + b.cidr.to_string() +
-                              " of the same " + (f_.owners[a.owner].kind == owner_kind::cluster ? "cluster" : "network") +
-                              " in " + shared.to_prefix()->to_string(),
-                          "give each role of " + f_.owners[a.owner].name + " its own space: move the " +
-                              f_.role_name(a) + " range (`cidrcheck plan` proposes where)");
-            x.overlap = shared;
-            return;
+            x.id = rule::overlap_internal;
+          } else {
+            // Keyed by the ordered pair of classes: meet() prefers the cheaper side's owner.
+            auto ca = class_of(a), cb = class_of(b);
+            auto key = std::uint64_t{ca} << 32 | cb;
+            auto it = cache.find(key);
+            if (it == cache.end()) it = cache.emplace(key, routing_.meet(ca, a.owner, cb, b.owner)).first;
+            const meeting& m = it->second;
+            x.id = m.owner == none ? rule::latent_overlap : rule::overlap;
+            if (m.owner != none) {
+              x.routed_at = m.owner;
+              x.via = m.via;
+            }
           }
-          // Keyed by the ordered pair of classes: meet() prefers the cheaper side's owner.
-          auto ca = class_of(a), cb = class_of(b);
-          auto key = std::uint64_t{ca} << 32 | cb;
-          auto it = cache.find(key);
-          if (it == cache.end()) it = cache.emplace(key, routing_.meet(ca, a.owner, cb, b.owner)).first;
-          const meeting& m = it->second;
-          if (m.owner == none) {
-            auto& x = add(rule::latent_overlap, {i, j},
-                          both + "; nothing routes both yet, but connecting " + f_.owners[a.owner].name + " and " +
-                              f_.owners[b.owner].name + " would break routing",
-                          "before connecting them, move one: the " + f_.role_name(a) + " range of " +
-                              f_.owners[a.owner].name + " is the cheaper (`cidrcheck plan --fix-latent`)");
-            x.overlap = shared;
-            return;
-          }
-          std::string where = f_.owners[m.owner].name + " routes both";
-          for (std::size_t k = 0; k < m.via.size(); ++k) {
-            where += (k == 0 ? ", through " : " and ") + f_.describe_connection(m.via[k]);
-          }
-          auto& x = add(rule::overlap, {i, j}, both + "; " + where,
-                        "move the " + f_.role_name(a) + " range of " + f_.owners[a.owner].name +
-                            " (the cheaper side) to free space, or stop routing it (`cidrcheck plan` proposes the move)");
-          x.overlap = shared;
-          x.routed_at = m.owner;
-          x.via = m.via;
+          x.level = info(x.id).default_severity;
+          if (options_.describe) describe_pair(x);
+          findings_.push_back(std::move(x));
         });
+  }
+
+  // The message and hint of an overlap finding, from its fields.
+  void describe_pair(finding& x) const {
+    const auto& a = f_.ranges[x.ranges[0]];
+    const auto& b = f_.ranges[x.ranges[1]];
+    const std::string& a_owner = f_.owners[a.owner].name;
+    std::string shared = x.overlap->to_prefix()->to_string();
+    if (x.id == rule::overlap_internal) {
+      x.message = describe_range(f_, a) + " overlaps " + f_.role_name(b) + " " + b.cidr.to_string() + " of the same " +
+                  (f_.owners[a.owner].kind == owner_kind::cluster ? "cluster" : "network") + " in " + shared;
+      x.hint = "give each role of " + a_owner + " its own space: move the " + f_.role_name(a) +
+               " range (`cidrcheck plan` proposes where)";
+      return;
+    }
+    std::string both = describe_range(f_, a) + " overlaps " + describe_range(f_, b) + " in " + shared;
+    if (x.id == rule::latent_overlap) {
+      x.message = both + "; nothing routes both yet, but connecting " + a_owner + " and " + f_.owners[b.owner].name +
+                  " would break routing";
+      x.hint = "before connecting them, move one: the " + f_.role_name(a) + " range of " + a_owner +
+               " is the cheaper (`cidrcheck plan --fix-latent`)";
+      return;
+    }
+    std::string where = f_.owners[*x.routed_at].name + " routes both";
+    for (std::size_t k = 0; k < x.via.size(); ++k) {
+      where += (k == 0 ? ", through " : " and ") + f_.describe_connection(x.via[k]);
+    }
+    x.message = both + "; " + where;
+    x.hint = "move the " + f_.role_name(a) + " range of " + a_owner +
+             " (the cheaper side) to free space, or stop routing it (`cidrcheck plan` proposes the move)";
   }
 
   void check_catalog(std::uint32_t k) {

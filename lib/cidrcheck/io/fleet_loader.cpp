@@ -1,11 +1,12 @@
 #include <cidrcheck/io/fleet_loader.hpp>
 
-#include "read_file.hpp"
+#include <cidrcheck/io/read_file.hpp>
 #include "yaml_document.hpp"
 #include "yaml_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <optional>
 #include <tuple>
 #include <unordered_map>
@@ -82,7 +83,7 @@ struct fleet_loader::state {
     if (r.is_null(root)) return;  // an empty document between "---" separators
     auto top = r.mapping(root, "a fleet file");
     if (!top) return;
-    r.only_keys(*top, {"version", "networks", "clusters", "connections"}, "the fleet file");
+    r.only_keys(*top, {"version", "networks", "clusters", "connections", "plan"}, "the fleet file");
     for (const auto& e : *top) {
       if (e.key == "version") {
         auto v = r.integer(e.value, 0, 1'000'000, "version");
@@ -93,6 +94,64 @@ struct fleet_loader::state {
         read_owners(r, e.value, owner_kind::cluster);
       } else if (e.key == "connections") {
         read_connections(r, e.value);
+      } else if (e.key == "plan") {
+        read_plan_settings(r, e.value);
+      }
+    }
+  }
+
+  // The `plan:` section: how `cidrcheck plan` may renumber.
+  void read_plan_settings(yaml_reader& r, std::uint32_t node) {
+    if (r.is_null(node)) return;
+    auto entries = r.mapping(node, "plan");
+    if (!entries) return;
+    r.only_keys(*entries, {"pools", "avoid", "pin", "cost", "headroom"}, "plan");
+    auto& settings = result.value.plan;
+    settings.where = r.where(node);
+    auto cidrs = [&](std::uint32_t k, const std::string& what) {
+      std::vector<prefix> out;
+      if (auto items = r.list(k, what)) {
+        for (auto item : *items) {
+          if (auto p = r.cidr(item, what)) out.push_back(*p);
+        }
+      }
+      return out;
+    };
+    for (const auto& e : *entries) {
+      if (e.key == "avoid") {
+        auto more = cidrs(e.value, "plan avoid");
+        settings.avoid.insert(settings.avoid.end(), more.begin(), more.end());
+      } else if (e.key == "pin") {
+        if (auto items = r.list(e.value, "plan pin")) {
+          for (auto item : *items) {
+            if (auto pin = r.string(item, "a pin")) settings.pins.push_back({*pin, r.where(item)});
+          }
+        }
+      } else if (e.key == "headroom") {
+        if (auto text = r.string(e.value, "plan headroom")) {
+          char* end = nullptr;
+          double v = std::strtod(text->c_str(), &end);
+          if (end != text->c_str() + text->size() || !(v >= 1.0 && v <= 100.0)) {
+            r.error(e.value, "range", "plan headroom must be a number from 1 to 100, not " + *text);
+          } else {
+            settings.headroom = v;
+          }
+        }
+      } else if (e.key == "pools" && r.node(e.value).kind != detail::yaml_kind::mapping) {
+        auto all = cidrs(e.value, "plan pools");  // one list for every role
+        for (auto& pool : settings.pools) pool.insert(pool.end(), all.begin(), all.end());
+      } else if (e.key == "pools" || e.key == "cost") {
+        auto per_role = r.mapping(e.value, "plan " + std::string(e.key));
+        if (!per_role) continue;
+        r.only_keys(*per_role, {"network", "pods", "services"}, "plan " + std::string(e.key));
+        for (const auto& x : *per_role) {
+          auto role = static_cast<std::size_t>(x.key == "network" ? 0 : x.key == "pods" ? 1 : 2);
+          if (e.key == "pools") {
+            settings.pools[role] = cidrs(x.value, "plan pools " + std::string(x.key));
+          } else if (auto v = r.integer(x.value, 0, 1'000'000, "plan cost " + std::string(x.key))) {
+            settings.cost[role] = static_cast<int>(*v);
+          }
+        }
       }
     }
   }
@@ -119,6 +178,9 @@ struct fleet_loader::state {
     owner o;
     o.kind = kind;
     o.where = r.where(node);
+    o.layout.flow = r.node(node).flow;
+    o.layout.end = {o.where.file, r.node(node).end_line, r.node(node).end_column};
+    if (!entries->empty()) o.layout.key_column = r.node(entries->front().key_node).column;
     std::optional<std::uint32_t> name_node;
     bool has_name_key = false;
     for (const auto& e : *entries) {
@@ -133,7 +195,7 @@ struct fleet_loader::state {
     std::string what = (cluster ? "cluster " : "network ") + (o.name.empty() ? std::string("(unnamed)") : o.name);
     if (cluster) {
       r.only_keys(*entries, {"name", "distribution", "kubernetes", "network", "pods", "services", "node_cidr_mask",
-                             "node_cidr_mask_v6", "nodes", "dns", "description"},
+                             "node_cidr_mask_v6", "nodes", "dns", "cni", "description"},
                   what);
     } else {
       r.only_keys(*entries, {"name", "type", "cidrs", "movable", "description"}, what);
@@ -168,6 +230,8 @@ struct fleet_loader::state {
           o.dns = *a;
           o.dns_where = r.where(e.value);
         }
+      } else if (e.key == "cni") {
+        if (auto t = r.string(e.value, "cni")) o.cni = *t;
       } else if (e.key == "movable") {
         if (auto b = r.boolean(e.value, "movable")) o.movable = *b;
       } else if (e.key == "cidrs") {
@@ -208,6 +272,7 @@ struct fleet_loader::state {
         stopped = true;
         return;
       }
+      if (read_request(r, item, owner_index_value, role, field + " of " + what)) continue;
       auto cidr = r.cidr(item, field + " of " + what);
       if (!cidr) continue;
       fleet_range fr;
@@ -219,6 +284,39 @@ struct fleet_loader::state {
       result.value.owners[owner_index_value].ranges.push_back(static_cast<std::uint32_t>(result.value.ranges.size()));
       result.value.ranges.push_back(std::move(fr));
     }
+  }
+
+  // A range written as a size ("/16", "ipv6/64") or "auto" is a request for
+  // `cidrcheck plan` to fill. Returns false for anything else (a CIDR).
+  auto read_request(yaml_reader& r, std::uint32_t item, std::uint32_t owner_index_value, range_role role,
+                    const std::string& what) -> bool {
+    const auto& n = r.node(item);
+    if (n.kind != detail::yaml_kind::scalar) return false;
+    std::string_view text = n.value;
+    range_request q;
+    q.owner = owner_index_value;
+    q.role = role;
+    q.where = r.where(item);
+    if (n.line == n.end_line) q.end_column = n.end_column;
+    if (text == "auto") {
+      result.value.requests.push_back(q);
+      return true;
+    }
+    if (text.starts_with("ipv6/")) {
+      q.version = ip_version::v6;
+      text.remove_prefix(4);
+    }
+    if (!text.starts_with('/')) return false;
+    int length = 0;
+    parse_failure failure;
+    if (!detail::parse_length(text.substr(1), 1, bit_width(q.version), length, failure)) {
+      r.error(item, "invalid-size",
+              what + ": \"" + n.value + "\" is not a size: write /LENGTH (IPv4), ipv6/LENGTH or auto");
+      return true;
+    }
+    q.length = length;
+    result.value.requests.push_back(q);
+    return true;
   }
 
   void read_connections(yaml_reader& r, std::uint32_t node) {
@@ -361,14 +459,14 @@ auto fleet_loader::operator=(fleet_loader&&) noexcept -> fleet_loader& = default
 
 void fleet_loader::add_file(const std::string& path) {
   if (state_->stopped) return;
-  auto file = detail::read_file(path, state_->limits.max_file_bytes, "max-file-bytes");
+  auto file = read_file(path, state_->limits.max_file_bytes, "max-file-bytes");
   if (!file.error.empty()) {
-    state_->result.files.push_back(detail::display_name(path));
+    state_->result.files.push_back(display_name(path));
     state_->result.diagnostics.push_back(
-        {severity::error, "unreadable", file.error, {detail::display_name(path), 0, 0}, {}});
+        {severity::error, "unreadable", file.error, {display_name(path), 0, 0}, {}});
     return;
   }
-  state_->read(file.text, detail::display_name(path));
+  state_->read(file.text, display_name(path));
 }
 
 void fleet_loader::add_text(std::string_view text, std::string name) {

@@ -1,6 +1,6 @@
 #include <cidrcheck/io/prefix_list.hpp>
 
-#include "read_file.hpp"
+#include <cidrcheck/io/read_file.hpp>
 
 #include <cstring>
 
@@ -76,13 +76,13 @@ void parse_prefix_list(std::string_view text, std::string_view name, prefix_list
 auto read_prefix_lists(std::span<const std::string> paths, const list_options& options) -> prefix_list {
   prefix_list out;
   for (const auto& path : paths) {
-    auto file = detail::read_file(path, options.max_file_bytes, "max-file-bytes");
+    auto file = read_file(path, options.max_file_bytes, "max-file-bytes");
     if (!file.error.empty()) {
-      out.sources.push_back(detail::display_name(path));
-      out.diagnostics.push_back(error_at(detail::display_name(path), 0, 0, "unreadable", file.error));
+      out.sources.push_back(display_name(path));
+      out.diagnostics.push_back(error_at(display_name(path), 0, 0, "unreadable", file.error));
       continue;
     }
-    parse_prefix_list(file.text, detail::display_name(path), out, options);
+    parse_prefix_list(file.text, display_name(path), out, options);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-#include "read_file.hpp"
+#include <cidrcheck/io/read_file.hpp>
 
 #include <cerrno>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace cidrcheck::detail {
+namespace cidrcheck {
 
 namespace {
 
@@ -55,4 +55,4 @@ auto read_file(const std::string& path, std::size_t max_bytes, const char* limit
   return out;
 }
 
-}  // namespace cidrcheck::detail
+}  // namespace cidrcheck

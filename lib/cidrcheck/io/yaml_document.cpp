@@ -19,16 +19,9 @@ struct parser_deleter {
 
 auto to_u32(std::size_t v) -> std::uint32_t { return static_cast<std::uint32_t>(v); }
 
-auto error_at(std::string_view file, const yaml_mark_t& mark, std::string code, std::string message) -> diagnostic {
-  return {severity::error, std::move(code), std::move(message),
-          {std::string(file), to_u32(mark.line + 1), to_u32(mark.column + 1)}, {}};
-}
-
 // Where a line starts with a tab, YAML's complaint is about indentation; say so.
-auto explain_tabs(std::string_view text, const yaml_mark_t& mark) -> std::string {
-  std::size_t start = mark.index;
-  while (start > 0 && start <= text.size() && text[start - 1] != '\n') --start;
-  for (std::size_t k = start; k < text.size() && (text[k] == ' ' || text[k] == '\t'); ++k) {
+auto explain_tabs(std::string_view text, std::size_t line_start) -> std::string {
+  for (std::size_t k = line_start; k < text.size() && (text[k] == ' ' || text[k] == '\t'); ++k) {
     if (text[k] == '\t') return " (YAML does not allow tabs for indentation)";
   }
   return {};
@@ -61,6 +54,27 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
   }
   yaml_parser_set_input_string(parser.get(), reinterpret_cast<const unsigned char*>(text.data()), text.size());
 
+  // libyaml counts columns in characters; diagnostics and writers need bytes.
+  std::vector<std::size_t> line_starts{0};
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    if (text[k] == '\n') line_starts.push_back(k + 1);
+  }
+  auto byte_column = [&](const yaml_mark_t& mark) -> std::uint32_t {
+    if (mark.line >= line_starts.size()) return to_u32(mark.column + 1);
+    std::size_t at = line_starts[mark.line];
+    if (mark.line == 0 && text.substr(0, 3) == "\xEF\xBB\xBF") at += 3;  // the reader skips a byte-order mark
+    for (std::size_t chars = 0; chars < mark.column && at < text.size(); ++chars) {
+      ++at;
+      while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;  // continuation bytes
+    }
+    return to_u32(at - line_starts[mark.line] + 1);
+  };
+
+  auto error_at = [&](const yaml_mark_t& mark, std::string code, std::string message) -> diagnostic {
+    return {severity::error, std::move(code), std::move(message),
+            {std::string(name), to_u32(mark.line + 1), byte_column(mark)}, {}};
+  };
+
   std::vector<std::uint32_t> open;  // the sequences and mappings being filled, innermost last
   std::unordered_map<std::string, std::uint32_t> anchors;
 
@@ -76,9 +90,9 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
     yaml_node n;
     n.kind = kind;
     n.line = to_u32(e.start_mark.line + 1);
-    n.column = to_u32(e.start_mark.column + 1);
+    n.column = byte_column(e.start_mark);
     n.end_line = to_u32(e.end_mark.line + 1);
-    n.end_column = to_u32(e.end_mark.column + 1);
+    n.end_column = byte_column(e.end_mark);
     doc.nodes.push_back(std::move(n));
     return to_u32(doc.nodes.size() - 1);
   };
@@ -92,9 +106,18 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       const char* problem = parser->problem != nullptr ? parser->problem : "invalid YAML";
       std::string message = std::string(problem);
       if (parser->context != nullptr) message = std::string(parser->context) + ": " + message;
-      // Encoding errors come from libyaml's reader, which knows only the byte offset.
-      yaml_mark_t mark = parser->error == YAML_READER_ERROR ? mark_of(text, parser->problem_offset) : parser->problem_mark;
-      diagnostics.push_back(error_at(name, mark, "yaml-syntax", "invalid YAML: " + message + explain_tabs(text, mark)));
+      if (parser->error == YAML_READER_ERROR) {
+        // Encoding errors come from libyaml's reader, which knows only the byte offset.
+        auto mark = mark_of(text, parser->problem_offset);
+        diagnostics.push_back({severity::error, "yaml-syntax", "invalid YAML: " + message,
+                               {std::string(name), to_u32(mark.line + 1), to_u32(mark.column + 1)}, {}});
+      } else {
+        diagnostics.push_back(error_at(parser->problem_mark, "yaml-syntax",
+                                       "invalid YAML: " + message +
+                                           explain_tabs(text, parser->problem_mark.line < line_starts.size()
+                                                                  ? line_starts[parser->problem_mark.line]
+                                                                  : text.size())));
+      }
       return doc;
     }
     struct event_guard {
@@ -103,7 +126,7 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
     } guard{&e};
 
     if (doc.nodes.size() >= limits.max_nodes) {
-      diagnostics.push_back(error_at(name, e.start_mark, "limit",
+      diagnostics.push_back(error_at(e.start_mark, "limit",
                                      "the document has more than the max-nodes limit of " +
                                          std::to_string(limits.max_nodes) + " nodes"));
       return doc;
@@ -126,13 +149,15 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       case YAML_SEQUENCE_START_EVENT:
       case YAML_MAPPING_START_EVENT: {
         if (open.size() >= limits.max_depth) {
-          diagnostics.push_back(error_at(name, e.start_mark, "limit",
+          diagnostics.push_back(error_at(e.start_mark, "limit",
                                          "nesting is deeper than the max-depth limit of " +
                                              std::to_string(limits.max_depth) + " levels"));
           return doc;
         }
         bool sequence = e.type == YAML_SEQUENCE_START_EVENT;
         auto k = make(sequence ? yaml_kind::sequence : yaml_kind::mapping, e);
+        doc.nodes[k].flow = sequence ? e.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+                                     : e.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
         remember_anchor(sequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor, k);
         attach(k);
         open.push_back(k);
@@ -142,21 +167,21 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       case YAML_MAPPING_END_EVENT: {
         auto& n = doc.nodes[open.back()];
         n.end_line = to_u32(e.end_mark.line + 1);
-        n.end_column = to_u32(e.end_mark.column + 1);
+        n.end_column = byte_column(e.end_mark);
         open.pop_back();
         break;
       }
       case YAML_ALIAS_EVENT: {
         auto it = anchors.find(reinterpret_cast<const char*>(e.data.alias.anchor));
         if (it == anchors.end()) {
-          diagnostics.push_back(error_at(name, e.start_mark, "yaml-syntax",
+          diagnostics.push_back(error_at(e.start_mark, "yaml-syntax",
                                          std::string("invalid YAML: unknown anchor '") +
                                              reinterpret_cast<const char*>(e.data.alias.anchor) + "'"));
           return doc;
         }
         for (auto k : open) {
           if (k == it->second) {
-            diagnostics.push_back(error_at(name, e.start_mark, "yaml-syntax",
+            diagnostics.push_back(error_at(e.start_mark, "yaml-syntax",
                                            "invalid YAML: an alias cannot refer to a node that contains it"));
             return doc;
           }

@@ -23,6 +23,7 @@ enum class yaml_kind : std::uint8_t { scalar, sequence, mapping };
 struct yaml_node {
   yaml_kind kind = yaml_kind::scalar;
   bool quoted = false;       ///< a scalar written in quotes or as a block: never null, a number or a bool
+  bool flow = false;         ///< a sequence or mapping written in flow style ([...], {...})
   std::uint32_t line = 0;    ///< 1-based
   std::uint32_t column = 0;  ///< 1-based, in bytes
   std::uint32_t end_line = 0;

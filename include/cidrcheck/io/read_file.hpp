@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <string>
 
-namespace cidrcheck::detail {
+namespace cidrcheck {
 
 struct file_contents {
   std::string text;
@@ -18,4 +18,4 @@ auto read_file(const std::string& path, std::size_t max_bytes, const char* limit
 /// Returns the name diagnostics use for path: "<stdin>" for "-".
 inline auto display_name(const std::string& path) -> std::string { return path == "-" ? "<stdin>" : path; }
 
-}  // namespace cidrcheck::detail
+}  // namespace cidrcheck

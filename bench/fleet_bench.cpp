@@ -1,9 +1,11 @@
-// Google Benchmark cases for the fleet check: check() alone, on fleets built in
-// memory (bench/gen_fleet.py writes the same shape as YAML for end-to-end runs).
+// Google Benchmark cases for the fleet model: check() and plan() alone, on fleets
+// built in memory (bench/gen_fleet.py writes the same shape as YAML for
+// end-to-end runs with fleet_scaling.py).
 
 #include "inputs.hpp"
 
 #include <cidrcheck/fleet/check.hpp>
+#include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 
 #include <benchmark/benchmark.h>
@@ -18,9 +20,11 @@ namespace {
 
 // clusters with unique /N pods, network and services in 10.0.0.0/8; networks in
 // 172.16.0.0/12; one mesh of half the clusters carrying pods and services; two
-// pair connections per cluster to random networks; 1% of clusters reuse another
-// cluster's pod range.
-auto generated_fleet(std::size_t clusters, std::uint64_t seed = 42) -> cidrcheck::fleet {
+// pair connections per cluster to random networks; a fraction of clusters
+// (conflicts_percent) reuse another cluster's pod range, and with
+// service_groups > 0 as many again share one of that many service ranges.
+auto generated_fleet(std::size_t clusters, unsigned conflicts_percent = 1, std::size_t service_groups = 0,
+                     std::uint64_t seed = 42) -> cidrcheck::fleet {
   rng r(seed);
   cidrcheck::fleet f;
   std::size_t networks = clusters / 10;
@@ -52,11 +56,14 @@ auto generated_fleet(std::size_t clusters, std::uint64_t seed = 42) -> cidrcheck
     f.owners.back().nodes = 10;
     f.owners.back().node_cidr_mask = 32 - (block_bits - 6);
     std::uint32_t base = 0x0a000000u + static_cast<std::uint32_t>(k << block_bits);
-    std::size_t pods_of = r.below(100) == 0 ? static_cast<std::size_t>(r.below(clusters)) : k;
+    std::size_t pods_of = r.below(100) < conflicts_percent ? static_cast<std::size_t>(r.below(clusters)) : k;
+    std::size_t services_of =
+        service_groups > 0 && r.below(100) < conflicts_percent ? static_cast<std::size_t>(r.below(service_groups)) : k;
+    std::uint32_t services_base = 0x0a000000u + static_cast<std::uint32_t>(services_of << block_bits);
     add_range(index, range_role::pods, 0x0a000000u + static_cast<std::uint32_t>(pods_of << block_bits),
               32 - (block_bits - 1));
     add_range(index, range_role::network, base + (1u << (block_bits - 1)), 32 - (block_bits - 3));
-    add_range(index, range_role::services, base + (1u << (block_bits - 1)) + (1u << (block_bits - 3)),
+    add_range(index, range_role::services, services_base + (1u << (block_bits - 1)) + (1u << (block_bits - 3)),
               32 - (block_bits - 4));
   }
   connection mesh;
@@ -90,6 +97,26 @@ void check_fleet(benchmark::State& state) {
 }
 
 BENCHMARK(check_fleet)->Name("BM_Check_Fleet")->Arg(1'000)->Arg(10'000)->Arg(40'000)->Unit(benchmark::kMillisecond);
+
+// plan() with --fix-latent on fleets where 30% of clusters reuse a pod range and
+// 30% share ten service ranges: every conflict must be resolved.
+void plan_fleet(benchmark::State& state) {
+  auto clusters = static_cast<std::size_t>(state.range(0));
+  auto f = generated_fleet(clusters, 30, 10);
+  const auto& cat = builtin_catalog();
+  plan_options options;
+  options.fix_latent = true;
+  std::size_t changes = 0;
+  for (auto _ : state) {
+    auto result = plan(f, cat, options);
+    changes = result.changes.size();
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * f.ranges.size()));
+  state.counters["changes"] = static_cast<double>(changes);
+}
+
+BENCHMARK(plan_fleet)->Name("BM_Plan_Conflicts30")->Arg(1'000)->Arg(10'000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace cidrcheck::bench

@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""Times `cidrcheck check` or `cidrcheck plan` end to end on generated fleets.
+
+Generates fleets of N clusters with bench/gen_fleet.py (N/10 networks, 2N pair
+connections, a mesh of N/2 clusters), runs the command with --format json on
+each, best of --repeats runs, and prints wall time, peak RSS and the time per
+thousand ranges: a flat last column means the cost grows linearly.
+
+  check: 1% of clusters reuse another's pod range. Target (the check issue):
+         10,000 clusters, 1,000 networks, 20,000 connections under 1 s and 500 MB.
+  plan:  30% of clusters reuse another's pod range and another 30% share ten
+         service ranges (cliques of conflicts in the mesh), planned with
+         --fix-latent so that every conflict must be resolved. Targets (the plan
+         issue): 1,000 clusters under 2 s, 10,000 under 30 s.
+
+usage: fleet_scaling.py [--command check|plan] [--cidrcheck PATH] [--sizes N,N,...] [--repeats 3]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+
+
+def run(cmd):
+    """Returns (stdout, wall seconds, peak MB) of cmd, measured by GNU time."""
+    with tempfile.NamedTemporaryFile("r") as stats:
+        out = subprocess.run(["/usr/bin/time", "-o", stats.name, "-f", "%e %M"] + cmd,
+                             capture_output=True, text=True)
+        wall, kb = stats.read().split()[-2:]
+    if out.returncode not in (0, 1):
+        sys.exit(f"check_scaling: {' '.join(cmd)} failed ({out.returncode}): {out.stderr}")
+    return out.stdout, float(wall), int(kb) / 1024
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--command", choices=("check", "plan"), default="check")
+    p.add_argument("--cidrcheck", default=str(BENCH.parent / "build" / "ci" / "cidrcheck"))
+    p.add_argument("--sizes")
+    p.add_argument("--repeats", type=int, default=3)
+    a = p.parse_args()
+    plan = a.command == "plan"
+    sizes = a.sizes or ("1000,10000" if plan else "10000,20000,40000")
+    targets = {1_000: 2.0, 10_000: 30.0} if plan else {10_000: 1.0}
+    if not os.access(a.cidrcheck, os.X_OK):
+        sys.exit(f"check_scaling: no cidrcheck at {a.cidrcheck} (build it, or pass --cidrcheck)")
+    result_column = "changes" if plan else "findings"
+    print(f"{'clusters':>9} {'ranges':>8} {result_column:>9} {'wall s':>7} {'peak MB':>8} {'ms/1k ranges':>13}")
+    status = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (int(s) for s in sizes.split(",")):
+            path = os.path.join(tmp, f"fleet-{n}.yaml")
+            generate = [sys.executable, str(BENCH / "gen_fleet.py"), path, "--clusters", str(n), "--networks",
+                        str(n // 10), "--connections", str(2 * n), "--mesh", str(n // 2)]
+            if plan:
+                generate += ["--conflicts", "0.3", "--service-groups", "10"]
+            subprocess.run(generate, check=True)
+            ranges = 3 * n + n // 10
+            command = [a.cidrcheck, a.command, "--format", "json"] + (["--fix-latent"] if plan else []) + [path]
+            best = None
+            for _ in range(a.repeats):
+                out, wall, mb = run(command)
+                if best is None or wall < best[0]:
+                    best = (wall, mb)
+            summary = json.loads(out)["summary"]
+            wall, mb = best
+            print(f"{n:>9} {ranges:>8} {summary[result_column]:>9} {wall:>7.3f} {mb:>8.1f} "
+                  f"{1000 * wall / ranges * 1000:>13.2f}")
+            if n in targets:
+                limit = targets[n]
+                ok = wall < limit and (plan or mb < 500)
+                status = status or (0 if ok else 1)
+                memory = "" if plan else " and 500 MB"
+                print(f"{'PASS' if ok else 'FAIL'}  {n:,} clusters under {limit:g} s{memory}: {wall:.3f} s, {mb:.1f} MB")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

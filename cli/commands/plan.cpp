@@ -1,0 +1,224 @@
+// cidrcheck plan FLEET...: the cheapest renumbering that leaves the fleet without errors.
+
+#include "app.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "report/report.hpp"
+
+#include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/fleet/plan.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/io/fleet_writer.hpp>
+#include <cidrcheck/io/read_file.hpp>
+#include <cidrcheck/io/write_file.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace po = boost::program_options;
+
+namespace cidrcheck::cli {
+
+namespace {
+
+constexpr std::string_view plan_description =
+    "Proposes new CIDRs for as few ranges as possible (by cost: services 1, pods 3,\n"
+    "network 10) so that the fleet has no errors left, checks that every move is\n"
+    "transition-safe, and prints the migration steps of each. Settings come from the\n"
+    "fleet file's `plan:` section and these flags (docs/planning.md).\n"
+    "\n"
+    "Exit codes: 0 the plan leaves no errors (or there is nothing to do), 1 some\n"
+    "errors cannot be resolved (the partial plan is still printed), 2 bad usage or\n"
+    "input, 3 internal error.";
+
+const std::vector<std::string_view> role_words{"network", "pods", "services", "all"};
+
+// Parses "ROLE=VALUE" for --pool and --cost; returns the role indexes it names.
+auto split_role(const std::string& text, const std::string& option, const std::string& help)
+    -> std::pair<std::vector<std::size_t>, std::string> {
+  auto eq = text.find('=');
+  if (eq == std::string::npos) throw usage_error(option + " takes ROLE=VALUE, not '" + text + "'", help);
+  auto role = text.substr(0, eq);
+  std::vector<std::size_t> roles;
+  if (role == "network") roles = {0};
+  if (role == "pods") roles = {1};
+  if (role == "services") roles = {2};
+  if (role == "all") roles = {0, 1, 2};
+  if (roles.empty()) {
+    throw usage_error(option + ": unknown role '" + role + "' (network, pods, services or all)" +
+                          detail::did_you_mean(role, role_words),
+                      help);
+  }
+  return {roles, text.substr(eq + 1)};
+}
+
+auto parse_cidr_flag(const std::string& text, const std::string& option, const std::string& help) -> prefix {
+  auto p = prefix::try_parse(text);
+  if (p) return *p;
+  throw usage_error(option + ": " + parse_error_message(parse_kind::prefix, text, p.error()), help);
+}
+
+auto parse_roles(const std::string& text, const std::string& help) -> role_set {
+  role_set roles = role_set::none();
+  std::stringstream in(text);
+  for (std::string word; std::getline(in, word, ',');) {
+    if (word == "all") return role_set::all();
+    if (word == "network" || word == "nodes") roles.add(range_role::network);
+    else if (word == "pods") roles.add(range_role::pods);
+    else if (word == "services") roles.add(range_role::services);
+    else throw usage_error("--routes: unknown role '" + word + "'" + detail::did_you_mean(word, role_words), help);
+  }
+  return roles;
+}
+
+}  // namespace
+
+auto run_plan(std::span<const std::string> args) -> int {
+  const std::string help = "plan";
+  std::vector<std::string> files, pools, avoid, pins, costs, connects;
+  std::string format = "text", output_path, routes = "all";
+  double headroom = 0;
+  bool fix_latent = false;
+  fleet_limits limits;
+  po::options_description visible("Options");
+  visible.add_options()
+    ("help,h", "show this help and exit")
+    ("format,f", po::value(&format)->value_name("FORMAT")->default_value(format),
+     "text, json, or yaml (the fleet file with the plan applied)")
+    ("output,o", po::value(&output_path)->value_name("FILE"), "write to FILE (atomically) instead of standard output")
+    ("pool", po::value(&pools)->value_name("ROLE=CIDR"), "where new ranges of a role may come from (repeatable; ROLE network, pods, services or all)")
+    ("avoid", po::value(&avoid)->value_name("CIDR"), "space no new range may use (repeatable)")
+    ("pin", po::value(&pins)->value_name("PATTERN"), "keep ranges in place: owner or owner/role, '*' matches any text (repeatable)")
+    ("cost", po::value(&costs)->value_name("ROLE=N"), "the cost of moving a range of a role (repeatable)")
+    ("headroom", po::value(&headroom)->value_name("F"), "size pod ranges for nodes x F (default 1.25)")
+    ("connect", po::value(&connects)->value_name("A,B,..."), "plan as if these owners were connected (repeatable)")
+    ("routes", po::value(&routes)->value_name("ROLES")->default_value(routes), "what the --connect links carry: network,pods,services or all")
+    ("fix-latent", po::bool_switch(&fix_latent), "also remove latent overlaps");
+  add_fleet_limit_options(visible, limits);
+  po::options_description all;
+  all.add(visible).add_options()("file", po::value(&files));
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  auto vm = parse_options(args, all, pos, help);
+  if (vm.count("help")) {
+    print_help("plan [OPTIONS] FLEET...", plan_description, visible);
+    return exit_ok;
+  }
+  if (format != "text" && format != "json" && format != "yaml") {
+    throw usage_error("unknown format '" + format + "' (text, json or yaml)", help);
+  }
+  if (files.empty()) throw usage_error("no fleet files (use '-' for standard input)", help);
+  if (format == "yaml" && files.size() != 1) {
+    throw usage_error("--format yaml writes one fleet file: plan a single file", help);
+  }
+
+  plan_options options;
+  options.fix_latent = fix_latent;
+  for (const auto& p : pools) {
+    auto [roles, cidr] = split_role(p, "--pool", help);
+    for (auto r : roles) options.settings.pools[r].push_back(parse_cidr_flag(cidr, "--pool", help));
+  }
+  for (const auto& a : avoid) options.settings.avoid.push_back(parse_cidr_flag(a, "--avoid", help));
+  for (const auto& p : pins) options.settings.pins.push_back({p, {}});
+  for (const auto& c : costs) {
+    auto [roles, value] = split_role(c, "--cost", help);
+    int cost = 0;
+    try {
+      cost = std::stoi(value);
+    } catch (const std::exception&) {
+      throw usage_error("--cost: '" + value + "' is not a whole number", help);
+    }
+    if (cost < 0) throw usage_error("--cost must not be negative", help);
+    for (auto r : roles) options.settings.cost[r] = cost;
+  }
+  if (vm.count("headroom")) {
+    if (!(headroom >= 1.0 && headroom <= 100.0)) throw usage_error("--headroom must be from 1 to 100", help);
+    options.settings.headroom = headroom;
+  }
+
+  // Read the input; for --format yaml keep its text, which the plan is applied to.
+  const catalog& cat = builtin_catalog();
+  fleet_loader loader(cat, limits);
+  std::string original;
+  if (format == "yaml") {
+    auto file = read_file(files[0], limits.max_file_bytes, "max-file-bytes");
+    if (!file.error.empty()) {
+      std::cerr << display_name(files[0]) << ": error: " << file.error << "\n";
+      return exit_trouble;
+    }
+    original = std::move(file.text);
+    loader.add_text(original, display_name(files[0]));
+  } else {
+    for (const auto& f : files) loader.add_file(f);
+  }
+  auto loaded = loader.finish();
+  for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
+  if (!loaded.ok()) return exit_trouble;
+
+  auto role_of_connects = parse_roles(routes, help);
+  for (const auto& group : connects) {
+    connection c;
+    c.via = "what-if";
+    c.routes = role_of_connects;
+    std::stringstream in(group);
+    for (std::string name; std::getline(in, name, ',');) {
+      auto k = loaded.value.find_owner(name);
+      if (!k) {
+        std::vector<std::string_view> names;
+        for (const auto& o : loaded.value.owners) names.push_back(o.name);
+        throw usage_error("--connect names '" + name + "', which is no cluster or network" +
+                              detail::did_you_mean(name, names),
+                          help);
+      }
+      c.members.push_back(*k);
+    }
+    if (c.members.size() < 2) throw usage_error("--connect needs at least two owners: A,B,...", help);
+    options.connect.push_back(std::move(c));
+  }
+
+  auto result = plan(loaded.value, cat, options);
+  for (const auto& d : result.diagnostics) std::cerr << format_diagnostic(d);
+
+  output out;
+  if (format == "yaml") {
+    auto text = apply_plan_to_text(original, display_name(files[0]), loaded.value, result);
+    // The written file must say what the plan says: read it back and check it.
+    fleet_loader reread(cat, limits);
+    reread.add_text(text, display_name(files[0]));
+    auto again = reread.finish();
+    bool errors_left = false;
+    for (const auto& x : check(again.value, cat)) errors_left = errors_left || x.level == severity::error;
+    if (!again.ok() || (result.complete() && errors_left && options.connect.empty())) {
+      throw std::logic_error("the planned fleet file does not read back clean");
+    }
+    out.write(text);
+  } else if (format == "json") {
+    write_plan_json(out, {loaded.value, result, loaded.files});
+  } else {
+    write_plan_text(out, {loaded.value, result, loaded.files});
+  }
+  if (!output_path.empty()) {
+    std::error_code ec;
+    for (const auto& f : files) {
+      if (f != "-" && std::filesystem::equivalent(f, output_path, ec)) {
+        throw usage_error("-o " + output_path + " is an input file; the input is never modified: write elsewhere", help);
+      }
+    }
+    auto error = write_file_atomically(output_path, out.buffer());
+    out.buffer().clear();
+    if (!error.empty()) {
+      std::cerr << output_path << ": error: " << error << "\n";
+      return exit_trouble;
+    }
+  } else if (!out.flush()) {
+    return exit_trouble;
+  }
+  return result.complete() ? exit_ok : exit_findings;
+}
+
+}  // namespace cidrcheck::cli

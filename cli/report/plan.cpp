@@ -1,0 +1,206 @@
+#include "report.hpp"
+
+#include <cidrcheck/fleet/rules.hpp>
+#include <cidrcheck/version.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace cidrcheck::cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+auto change_role(const fleet& f, const plan_change& c) -> std::string {
+  if (c.range) return f.role_name(f.ranges[*c.range]);
+  return std::string(to_string(c.role));
+}
+
+auto old_text(const fleet& f, const plan_change& c) -> std::string {
+  if (!c.from.is_valid()) return "(new)";
+  std::string out = c.from.to_string();
+  if (c.range && f.ranges[*c.range].origin == range_origin::distribution_default) out += " (default)";
+  return out;
+}
+
+auto pad(std::string s, std::size_t width) -> std::string {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+auto plural(std::size_t n, const char* word) -> std::string {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+void write_changes(std::string& buf, const plan_report& r) {
+  const auto& p = r.plan;
+  buf += "\n";
+  // The table.
+  auto to_text = [](const plan_change& c) { return c.to == c.from ? std::string("(stays)") : c.to.to_string(); };
+  std::size_t w_owner = 5, w_role = 4, w_from = 4, w_to = 2;
+  for (const auto& c : p.changes) {
+    w_owner = std::max(w_owner, r.model.owners[c.owner].name.size());
+    w_role = std::max(w_role, change_role(r.model, c).size());
+    w_from = std::max(w_from, old_text(r.model, c).size());
+    w_to = std::max(w_to, to_text(c).size());
+  }
+  buf += "  " + pad("owner", w_owner) + "  " + pad("role", w_role) + "  " + pad("from", w_from) + "  " +
+         pad("to", w_to) + "  cost\n";
+  for (const auto& c : p.changes) {
+    buf += "  " + pad(r.model.owners[c.owner].name, w_owner) + "  " + pad(change_role(r.model, c), w_role) + "  " +
+           pad(old_text(r.model, c), w_from) + "  " + pad(to_text(c), w_to) + "  " + std::to_string(c.cost) + "\n";
+    if (c.dns_to) {
+      buf += "  " + pad("", w_owner) + "  " + pad("dns", w_role) + "  " +
+             pad(c.dns_from ? c.dns_from->to_string() : "(none)", w_from) + "  " + c.dns_to->to_string() + "\n";
+    }
+  }
+  buf += "\n";
+  bool safe = std::all_of(p.changes.begin(), p.changes.end(), [](const plan_change& c) { return c.transition_safe; });
+  buf += safe ? "Transition: every new range is free of every old range, so old and new can run side by side during "
+                "each move.\n"
+              : "Transition: NOT every new range is free of the old ones; see the changes marked unsafe in --format json.\n";
+  buf += p.optimal ? "Cost: the cheapest choice of ranges to move (exact search).\n"
+                   : "Cost: the search ran out of budget on a large group of conflicts; this plan is valid but may "
+                     "not be the cheapest.\n";
+  buf += "\nWhy\n";
+  for (const auto& c : p.changes) {
+    for (const auto& reason : c.reasons) {
+      buf += "  " + r.model.owners[c.owner].name + " " + change_role(r.model, c) + ": " + reason + "\n";
+    }
+  }
+}
+
+void write_steps(output& out, const plan_report& r) {
+  const auto& p = r.plan;
+  auto& buf = out.buffer();
+  buf += "\nMigration steps\n";
+  for (const auto& c : p.changes) {
+    const auto& o = r.model.owners[c.owner];
+    buf += "\n" + o.name + " " + change_role(r.model, c) + " " + old_text(r.model, c) + " -> " + c.to.to_string();
+    std::string context = o.type;
+    if (o.kubernetes) context += (context.empty() ? "" : ", ") + std::string("Kubernetes 1.") + std::to_string(o.kubernetes->minor);
+    if (!o.cni.empty()) context += (context.empty() ? "" : ", ") + o.cni;
+    if (!context.empty()) buf += " (" + context + ")";
+    buf += "\n";
+    // Facts are listed once per change, and each step names the ones it relies on.
+    std::vector<const migration_fact*> facts;
+    auto label = [&](const migration_fact& f) {
+      auto it = std::find_if(facts.begin(), facts.end(), [&](const migration_fact* x) { return x->text == f.text; });
+      if (it == facts.end()) it = facts.insert(facts.end(), &f);
+      return std::string(1, static_cast<char>('a' + (it - facts.begin())));
+    };
+    for (std::size_t k = 0; k < c.steps.size(); ++k) {
+      buf += "  " + std::to_string(k + 1) + ". " + c.steps[k].text;
+      std::string labels;
+      for (const auto& fact : c.steps[k].facts) labels += (labels.empty() ? "" : ", ") + label(fact);
+      buf += labels.empty() ? "\n" : " [" + labels + "]\n";
+    }
+    for (std::size_t k = 0; k < facts.size(); ++k) {
+      buf += "     [" + std::string(1, static_cast<char>('a' + k)) + "] " + facts[k]->text + "\n";
+    }
+    out.maybe_flush();
+  }
+}
+
+}  // namespace
+
+void write_plan_text(output& out, const plan_report& r) {
+  const auto& p = r.plan;
+  auto& buf = out.buffer();
+  std::size_t moves = static_cast<std::size_t>(std::count_if(p.changes.begin(), p.changes.end(), [](const plan_change& c) {
+    return c.from.is_valid() && c.from != c.to;
+  }));
+  std::size_t created = static_cast<std::size_t>(
+      std::count_if(p.changes.begin(), p.changes.end(), [](const plan_change& c) { return !c.from.is_valid(); }));
+  if (p.changes.empty() && p.complete()) {
+    buf += "Nothing to change: the fleet has no errors to plan away.\n";
+    return;
+  }
+  buf += "Plan: " + plural(moves, "move") + (created ? ", " + plural(created, "new range") : std::string()) + " in " +
+         plural(p.owners_changed + created, "owner") + ", total cost " + std::to_string(p.total_cost) + "; ";
+  buf += p.complete() ? "the fleet then checks without errors.\n"
+                      : std::to_string(p.problems.size()) + " problem" + (p.problems.size() == 1 ? "" : "s") +
+                            " left (see below).\n";
+  if (!p.changes.empty()) write_changes(buf, r);
+  if (!p.problems.empty()) {
+    buf += "\nNot resolved:\n";
+    for (const auto& problem : p.problems) {
+      std::string where = problem.ranges.empty() ? "" : to_string(r.model.ranges[problem.ranges.front()].where) + ": ";
+      buf += "  " + where + (problem.id ? "error[" + std::string(info(*problem.id).name) + "]: " : "error: ") +
+             problem.message + "\n";
+    }
+  }
+  if (!p.changes.empty()) write_steps(out, r);
+}
+
+void write_plan_json(output& out, const plan_report& r) {
+  const auto& p = r.plan;
+  json doc;
+  doc["version"] = 1;
+  doc["tool"] = {{"name", "cidrcheck"}, {"version", version_string}};
+  doc["summary"] = {{"complete", p.complete()},
+                    {"optimal", p.optimal},
+                    {"changes", p.changes.size()},
+                    {"owners_changed", p.owners_changed},
+                    {"total_cost", p.total_cost},
+                    {"problems", p.problems.size()},
+                    {"files", r.files}};
+  json changes = json::array();
+  for (const auto& c : p.changes) {
+    json j;
+    j["owner"] = r.model.owners[c.owner].name;
+    j["owner_kind"] = r.model.owners[c.owner].kind == owner_kind::cluster ? "cluster" : "network";
+    j["role"] = change_role(r.model, c);
+    j["from"] = c.from.is_valid() ? json(c.from.to_string()) : json(nullptr);
+    j["to"] = c.to.to_string();
+    j["cost"] = c.cost;
+    if (c.range) {
+      const auto& where = r.model.ranges[*c.range].where;
+      j["origin"] = r.model.ranges[*c.range].origin == range_origin::declared ? "declared" : "default";
+      j["file"] = where.file;
+      j["line"] = where.line;
+      j["column"] = where.column;
+    }
+    if (c.dns_to) {
+      j["dns_from"] = c.dns_from ? json(c.dns_from->to_string()) : json(nullptr);
+      j["dns_to"] = c.dns_to->to_string();
+    }
+    j["transition_safe"] = c.transition_safe;
+    j["reasons"] = c.reasons;
+    json steps = json::array();
+    for (const auto& s : c.steps) {
+      json facts = json::array();
+      for (const auto& fact : s.facts) facts.push_back({{"fact", fact.text}, {"source", fact.source}});
+      steps.push_back({{"step", s.text}, {"relies_on", facts}});
+    }
+    j["steps"] = steps;
+    changes.push_back(std::move(j));
+  }
+  doc["changes"] = std::move(changes);
+  json problems = json::array();
+  for (const auto& problem : p.problems) {
+    json j;
+    j["rule"] = problem.id ? json(std::string(info(*problem.id).name)) : json(nullptr);
+    j["message"] = problem.message;
+    json ranges = json::array();
+    for (auto k : problem.ranges) {
+      const auto& range = r.model.ranges[k];
+      ranges.push_back({{"owner", r.model.owners[range.owner].name},
+                        {"role", r.model.role_name(range)},
+                        {"cidr", range.cidr.to_string()},
+                        {"file", range.where.file},
+                        {"line", range.where.line},
+                        {"column", range.where.column}});
+    }
+    j["ranges"] = ranges;
+    problems.push_back(std::move(j));
+  }
+  doc["problems"] = std::move(problems);
+  out.write(doc.dump(2));
+  out.write("\n");
+}
+
+}  // namespace cidrcheck::cli

@@ -1,0 +1,100 @@
+#pragma once
+// Planning: the cheapest renumbering that leaves a fleet without errors, with
+// the steps of each live migration.
+
+#include <cidrcheck/address.hpp>
+#include <cidrcheck/fleet/catalog.hpp>
+#include <cidrcheck/fleet/check.hpp>
+#include <cidrcheck/fleet/finding.hpp>
+#include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/io/diagnostic.hpp>
+#include <cidrcheck/prefix.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cidrcheck {
+
+/// What `plan` may do beyond the fleet file's `plan:` section. Settings given
+/// here are added to (pins, avoid, what-if connections) or replace (pools,
+/// costs, headroom) the file's.
+struct plan_options {
+  plan_settings settings;                 ///< command-line settings
+  std::vector<connection> connect;        ///< what-if: plan as if these existed
+  bool fix_latent = false;                ///< also remove latent overlaps
+  check_options check;                    ///< how findings are judged
+};
+
+/// One fact a migration step relies on, with where it comes from.
+struct migration_fact {
+  std::string text;
+  std::string source;
+};
+
+/// One step of a live migration.
+struct migration_step {
+  std::string text;
+  std::vector<migration_fact> facts;
+};
+
+/// One range the plan moves, resizes or creates.
+struct plan_change {
+  std::uint32_t owner = 0;
+  range_role role = range_role::services;
+  std::optional<std::uint32_t> range;    ///< the range it moves; nullopt for a new (requested) range
+  std::optional<std::uint32_t> request;  ///< the request it fills
+  prefix from;                           ///< invalid for a new range
+  prefix to;
+  int cost = 0;
+  std::vector<std::string> reasons;      ///< why it moves: the findings it resolves
+  std::optional<address> dns_from, dns_to;  ///< the cluster DNS address moves with its service range
+  bool transition_safe = true;           ///< free of every old range routed beside it during the move
+  std::vector<migration_step> steps;
+};
+
+/// A problem the plan cannot fix, and why: an error finding left after the
+/// plan (with its rule), or a range for which the pools had no space (no rule).
+struct plan_problem {
+  std::optional<rule> id;
+  std::string message;
+  std::vector<std::uint32_t> ranges;
+};
+
+struct plan_result {
+  std::vector<plan_change> changes;   ///< ordered by owner, then role
+  std::vector<plan_problem> problems; ///< empty when the plan leaves no errors
+  int total_cost = 0;
+  std::size_t owners_changed = 0;
+  bool optimal = true;  ///< the choice of ranges to move was proven cheapest
+  /// The findings of the fleet with the plan applied (what-if connections included).
+  std::vector<finding> remaining;
+  /// Problems with the plan settings: a pin that matches nothing, an empty pool.
+  std::vector<diagnostic> diagnostics;
+
+  auto complete() const -> bool { return problems.empty(); }
+};
+
+/// Plans the cheapest renumbering that leaves f without errors.
+///
+/// Every error pair (and, with fix_latent, every latent pair) must lose one
+/// side; ranges that break a rule alone (a reserved block, a service range
+/// Kubernetes refuses, a pod range too small for its nodes) must move. Among
+/// the choices that do this, the plan takes the one of least total cost (per
+/// role; pinned ranges cannot move), then the one that changes fewer owners,
+/// then the one that keeps earlier-declared ranges in place; the search is
+/// exact per connected group of conflicts (`optimal` says whether every group
+/// finished within its budget). New ranges keep their length unless capacity
+/// needs more or a rule needs less, are aligned, come from the role's pools by
+/// best fit, and avoid every range of the fleet (old or new, so each move is
+/// transition-safe), the reserved and avoided blocks, and the well-known
+/// defaults that would collide again. Requested ranges (`pods: /16`, `auto`)
+/// are allocated the same way. Deterministic: the same input gives the same plan.
+auto plan(const fleet& f, const catalog& c, const plan_options& options = {}) -> plan_result;
+
+/// Returns f with the plan's changes applied: moved ranges replaced, requested
+/// ranges added, DNS addresses updated, what-if connections not added.
+auto apply_plan(const fleet& f, const plan_result& p) -> fleet;
+
+}  // namespace cidrcheck

@@ -1,0 +1,220 @@
+#include "migration.hpp"
+
+#include <optional>
+#include <string>
+
+namespace cidrcheck::detail {
+
+namespace {
+
+// The facts the steps rely on. docs/planning.md repeats them with the same sources.
+const migration_fact service_cidr_timeline{
+    "the ServiceCIDR API (MultiCIDRServiceAllocator) is beta and off by default in Kubernetes 1.31 and 1.32 "
+    "(networking.k8s.io/v1beta1) and generally available, on by default, from 1.33 (networking.k8s.io/v1)",
+    "kubernetes/website content/en/docs/reference/command-line-tools-reference/feature-gates/"
+    "MultiCIDRServiceAllocator.md; https://kubernetes.io/docs/tasks/network/extend-service-ip-ranges/"};
+const migration_fact first_address_is_kubernetes{
+    "kube-apiserver gives the first address of the service range to the kubernetes.default Service, so the API "
+    "server's serving certificate must carry it",
+    "kubernetes/kubernetes pkg/controlplane/apiserver/options/options.go (ServiceIPRange)"};
+const migration_fact dns_is_tenth{"cluster DNS is the tenth address of the service range by convention",
+                                  "kubernetes/kubernetes cmd/kubeadm/app/constants/constants.go (GetDNSIP)"};
+const migration_fact cluster_ip_immutable{
+    "a Service's clusterIP cannot be changed by an update; a new address means recreating the Service",
+    "https://kubernetes.io/docs/reference/kubernetes-api/service-resources/service-v1/ (spec.clusterIP)"};
+const migration_fact headless_has_no_ip{"a headless Service (clusterIP: None) has no cluster address to move",
+                                        "https://kubernetes.io/docs/concepts/services-networking/service/#headless-services"};
+const migration_fact load_balancer_address{
+    "recreating a LoadBalancer Service gives it a new external address unless the address is reserved and set on "
+    "the Service",
+    "https://kubernetes.io/docs/concepts/services-networking/service/#loadbalancer"};
+const migration_fact service_range_limit{
+    "kube-apiserver refuses a service range with more than 20 host bits (/12 for IPv4, /108 for IPv6)",
+    "kubernetes/kubernetes cmd/kube-apiserver/app/options/validation.go (validateMaxCIDRRange)"};
+const migration_fact pod_cidr_fixed{
+    "a node's spec.podCIDR is set once and cannot be changed by an update",
+    "kubernetes/kubernetes pkg/apis/core/validation/validation.go (ValidateNodeUpdate)"};
+const migration_fact kcm_refuses{
+    "kube-controller-manager refuses to start while a node's podCIDR lies outside --cluster-cidr",
+    "kubernetes/kubernetes pkg/controller/nodeipam/ipam/range_allocator.go (NewCIDRRangeAllocator, occupyCIDRs)"};
+const migration_fact calico_pools{
+    "Calico IP pools can be added and disabled while the cluster runs; a pod keeps its address until it is "
+    "recreated, and a disabled pool hands out no new addresses",
+    "https://docs.tigera.io/calico/latest/networking/ipam/migrate-pools"};
+const migration_fact kops_non_masquerade{
+    "in kops, nonMasqueradeCIDR must contain podCIDR and serviceClusterIPRange",
+    "kubernetes/kops docs/cluster_spec.md; upup/pkg/fi/cloudup/populate_cluster_spec.go"};
+const migration_fact managed_service_range{
+    "EKS, GKE and AKS set the service range when the cluster is created and cannot change it afterwards",
+    "https://docs.aws.amazon.com/eks/latest/APIReference/API_KubernetesNetworkConfigRequest.html; "
+    "https://learn.microsoft.com/azure/aks/configure-kubenet"};
+const migration_fact vpc_cidr_fixed{
+    "a VPC's primary CIDR cannot be changed; moving a cluster's network means a new VPC",
+    "https://docs.aws.amazon.com/vpc/latest/userguide/vpc-cidr-blocks.html"};
+const migration_fact peering_needs_disjoint{"VPC peering requires the two VPCs' CIDRs not to overlap",
+                                            "https://docs.aws.amazon.com/vpc/latest/peering/vpc-peering-basics.html"};
+
+auto step(std::string text, std::vector<migration_fact> facts = {}) -> migration_step {
+  return {std::move(text), std::move(facts)};
+}
+
+// kops' nonMasqueradeCIDR after the plan: the smallest block that holds the
+// cluster's pod and service ranges of the given version.
+auto non_masquerade(const fleet& planned, const owner& o, ip_version v) -> std::string {
+  std::optional<prefix> cover;
+  for (auto k : o.ranges) {
+    const auto& r = planned.ranges[k];
+    if ((r.role != range_role::pods && r.role != range_role::services) || r.cidr.version() != v) continue;
+    if (!cover) {
+      cover = r.cidr;
+      continue;
+    }
+    while (!cover->supernet_of(r.cidr)) cover = cover->supernet();
+  }
+  return cover ? cover->to_string() : std::string("a block holding the pod and service ranges");
+}
+
+auto is_managed(const std::string& distribution) -> bool {
+  return distribution == "eks" || distribution == "gke" || distribution == "aks";
+}
+
+auto services_steps(const fleet& planned, const owner& o, const plan_change& c) -> std::vector<migration_step> {
+  std::vector<migration_step> out;
+  const std::string from = c.from.to_string(), to = c.to.to_string();
+  std::string dns = c.dns_to ? c.dns_to->to_string()
+                             : address::from_bits(c.to.version(), c.to.network().bits() + 10).to_string();
+  std::string first = c.to.network().next().to_string();
+  if (c.from == c.to) {
+    out.push_back(step("set the cluster DNS address to " + dns + " (kubelet clusterDNS and the kube-dns Service's "
+                       "clusterIP), then restart kubelets node by node",
+                       {dns_is_tenth}));
+    return out;
+  }
+  if (is_managed(o.type)) {
+    out.push_back(step("the service range of a " + o.type + " cluster is fixed at creation: create a replacement "
+                       "cluster with service range " + to + ", move workloads to it (blue/green) and retire " + o.name,
+                       {managed_service_range}));
+    return out;
+  }
+  bool new_api = o.kubernetes && *o.kubernetes >= kube_version{1, 33};
+  bool beta_api = o.kubernetes && *o.kubernetes >= kube_version{1, 31} && !new_api;
+  if (new_api) {
+    out.push_back(step("create a ServiceCIDR object (networking.k8s.io/v1) for " + to +
+                           " so that new Services can be given addresses in it",
+                       {service_cidr_timeline}));
+  } else if (beta_api) {
+    out.push_back(step("enable the MultiCIDRServiceAllocator feature gate and networking.k8s.io/v1beta1 "
+                       "(--runtime-config) on kube-apiserver, then create a ServiceCIDR object for " + to,
+                       {service_cidr_timeline}));
+  } else {
+    out.push_back(step(std::string("Kubernetes ") + (o.kubernetes ? "1." + std::to_string(o.kubernetes->minor) : "of unknown version") +
+                           " has no ServiceCIDR API (it needs 1.31 with a feature gate, or 1.33): upgrade first, or "
+                           "plan a maintenance window in which every Service is recreated at once",
+                       {service_cidr_timeline}));
+  }
+  out.push_back(step("add " + first + " (the new kubernetes.default address) to the API server certificate's "
+                     "subject alternative names and roll the API servers",
+                     {first_address_is_kubernetes}));
+  if (o.type == "kubeadm") {
+    out.push_back(step("set networking.serviceSubnet to " + to + " and add " + first +
+                       " to apiServer.certSANs in the kubeadm ClusterConfiguration, then regenerate the API server "
+                       "certificate (kubeadm init phase certs apiserver)"));
+  } else if (o.type == "kops") {
+    out.push_back(step("set spec.serviceClusterIPRange to " + to + " and spec.nonMasqueradeCIDR to " +
+                           non_masquerade(planned, o, c.to.version()) +
+                           ", then kops update cluster --yes and kops rolling-update cluster --yes",
+                       {kops_non_masquerade}));
+  }
+  out.push_back(step("change --service-cluster-ip-range on kube-apiserver and kube-controller-manager to " + to,
+                     {service_range_limit}));
+  out.push_back(step("create the DNS Service anew with clusterIP " + dns + ", set kubelet clusterDNS to " + dns +
+                         " and restart kubelets node by node, so that new pods resolve through it",
+                     {dns_is_tenth, cluster_ip_immutable}));
+  out.push_back(step("recreate the ClusterIP Services (delete and create; the clusterIP is immutable), the ones "
+                     "other workloads call first; leave headless Services alone",
+                     {cluster_ip_immutable, headless_has_no_ip}));
+  out.push_back(step("recreate LoadBalancer Services last, with their external address reserved and set, since "
+                     "clients reach them from outside by that address",
+                     {load_balancer_address}));
+  out.push_back(step("delete the kubernetes Service in the default namespace so that kube-apiserver recreates it "
+                     "at " + first + ", then remove the old range " + from + " (its ServiceCIDR object, if any, once "
+                     "no address of it is in use)",
+                     {first_address_is_kubernetes}));
+  return out;
+}
+
+auto pods_steps(const fleet& planned, const owner& o, const plan_change& c) -> std::vector<migration_step> {
+  std::vector<migration_step> out;
+  const std::string from = c.from.to_string(), to = c.to.to_string();
+  if (o.cni == "calico") {
+    out.push_back(step("create a Calico IPPool for " + to + " and set disabled: true on the pool for " + from,
+                       {calico_pools}));
+    out.push_back(step("add " + to + " to kube-controller-manager's --cluster-cidr if it allocates node CIDRs, so "
+                       "that nodes' podCIDRs and the pools agree",
+                       {kcm_refuses}));
+    out.push_back(step("restart workloads node by node (drain and uncordon) so that every pod gets an address "
+                       "from " + to,
+                       {calico_pools}));
+    out.push_back(step("delete the pool for " + from + " once no pod uses it", {calico_pools}));
+    return out;
+  }
+  if (o.type == "eks") {
+    out.push_back(step("with the VPC CNI, pods take VPC addresses: add " + to + " as a secondary VPC CIDR, create "
+                       "subnets and ENIConfig objects in it (custom networking), then replace the node groups"));
+    return out;
+  }
+  if (o.type == "kops") {
+    out.push_back(step("set spec.podCIDR to " + to + " and spec.nonMasqueradeCIDR to " +
+                           non_masquerade(planned, o, c.to.version()),
+                       {kops_non_masquerade}));
+  }
+  out.push_back(step("create new nodes (a new node group) while the old ones run: kube-controller-manager must "
+                     "know " + to + " before they register",
+                     {pod_cidr_fixed}));
+  out.push_back(step("change --cluster-cidr on kube-controller-manager to " + to + " and, in the same change, "
+                     "delete the Node objects of every node whose podCIDR is in " + from + " after draining it: "
+                     "kube-controller-manager refuses to start while any node's podCIDR lies outside --cluster-cidr",
+                     {kcm_refuses, pod_cidr_fixed}));
+  out.push_back(step("drain and remove the old nodes one at a time; pods move to nodes with podCIDRs in " + to,
+                     {pod_cidr_fixed}));
+  return out;
+}
+
+auto network_steps(const owner& o, const plan_change& c) -> std::vector<migration_step> {
+  std::vector<migration_step> out;
+  const std::string from = c.from.to_string(), to = c.to.to_string();
+  if (o.kind == owner_kind::network) {
+    out.push_back(step("renumber network " + o.name + " from " + from + " to " + to + " with its owners, then "
+                       "update every route and VPN that carries it"));
+    return out;
+  }
+  out.push_back(step("create a new VPC (or virtual network) with CIDR " + to + " and its subnets", {vpc_cidr_fixed}));
+  out.push_back(step("peer the old VPC " + from + " with the new one and route both ways, so that old and new "
+                     "nodes reach each other during the move",
+                     {peering_needs_disjoint}));
+  out.push_back(step("create new node groups in the new VPC; cordon and drain the old nodes, one group at a time"));
+  out.push_back(step("move the control plane one member at a time (for self-managed etcd: add a member in the new "
+                     "VPC, then remove an old one), keeping quorum"));
+  out.push_back(step("move load balancers and external DNS to the new subnets, remove the peering, and delete the "
+                     "old VPC " + from));
+  return out;
+}
+
+}  // namespace
+
+auto migration_steps(const fleet& planned, const plan_change& change) -> std::vector<migration_step> {
+  const owner& o = planned.owners[change.owner];
+  if (!change.from.is_valid()) {
+    return {step("create " + std::string(to_string(change.role)) + " range " + change.to.to_string() + " for " + o.name +
+                 " when it is built")};
+  }
+  switch (change.role) {
+    case range_role::services: return services_steps(planned, o, change);
+    case range_role::pods: return pods_steps(planned, o, change);
+    case range_role::network:
+    case range_role::external: return network_steps(o, change);
+  }
+  return {};
+}
+
+}  // namespace cidrcheck::detail

@@ -1,0 +1,1 @@
+plan --connect payments,ledger --routes network,pods data/examples/peered-vpc-pods.yaml

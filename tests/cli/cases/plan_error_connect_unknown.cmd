@@ -1,0 +1,1 @@
+plan --connect payments,ledgr data/examples/peered-vpc-pods.yaml

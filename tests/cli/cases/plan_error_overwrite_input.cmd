@@ -1,0 +1,1 @@
+plan --format yaml -o data/examples/peered-vpc-pods.yaml data/examples/peered-vpc-pods.yaml

@@ -1,0 +1,1 @@
+plan --fix-latent data/examples/peered-vpc-pods.yaml

@@ -1,0 +1,1 @@
+plan data/examples/kops-tailnet.yaml

@@ -1,0 +1,1 @@
+plan --format json data/examples/mesh-shared-services.yaml

@@ -1,0 +1,1 @@
+plan data/examples/mesh-shared-services.yaml

@@ -1,0 +1,1 @@
+plan data/examples/peered-vpc-pods.yaml

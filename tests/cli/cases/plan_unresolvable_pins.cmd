@@ -1,0 +1,1 @@
+plan --pin */services data/examples/mesh-shared-services.yaml

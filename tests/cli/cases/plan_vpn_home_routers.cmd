@@ -1,0 +1,1 @@
+plan data/examples/vpn-home-routers.yaml

@@ -1,0 +1,1 @@
+plan --format yaml data/examples/vpn-home-routers.yaml

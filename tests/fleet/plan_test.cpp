@@ -1,0 +1,282 @@
+#include <cidrcheck/fleet/plan.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/iostream.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+namespace {
+
+struct planned {
+  fleet model;
+  plan_result result;
+
+  // "owner role from -> to" for every change, in the plan's order.
+  auto moves() const -> std::vector<std::string> {
+    std::vector<std::string> out;
+    for (const auto& c : result.changes) {
+      std::string role = c.range ? model.role_name(model.ranges[*c.range]) : std::string(to_string(c.role));
+      out.push_back(model.owners[c.owner].name + " " + role + " " +
+                    (c.from.is_valid() ? c.from.to_string() : "new") + " -> " + c.to.to_string());
+    }
+    return out;
+  }
+  auto errors_left() const -> std::size_t {
+    return static_cast<std::size_t>(std::count_if(result.remaining.begin(), result.remaining.end(),
+                                                  [](const finding& x) { return x.level == severity::error; }));
+  }
+};
+
+auto run(std::string_view yaml, plan_options options = {}) -> planned {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(yaml, "t.yaml");
+  auto loaded = loader.finish();
+  EXPECT_TRUE(loaded.ok()) << (loaded.diagnostics.empty() ? "" : format_diagnostic(loaded.diagnostics[0]));
+  auto result = plan(loaded.value, builtin_catalog(), options);
+  return {std::move(loaded.value), std::move(result)};
+}
+
+constexpr std::string_view three_meshed = R"(
+clusters:
+  - {name: eu, distribution: kubeadm, network: 10.10.0.0/16, pods: 10.20.0.0/16}
+  - {name: us, distribution: kubeadm, network: 10.11.0.0/16, pods: 10.21.0.0/16}
+  - {name: ap, distribution: kubeadm, network: 10.12.0.0/16, pods: 10.22.0.0/16}
+connections:
+  - {between: [eu, us, ap], routes: [pods, services]}
+)";
+
+TEST(Plan, ThreeMeshedClustersSharingServicesMoveTwoRangesNotThree) {
+  auto p = run(three_meshed);
+  ASSERT_TRUE(p.result.complete());
+  EXPECT_EQ(p.result.changes.size(), 2u);
+  EXPECT_EQ(p.result.total_cost, 2);
+  EXPECT_TRUE(p.result.optimal);
+  // The earliest-declared cluster keeps its range.
+  for (const auto& c : p.result.changes) EXPECT_NE(p.model.owners[c.owner].name, "eu");
+  EXPECT_EQ(p.errors_left(), 0u);
+  // Moved ranges keep their length, lie in the default pools and are unique.
+  for (const auto& c : p.result.changes) {
+    EXPECT_EQ(c.to.length(), 12);
+    EXPECT_TRUE(c.to.subnet_of(prefix::parse("10.0.0.0/8")));
+    EXPECT_TRUE(c.transition_safe);
+  }
+  EXPECT_FALSE(p.result.changes[0].to.overlaps(p.result.changes[1].to));
+}
+
+TEST(Plan, PodsMoveRatherThanTheVpcWhenAPinnedPartnerCollides) {
+  auto p = run(R"(
+networks:
+  - {name: partner, type: peer, cidrs: 10.64.0.0/16}
+clusters:
+  - {name: payments, network: 10.64.0.0/16, pods: 10.65.0.0/16, services: 10.66.0.0/16}
+connections:
+  - {between: [payments, partner], routes: [network]}
+)");
+  // The cluster's network collides and must move: the partner is pinned.
+  EXPECT_EQ(p.moves(), std::vector<std::string>{"payments network 10.64.0.0/16 -> " + p.result.changes[0].to.to_string()});
+  EXPECT_EQ(p.result.total_cost, 10);
+
+  auto q = run(R"(
+networks:
+  - {name: partner, type: peer, cidrs: 10.64.0.0/16}
+clusters:
+  - {name: payments, network: 10.60.0.0/16, pods: 10.64.0.0/16, services: 10.66.0.0/16}
+connections:
+  - {between: [payments, partner], routes: [network, pods]}
+)");
+  ASSERT_EQ(q.result.changes.size(), 1u);
+  EXPECT_EQ(q.result.changes[0].role, range_role::pods);
+  EXPECT_EQ(q.result.total_cost, 3);
+}
+
+TEST(Plan, CostsDecideWhichSideMoves) {
+  // A cluster's pods against another cluster's services: services are cheaper.
+  constexpr std::string_view fleet_text = R"(
+clusters:
+  - {name: a, network: 10.1.0.0/16, pods: 10.96.0.0/16, services: 10.2.0.0/16}
+  - {name: b, network: 10.3.0.0/16, pods: 10.4.0.0/16, services: 10.96.0.0/16}
+connections:
+  - [a, b]
+)";
+  auto p = run(fleet_text);
+  ASSERT_EQ(p.result.changes.size(), 1u);
+  EXPECT_EQ(p.model.owners[p.result.changes[0].owner].name, "b");
+  EXPECT_EQ(p.result.changes[0].role, range_role::services);
+  // Make services dearer than pods, and the pods move instead.
+  plan_options options;
+  options.settings.cost[2] = 5;
+  auto q = run(fleet_text, options);
+  ASSERT_EQ(q.result.changes.size(), 1u);
+  EXPECT_EQ(q.result.changes[0].role, range_role::pods);
+  EXPECT_EQ(q.result.total_cost, 3);
+}
+
+TEST(Plan, PinnedRangesStayAndTheOthersMove) {
+  plan_options options;
+  options.settings.pins.push_back({"us/services", {}});
+  auto p = run(three_meshed, options);
+  ASSERT_TRUE(p.result.complete());
+  ASSERT_EQ(p.result.changes.size(), 2u);
+  for (const auto& c : p.result.changes) EXPECT_NE(p.model.owners[c.owner].name, "us");
+  // A pin that matches nothing is said, not silently ignored.
+  options.settings.pins.push_back({"nobody/*", {}});
+  EXPECT_EQ(run(three_meshed, options).result.diagnostics.size(), 1u);
+}
+
+TEST(Plan, AConflictBetweenPinnedRangesIsReportedAndThePartialPlanKept) {
+  plan_options options;
+  options.settings.pins.push_back({"*/services", {}});
+  auto p = run(three_meshed, options);
+  EXPECT_FALSE(p.result.complete());
+  EXPECT_EQ(p.result.problems.size(), 3u);
+  for (const auto& problem : p.result.problems) {
+    EXPECT_NE(problem.message.find("both ranges are pinned"), std::string::npos) << problem.message;
+  }
+}
+
+TEST(Plan, NetworksArePinnedUnlessMovable) {
+  constexpr std::string_view clash = R"(
+networks:
+  - {name: office, type: office, cidrs: 10.1.0.0/16}
+  - {name: lab, type: lab, cidrs: 10.1.0.0/16}
+connections:
+  - [office, lab]
+)";
+  auto p = run(clash);
+  EXPECT_FALSE(p.result.complete());
+  std::string movable(clash);
+  movable.replace(movable.find("type: lab,"), 10, "type: lab, movable: true,");
+  auto q = run(movable);
+  ASSERT_TRUE(q.result.complete());
+  EXPECT_EQ(q.moves().size(), 1u);
+  EXPECT_EQ(q.model.owners[q.result.changes[0].owner].name, "lab");
+}
+
+TEST(Plan, ServiceRangesThatAreTooLargeShrinkToTheLargestAllowed) {
+  auto p = run("clusters:\n  - {name: a, network: 10.200.0.0/16, pods: 10.201.0.0/16, services: 10.32.0.0/11}\n");
+  ASSERT_EQ(p.result.changes.size(), 1u);
+  EXPECT_EQ(p.result.changes[0].to.length(), 12);
+  EXPECT_EQ(p.errors_left(), 0u);
+}
+
+TEST(Plan, PodRangesGrowToFitNodesWithHeadroom) {
+  // 100 nodes x 1.25 = 125 node blocks of /24: a /17 (128 blocks).
+  auto p = run("clusters:\n  - {name: a, network: 10.200.0.0/16, pods: 10.1.0.0/20, services: 10.2.0.0/16, nodes: 100}\n");
+  ASSERT_EQ(p.result.changes.size(), 1u);
+  EXPECT_EQ(p.result.changes[0].to.length(), 17);
+  plan_options options;
+  options.settings.headroom = 2.0;  // 200 blocks: a /16
+  auto q = run("clusters:\n  - {name: a, network: 10.200.0.0/16, pods: 10.1.0.0/20, services: 10.2.0.0/16, nodes: 100}\n",
+               options);
+  EXPECT_EQ(q.result.changes[0].to.length(), 16);
+}
+
+TEST(Plan, PoolsAndAvoidedSpaceAreRespected) {
+  plan_options options;
+  options.settings.pools[2] = {prefix::parse("172.16.0.0/12")};
+  options.settings.avoid = {prefix::parse("172.16.0.0/13")};
+  auto p = run(R"(
+clusters:
+  - {name: eu, network: 10.10.0.0/16, pods: 10.20.0.0/16, services: 10.96.0.0/16}
+  - {name: us, network: 10.11.0.0/16, pods: 10.21.0.0/16, services: 10.96.0.0/16}
+  - {name: ap, network: 10.12.0.0/16, pods: 10.22.0.0/16, services: 10.96.0.0/16}
+connections:
+  - [eu, us, ap]
+)", options);
+  ASSERT_TRUE(p.result.complete());
+  for (const auto& c : p.result.changes) {
+    EXPECT_TRUE(c.to.subnet_of(prefix::parse("172.16.0.0/12"))) << c.to;
+    EXPECT_FALSE(c.to.overlaps(prefix::parse("172.16.0.0/13"))) << c.to;
+  }
+}
+
+TEST(Plan, RunningOutOfPoolSpaceIsAProblemNotACrash) {
+  plan_options options;
+  options.settings.pools[2] = {prefix::parse("10.248.0.0/14")};  // room for no /12
+  auto p = run(three_meshed, options);
+  EXPECT_FALSE(p.result.complete());
+  bool said = std::any_of(p.result.problems.begin(), p.result.problems.end(), [](const plan_problem& x) {
+    return x.message.find("no free /12") != std::string::npos;
+  });
+  EXPECT_TRUE(said);
+}
+
+TEST(Plan, RequestedRangesAreAllocated) {
+  auto p = run(R"(
+clusters:
+  - {name: new-a, network: /20, pods: auto, services: /16, nodes: 50, node_cidr_mask: 24}
+  - {name: new-b, network: auto, pods: /14, services: "ipv6/112"}
+)");
+  ASSERT_TRUE(p.result.complete());
+  EXPECT_EQ(p.result.changes.size(), 6u);
+  std::vector<int> lengths;
+  for (const auto& c : p.result.changes) lengths.push_back(c.to.length());
+  // new-a: network /20, pods sized for 63 nodes of /24 (a /18), services /16; new-b: /16, /14, ipv6 /112.
+  EXPECT_EQ(lengths, (std::vector<int>{20, 18, 16, 16, 14, 112}));
+  EXPECT_EQ(p.result.changes.back().to.version(), ip_version::v6);
+  auto applied = apply_plan(p.model, p.result);
+  EXPECT_TRUE(applied.requests.empty());
+  EXPECT_EQ(applied.ranges.size(), 6u);
+}
+
+TEST(Plan, WhatIfConnectionsAndLatentOverlaps) {
+  constexpr std::string_view apart = R"(
+clusters:
+  - {name: a, network: 10.1.0.0/16, pods: 10.2.0.0/16, services: 10.96.0.0/16}
+  - {name: b, network: 10.3.0.0/16, pods: 10.4.0.0/16, services: 10.96.0.0/16}
+)";
+  EXPECT_TRUE(run(apart).result.changes.empty());  // latent only: nothing to do
+  plan_options fix;
+  fix.fix_latent = true;
+  EXPECT_EQ(run(apart, fix).result.changes.size(), 1u);
+  plan_options connect;
+  connection mesh;
+  mesh.members = {0, 1};
+  connect.connect.push_back(mesh);
+  auto p = run(apart, connect);
+  EXPECT_EQ(p.result.changes.size(), 1u);
+  EXPECT_EQ(p.errors_left(), 0u);
+}
+
+TEST(Plan, TheDnsAddressMovesWithItsServiceRange) {
+  auto p = run(R"(
+clusters:
+  - {name: a, network: 10.1.0.0/16, pods: 10.2.0.0/16, services: 192.168.0.0/16, dns: 192.168.0.10}
+networks:
+  - {name: home, type: home, cidrs: 192.168.1.0/24}
+connections:
+  - [a, home]
+)");
+  ASSERT_EQ(p.result.changes.size(), 1u);
+  const auto& c = p.result.changes[0];
+  ASSERT_TRUE(c.dns_to.has_value());
+  EXPECT_EQ(*c.dns_to, address::from_bits(ip_version::v4, c.to.network().bits() + 10));
+  EXPECT_FALSE(c.steps.empty());
+}
+
+TEST(Plan, MigrationStepsFollowTheKubernetesVersion) {
+  auto steps_of = [](const char* version) {
+    auto p = run(std::string("clusters:\n  - {name: a, distribution: kubeadm, kubernetes: \"") + version +
+                 "\", network: 10.1.0.0/16, pods: 10.2.0.0/16, services: 10.0.0.0/11}\n");
+    EXPECT_EQ(p.result.changes.size(), 1u);
+    return p.result.changes.empty() ? std::string() : p.result.changes[0].steps[0].text;
+  };
+  EXPECT_NE(steps_of("1.33").find("ServiceCIDR object (networking.k8s.io/v1)"), std::string::npos);
+  EXPECT_NE(steps_of("1.31").find("MultiCIDRServiceAllocator feature gate"), std::string::npos);
+  EXPECT_NE(steps_of("1.29").find("has no ServiceCIDR API"), std::string::npos);
+}
+
+TEST(Plan, IsDeterministic) {
+  auto a = run(three_meshed);
+  auto b = run(three_meshed);
+  EXPECT_EQ(a.moves(), b.moves());
+}
+
+}  // namespace
+}  // namespace cidrcheck
