@@ -119,8 +119,12 @@ void write_plan_text(output& out, const plan_report& r) {
     buf += "Nothing to change: the fleet has no errors to plan away.\n";
     return;
   }
+  std::vector<std::uint32_t> owners;
+  for (const auto& c : p.changes) {
+    if (std::find(owners.begin(), owners.end(), c.owner) == owners.end()) owners.push_back(c.owner);
+  }
   buf += "Plan: " + plural(moves, "move") + (created ? ", " + plural(created, "new range") : std::string()) + " in " +
-         plural(p.owners_changed + created, "owner") + ", total cost " + std::to_string(p.total_cost) + "; ";
+         plural(owners.size(), "owner") + ", total cost " + std::to_string(p.total_cost) + "; ";
   buf += p.complete() ? "the fleet then checks without errors.\n"
                       : std::to_string(p.problems.size()) + " problem" + (p.problems.size() == 1 ? "" : "s") +
                             " left (see below).\n";
@@ -128,7 +132,9 @@ void write_plan_text(output& out, const plan_report& r) {
   if (!p.problems.empty()) {
     buf += "\nNot resolved:\n";
     for (const auto& problem : p.problems) {
-      std::string where = problem.ranges.empty() ? "" : to_string(r.model.ranges[problem.ranges.front()].where) + ": ";
+      std::string where = !problem.ranges.empty()   ? to_string(r.model.ranges[problem.ranges.front()].where) + ": "
+                          : !problem.requests.empty() ? to_string(r.model.requests[problem.requests.front()].where) + ": "
+                                                      : "";
       buf += "  " + where + (problem.id ? "error[" + std::string(info(*problem.id).name) + "]: " : "error: ") +
              problem.message + "\n";
     }
@@ -196,6 +202,16 @@ void write_plan_json(output& out, const plan_report& r) {
                         {"column", range.where.column}});
     }
     j["ranges"] = ranges;
+    json requests = json::array();
+    for (auto k : problem.requests) {
+      const auto& q = r.model.requests[k];
+      requests.push_back({{"owner", r.model.owners[q.owner].name},
+                          {"role", to_string(q.role)},
+                          {"file", q.where.file},
+                          {"line", q.where.line},
+                          {"column", q.where.column}});
+    }
+    if (!requests.empty()) j["requests"] = requests;
     problems.push_back(std::move(j));
   }
   doc["problems"] = std::move(problems);

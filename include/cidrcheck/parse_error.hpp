@@ -142,7 +142,8 @@ inline void append_escaped(std::string& out, std::string_view text, std::size_t 
   constexpr char hex[] = "0123456789abcdef";
   bool shortened = text.size() > max_bytes;
   if (shortened) text = text.substr(0, max_bytes);
-  for (unsigned char c : text) {
+  for (char ch : text) {
+    auto c = static_cast<unsigned char>(ch);
     if (c == '"' || c == '\\') {
       out += '\\';
       out += static_cast<char>(c);

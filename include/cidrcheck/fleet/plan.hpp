@@ -59,7 +59,8 @@ struct plan_change {
 struct plan_problem {
   std::optional<rule> id;
   std::string message;
-  std::vector<std::uint32_t> ranges;
+  std::vector<std::uint32_t> ranges;    ///< indexes into fleet::ranges of the planned fleet
+  std::vector<std::uint32_t> requests;  ///< indexes into fleet::requests, for ranges the plan was to create
 };
 
 struct plan_result {

@@ -217,15 +217,23 @@ class planner {
   void size_changes() {
     for (auto& m : moved_) {
       const auto& r = working_.ranges[m.range];
-      const auto& o = working_.owners[r.owner];
-      bool v4 = r.cidr.version() == ip_version::v4;
-      if (r.role == range_role::services) {
-        m.length = std::max(m.length, v4 ? 12 : 108);      // kube-apiserver's largest
-        m.length = std::min(m.length, r.cidr.width() - 3);  // and smallest (8 addresses)
-      } else if (r.role == range_role::pods && o.kind == owner_kind::cluster) {
-        m.length = std::min(m.length, pod_length_needed(r.owner, m.range, r.cidr.version()));
-      }
+      m.length = fit_length(r.owner, r.role, r.cidr.version(), m.length, m.range);
     }
+  }
+
+  // Adjusts a length to what the rules allow: a service range within kube-apiserver's
+  // bounds, a pod range that holds the cluster's nodes (and at least one node block).
+  auto fit_length(std::uint32_t owner_index, range_role role, ip_version v, int length,
+                  std::optional<std::uint32_t> moving) const -> int {
+    int width = bit_width(v);
+    if (role == range_role::services) {
+      length = std::max(length, v == ip_version::v4 ? 12 : 108);  // kube-apiserver's largest
+      return std::min(length, width - 3);                          // and smallest (8 addresses)
+    }
+    if (role == range_role::pods && working_.owners[owner_index].kind == owner_kind::cluster) {
+      return std::min(length, pod_length_needed(owner_index, moving, v));
+    }
+    return length;
   }
 
   // The longest pod prefix that, with the cluster's other pod ranges of the version
@@ -315,23 +323,31 @@ class planner {
         const auto& req = working_.requests[*w.request];
         change.owner = req.owner;
         change.request = w.request;
-        change.reasons.push_back(std::string("a new ") + (req.length ? "/" + std::to_string(*req.length) : "auto-sized") +
-                                 " range was requested");
+        std::string given = "/" + std::to_string(change.to.length());
+        if (!req.length) {
+          change.reasons.push_back("a new range was requested (auto: " + given + ")");
+        } else {
+          std::string asked = "/" + std::to_string(*req.length);
+          change.reasons.push_back("a new " + asked + " range was requested" +
+                                   (asked == given ? std::string() : ", and " + given + " is what its rules need"));
+        }
       }
       result_.changes.push_back(std::move(change));
     }
   }
 
+  // A requested size, or for `auto` a sensible one, then fitted to the rules like a move.
   auto request_length(const range_request& q) const -> int {
-    if (q.length) return *q.length;
     bool v4 = q.version == ip_version::v4;
-    switch (q.role) {
-      case range_role::pods: return pod_length_needed(q.owner, std::nullopt, q.version);
-      case range_role::services: return v4 ? 16 : 112;
-      case range_role::network:
-      case range_role::external: return v4 ? 16 : 48;
+    int length = v4 ? 16 : 48;  // network, and the start for services
+    if (q.length) {
+      length = *q.length;
+    } else if (q.role == range_role::pods) {
+      length = pod_length_needed(q.owner, std::nullopt, q.version);
+    } else if (q.role == range_role::services) {
+      length = v4 ? 16 : 112;
     }
-    return v4 ? 16 : 48;
+    return fit_length(q.owner, q.role, q.version, length, std::nullopt);
   }
 
   void exhausted(range_role role, ip_version v, int length, std::optional<std::uint32_t> range,
@@ -341,6 +357,7 @@ class planner {
       if (p.version() == v) pools += (pools.empty() ? "" : ", ") + p.to_string();
     }
     plan_problem problem;
+    if (request) problem.requests.push_back(*request);
     std::string what = range ? working_.role_name(working_.ranges[*range]) + " of " +
                                    working_.owners[working_.ranges[*range].owner].name
                              : std::string(to_string(working_.requests[*request].role)) + " of " +
@@ -425,11 +442,24 @@ class planner {
     bool errors_left = std::any_of(result_.remaining.begin(), result_.remaining.end(),
                                    [](const finding& x) { return x.level == severity::error; });
     if (errors_left && options_.check.describe) result_.remaining = check(applied, c_, options_.check);
+    // Ranges the plan created sit after the input's in the applied fleet, in the
+    // order of the changes that fill requests.
+    std::vector<std::uint32_t> request_of_new;
+    for (const auto& change : result_.changes) {
+      if (change.request) request_of_new.push_back(*change.request);
+    }
+    const auto existing = static_cast<std::uint32_t>(working_.ranges.size());
     for (const auto& x : result_.remaining) {
       if (x.level != severity::error) continue;
       plan_problem problem;
       problem.id = x.id;
-      problem.ranges = x.ranges;
+      for (auto k : x.ranges) {
+        if (k < existing) {
+          problem.ranges.push_back(k);
+        } else {
+          problem.requests.push_back(request_of_new[k - existing]);
+        }
+      }
       problem.message = x.message + "; " + why_unresolved(x);
       result_.problems.push_back(std::move(problem));
     }
@@ -437,7 +467,8 @@ class planner {
 
   auto why_unresolved(const finding& x) const -> std::string {
     if (!fixed_by_moving(x.id) && !is_pair_rule(x.id)) return "moving ranges cannot fix this rule";
-    bool all_pinned = std::all_of(x.ranges.begin(), x.ranges.end(), [&](auto k) { return pinned_[k]; });
+    const auto existing = working_.ranges.size();
+    bool all_pinned = std::all_of(x.ranges.begin(), x.ranges.end(), [&](auto k) { return k < existing && pinned_[k]; });
     if (all_pinned) return x.ranges.size() > 1 ? "both ranges are pinned" : "the range is pinned";
     return "the range that should move found no free space (see above)";
   }
