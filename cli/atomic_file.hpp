@@ -11,7 +11,9 @@ namespace cidrcheck::cli {
 
 /// Writes the file at path in full or not at all: render() fills a temporary
 /// file in the same directory, which then replaces path (rename(2)). The file
-/// gets the permissions a new file gets (0666 less the umask). Returns "" on
+/// gets the permissions a new file gets (0666 less the umask). A symbolic link
+/// is followed (the link stays); a path that exists and is no regular file
+/// (/dev/stdout, a pipe) is written directly, never replaced. Returns "" on
 /// success, else why the file could not be written; the temporary file is
 /// removed then.
 auto write_file_atomically(const std::string& path, const std::function<void(output&)>& render) -> std::string;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -23,9 +24,18 @@ auto read_baseline(const std::string& path) -> std::optional<std::unordered_set<
   try {
     doc = nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann says "[json.exception.parse_error.101] parse error at line L, column C: WHY".
     std::string why = e.what();
-    auto bracket = why.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] "
-    return fail("not a JSON report: " + (bracket == std::string::npos ? why : why.substr(bracket + 2)));
+    unsigned line = 0, column = 0;
+    auto at = why.find(" at line ");
+    auto colon = why.find(": ", at == std::string::npos ? 0 : at);
+    if (at != std::string::npos && colon != std::string::npos &&
+        std::sscanf(why.c_str() + at, " at line %u, column %u", &line, &column) == 2) {
+      std::cerr << path << ":" << line << ":" << column << ": error: not a JSON report: " << why.substr(colon + 2)
+                << "\n";
+      return std::nullopt;
+    }
+    return fail("not a JSON report: " + why);
   }
   const auto* findings = doc.is_object() && doc.contains("findings") ? &doc["findings"] : nullptr;
   if (findings == nullptr || !findings->is_array()) {

@@ -35,8 +35,8 @@ auto parse_report_targets(const std::vector<std::string>& specs, const std::stri
     report_target t;
     auto it = std::find(std::begin(report_format_names), std::end(report_format_names), name);
     if (it == std::end(report_format_names)) {
-      throw usage_error("unknown format '" + name + "' (text, json, sarif, github, junit, gitlab or markdown)" +
-                            detail::did_you_mean(name, report_format_names),
+      throw usage_error("unknown format '" + name + "'" + detail::did_you_mean(name, report_format_names) +
+                            "; the formats are text, json, sarif, github, junit, gitlab and markdown",
                         help);
     }
     t.format = static_cast<report_format>(it - std::begin(report_format_names));

@@ -5,8 +5,10 @@
 #include "app.hpp"
 #include "git.hpp"
 
+#include <cidrcheck/fleet/fingerprint.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <unordered_set>
 
@@ -22,7 +24,8 @@ constexpr std::string_view diff_description =
     "Findings are matched by fingerprint, which does not depend on lines, so moving\n"
     "text adds nothing. With --rev, the old version is each FLEET file (or each input\n"
     "of .cidrcheck.yaml) as it was at git revision REV; a file that did not exist\n"
-    "there is new. Each version's own suppressions apply to it.\n"
+    "there is new. Each version's own suppressions apply to it. An added finding\n"
+    "points at the range the change added or renumbered, where it has one.\n"
     "\n"
     "The reports show what the change adds; text, json and markdown also list what it\n"
     "removes. Exit codes: 0 the change adds nothing at or above --fail-on, 1 it does,\n"
@@ -64,6 +67,24 @@ auto load_at_revision(const std::string& rev, const std::vector<std::string>& fi
   }
   if (!any) return {};
   return {loader.finish(), false};
+}
+
+// Points each added finding at a range the change added (or renumbered) when
+// its first range was already there: that is the line a pull request touches,
+// and the one its review shows annotations on.
+void point_at_changes(std::vector<finding>& added, const fleet& after, const fleet* before) {
+  std::unordered_set<std::string> old_ranges;
+  if (before) {
+    for (const auto& r : before->ranges) old_ranges.insert(entity_id(*before, r) + " " + r.cidr.to_string());
+  }
+  auto is_old = [&](std::uint32_t k) {
+    return old_ranges.count(entity_id(after, after.ranges[k]) + " " + after.ranges[k].cidr.to_string()) != 0;
+  };
+  for (auto& x : added) {
+    if (x.ranges.size() < 2 || !is_old(x.ranges.front())) continue;
+    auto changed = std::find_if_not(x.ranges.begin(), x.ranges.end(), is_old);
+    if (changed != x.ranges.end()) std::iter_swap(x.ranges.begin(), changed);
+  }
 }
 
 }  // namespace
@@ -117,6 +138,7 @@ auto run_diff(std::span<const std::string> args) -> int {
   if (!after) return exit_trouble;
 
   auto [added, added_fingerprints] = missing_from(*after, before ? &*before : nullptr);
+  point_at_changes(added, after->loaded.value, before ? &before->loaded.value : nullptr);
   std::vector<finding> removed;
   std::vector<std::string> removed_fingerprints;
   if (before) std::tie(removed, removed_fingerprints) = missing_from(*before, &*after);

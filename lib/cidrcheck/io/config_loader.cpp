@@ -5,6 +5,9 @@
 #include "yaml_document.hpp"
 #include "yaml_reader.hpp"
 
+#include <algorithm>
+#include <tuple>
+
 namespace cidrcheck {
 
 namespace detail {
@@ -147,6 +150,10 @@ auto parse_config(std::string_view text, const std::string& name, const std::fil
       }
     }
   }
+  // Report in reading order: by line and column (only_keys reports a mapping's keys first).
+  std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(), [](const diagnostic& a, const diagnostic& b) {
+    return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+  });
   return out;
 }
 
