@@ -96,7 +96,7 @@ auto man_page() -> std::string {
        ".TP\n2\ncould not do the job: bad usage, or input, configuration or baseline that cannot be read\n"
        ".TP\n3\ninternal error: a bug in cidrcheck\n"
        ".SH FILES\n"
-       ".TP\n.cidrcheck.yaml\n"
+       ".TP\n\\&.cidrcheck.yaml\n"
        "The configuration, looked for in the working directory and its parents up to the\n"
        "repository root: inputs, fail\\-on, min\\-severity, per\\-rule settings, reserved ranges and\n"
        "suppressions. \\fBcidrcheck init\\fR writes a starter file.\n"
