@@ -5,8 +5,6 @@
 #include "atomic_file.hpp"
 #include "baseline.hpp"
 
-#include <cidrcheck/fleet/fingerprint.hpp>
-
 #include <iostream>
 
 namespace po = boost::program_options;

@@ -9,7 +9,6 @@
 #include <cidrcheck/io/fleet_loader.hpp>
 
 #include <algorithm>
-#include <iostream>
 #include <unordered_set>
 
 namespace po = boost::program_options;

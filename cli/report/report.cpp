@@ -20,10 +20,6 @@ auto locate(const fleet& f, const finding& x) -> finding_location {
   return {r.where, r.end_column};
 }
 
-auto subject_owner(const fleet& f, const finding& x) -> const owner* {
-  return x.ranges.empty() ? nullptr : &f.owners[f.ranges[x.ranges.front()].owner];
-}
-
 auto range_note(const fleet& f, const fleet_range& r) -> std::string {
   const owner& o = f.owners[r.owner];
   std::string subject = f.role_name(r) + " " + r.cidr.to_string() + " of " + o.name;

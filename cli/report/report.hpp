@@ -52,10 +52,6 @@ struct finding_location {
 };
 auto locate(const fleet& f, const finding& x) -> finding_location;
 
-/// Returns the owner a finding is about (its first range's), or nullptr for
-/// a finding without ranges.
-auto subject_owner(const fleet& f, const finding& x) -> const owner*;
-
 /// Says where a range came from, for the note that points at it:
 /// "services 10.96.0.0/12 of prod-us is the default of distribution kubeadm, set here".
 auto range_note(const fleet& f, const fleet_range& r) -> std::string;
