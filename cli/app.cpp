@@ -1,7 +1,5 @@
 #include "app.hpp"
 
-#include "options.hpp"
-
 #include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/version.hpp>
 
@@ -16,16 +14,37 @@ namespace cidrcheck::cli {
 
 namespace {
 
-auto run_version(std::span<const std::string>) -> int {
+auto version_interfaces() -> std::vector<command_interface> {
+  std::vector<command_interface> out(1);
+  out[0].name = "version";
+  out[0].summary = "print the version";
+  out[0].usage = "version";
+  out[0].description = "Prints the version of cidrcheck (also: cidrcheck --version).";
+  out[0].options.add_options()("help,h", "show this help and exit");
+  return out;
+}
+
+auto run_version(std::span<const std::string> args) -> int {
+  auto vm = parse_command(args, version_interfaces().front());
+  if (vm.count("help")) {
+    print_help(version_interfaces().front());
+    return exit_ok;
+  }
   std::cout << "cidrcheck " << version_string << "\n";
   return exit_ok;
 }
 
 constexpr command commands[] = {
-    {"check", "find the overlaps that break routing in a fleet (the default command)", run_check},
-    {"plan", "propose the cheapest renumbering that leaves no errors, with migration steps", run_plan},
-    {"set", "set algebra on plain CIDR lists: merge, overlaps, free, alloc", run_set},
-    {"version", "print the version", run_version},
+    {"check", run_check, check_interfaces},
+    {"plan", run_plan, plan_interfaces},
+    {"diff", run_diff, diff_interfaces},
+    {"rules", run_rules, rules_interfaces},
+    {"explain", run_explain, explain_interfaces},
+    {"init", run_init, init_interfaces},
+    {"set", run_set, set_interfaces},
+    {"completion", run_completion, completion_interfaces},
+    {"man", run_man, man_interfaces},
+    {"version", run_version, version_interfaces},
 };
 
 void print_usage() {
@@ -35,7 +54,7 @@ void print_usage() {
                "and networks, and plans the smallest safe renumbering.\n\n"
                "Commands:\n";
   for (const auto& c : commands) {
-    std::cout << "  " << c.name << std::string(10 - c.name.size(), ' ') << c.summary << "\n";
+    std::cout << "  " << c.name << std::string(12 - c.name.size(), ' ') << c.interfaces().front().summary << "\n";
   }
   std::cout << "\nOptions:\n"
                "  -h [ --help ]  show this help and exit\n"
@@ -68,6 +87,16 @@ auto dispatch(const std::vector<std::string>& args) -> int {
 }
 
 }  // namespace
+
+auto command_table() -> std::span<const command> { return commands; }
+
+auto all_interfaces() -> std::vector<command_interface> {
+  std::vector<command_interface> out;
+  for (const auto& c : commands) {
+    for (auto& i : c.interfaces()) out.push_back(std::move(i));
+  }
+  return out;
+}
 
 auto run(int argc, char** argv) -> int {
   try {

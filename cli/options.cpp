@@ -25,22 +25,39 @@ auto parse_options(std::span<const std::string> args, const po::options_descript
   return vm;
 }
 
-void add_fleet_limit_options(po::options_description& d, fleet_limits& limits) {
-  d.add_options()
-    ("max-file-bytes", po::value(&limits.max_file_bytes)->value_name("N")->default_value(limits.max_file_bytes),
-     "refuse fleet files larger than N bytes")
-    ("max-depth", po::value(&limits.max_depth)->value_name("N")->default_value(limits.max_depth),
-     "refuse YAML nested deeper than N levels")
-    ("max-nodes", po::value(&limits.max_nodes)->value_name("N")->default_value(limits.max_nodes),
-     "refuse YAML with more than N nodes, aliases counted each time they are used")
-    ("max-owners", po::value(&limits.max_owners)->value_name("N")->default_value(limits.max_owners),
-     "refuse fleets with more than N clusters and networks")
-    ("max-ranges", po::value(&limits.max_ranges)->value_name("N")->default_value(limits.max_ranges),
-     "refuse fleets with more than N ranges");
+auto parse_command(std::span<const std::string> args, const command_interface& c) -> po::variables_map {
+  po::options_description all;
+  all.add(c.options);
+  po::positional_options_description positional;
+  if (c.operands != operand_kind::none) {
+    all.add_options()("operand", po::value<std::vector<std::string>>());
+    positional.add("operand", -1);
+  }
+  return parse_options(args, all, positional, c.name);
+}
+
+auto operands(const po::variables_map& vm) -> std::vector<std::string> {
+  return vm.count("operand") ? vm["operand"].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+auto option_entries(const po::options_description& options) -> std::vector<option_entry> {
+  std::vector<option_entry> out;
+  for (const auto& o : options.options()) {
+    option_entry e;
+    e.long_name = o->long_name();
+    auto short_form = o->canonical_display_name(po::command_line_style::allow_dash_for_short);
+    if (short_form.size() == 2 && short_form[0] == '-') e.short_name = short_form.substr(1);
+    if (o->semantic()->max_tokens() > 0) e.parameter = o->format_parameter();
+    e.description = o->description();
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 void print_help(std::string_view usage, std::string_view description, const po::options_description& options) {
   std::cout << "Usage: cidrcheck " << usage << "\n\n" << description << "\n\n" << options;
 }
+
+void print_help(const command_interface& c) { print_help(c.usage, c.description, c.options); }
 
 }  // namespace cidrcheck::cli

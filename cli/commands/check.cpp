@@ -1,18 +1,11 @@
 // cidrcheck [check] FILE...: find the overlaps that break routing in a fleet.
 
+#include "analysis.hpp"
 #include "app.hpp"
-#include "options.hpp"
-#include "output.hpp"
-#include "report/report.hpp"
-
-#include <cidrcheck/fleet/check.hpp>
-#include <cidrcheck/io/catalog_loader.hpp>
-#include <cidrcheck/io/fleet_loader.hpp>
+#include "atomic_file.hpp"
+#include "baseline.hpp"
 
 #include <iostream>
-#include <optional>
-#include <string>
-#include <vector>
 
 namespace po = boost::program_options;
 
@@ -22,68 +15,84 @@ namespace {
 
 constexpr std::string_view check_description =
     "Reads a fleet (clusters, networks and the connections between them; YAML or JSON,\n"
-    "several files are one fleet, '-' is standard input) and reports every overlap\n"
-    "that breaks routing, the latent ones that would, and the other rules of\n"
-    "'docs/rules.md'.\n"
+    "several files are one fleet, '-' is standard input, a directory stands for its\n"
+    "*.yaml and *.yml files) and reports every overlap that breaks routing, the\n"
+    "latent ones that would, and the other rules ('cidrcheck rules' lists them).\n"
+    "Without FLEET, reads the inputs of .cidrcheck.yaml.\n"
     "\n"
     "Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 the input cannot\n"
     "be analysed (unreadable, bad YAML, a schema violation, a bad CIDR, an unknown\n"
-    "owner in a connection), 3 internal error.";
-
-// Returns the lowest severity that fails the run, or nullopt for "never".
-auto parse_fail_on(const std::string& text, const std::string& help) -> std::optional<severity> {
-  if (text == "never") return std::nullopt;
-  if (auto s = parse_severity(text)) return s;
-  throw usage_error("--fail-on must be error, warning, note or never, not '" + text + "'", help);
-}
+    "owner in a connection, a bad configuration or baseline), 3 internal error.";
 
 }  // namespace
 
+auto check_interfaces() -> std::vector<command_interface> {
+  std::vector<command_interface> out(1);
+  auto& c = out[0];
+  c.name = "check";
+  c.summary = "find the overlaps that break routing in a fleet (the default command)";
+  c.usage = "[check] [OPTIONS] [FLEET...]";
+  c.description = check_description;
+  c.options.add_options()("help,h", "show this help and exit");
+  add_report_options(c.options, c.values);
+  c.options.add_options()
+    ("baseline", po::value<std::string>()->value_name("FILE"),
+     "leave out the findings of this JSON report of an earlier run: only new findings fail")
+    ("write-baseline", po::value<std::string>()->value_name("FILE"),
+     "write every finding of this run to FILE, a JSON report to pass to --baseline later");
+  add_limit_options(c.options);
+  c.values.push_back({"baseline", {}});
+  c.values.push_back({"write-baseline", {}});
+  c.operands = operand_kind::files;
+  return out;
+}
+
 auto run_check(std::span<const std::string> args) -> int {
-  const std::string help = "check";
-  std::vector<std::string> files;
-  std::string format = "text";
-  std::string fail_on = "error";
-  fleet_limits limits;
-  po::options_description visible("Options");
-  visible.add_options()
-    ("help,h", "show this help and exit")
-    ("format,f", po::value(&format)->value_name("FORMAT")->default_value(format), "report format: text or json")
-    ("fail-on", po::value(&fail_on)->value_name("SEVERITY")->default_value(fail_on),
-     "exit 1 when a finding is at least this severe: error, warning, note or never");
-  add_fleet_limit_options(visible, limits);
-  po::options_description all;
-  all.add(visible).add_options()("file", po::value(&files));
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  auto vm = parse_options(args, all, pos, help);
+  const auto c = check_interfaces().front();
+  auto vm = parse_command(args, c);
   if (vm.count("help")) {
-    print_help("[check] [OPTIONS] FILE...", check_description, visible);
+    print_help(c);
     return exit_ok;
   }
-  if (format != "text" && format != "json") throw usage_error("unknown format '" + format + "' (text or json)", help);
-  auto threshold = parse_fail_on(fail_on, help);
-  if (files.empty()) throw usage_error("no fleet files (use '-' for standard input)", help);
-
-  const catalog& cat = builtin_catalog();
-  auto loaded = load_fleet(files, cat, limits);
-  for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
-  if (!loaded.ok()) return exit_trouble;
-
-  auto findings = check(loaded.value, cat);
-  output out;
-  check_report report{loaded.value, findings, loaded.diagnostics, loaded.files};
-  if (format == "json") {
-    write_json(out, report);
-  } else {
-    write_text(out, report);
+  auto settings = resolve_settings(vm, c.name);
+  if (!settings) return exit_trouble;
+  auto files = fleet_inputs(operands(vm), settings->cfg, c.name);
+  std::unordered_set<std::string> baseline;
+  if (vm.count("baseline")) {
+    auto read = read_baseline(vm["baseline"].as<std::string>());
+    if (!read) return exit_trouble;
+    baseline = std::move(*read);
   }
-  if (!out.flush()) return exit_trouble;
-  if (!threshold) return exit_ok;
-  for (const auto& x : findings) {
-    if (x.level >= *threshold) return exit_findings;
+
+  auto a = analyse(load_fleet(files, settings->cat, settings->limits), *settings);
+  if (!a) return exit_trouble;
+  const fleet& f = a->loaded.value;
+  auto shown = select(a->triaged.findings, a->fingerprints, *settings, baseline);
+  check_report report{.shown = {f, shown.findings, shown.fingerprints},
+                      .suppressed = a->triaged.suppressed,
+                      .suppressions = a->suppressions,
+                      .warnings = a->loaded.diagnostics,
+                      .files = a->loaded.files,
+                      .baselined = shown.baselined,
+                      .below_minimum = shown.below_minimum};
+  bool written = true;
+  if (vm.count("write-baseline")) {
+    // Every finding of the run: a later --baseline then hides exactly these.
+    check_report all{.shown = {f, a->triaged.findings, a->fingerprints},
+                     .suppressed = report.suppressed,
+                     .suppressions = report.suppressions,
+                     .warnings = report.warnings,
+                     .files = report.files};
+    const auto& path = vm["write-baseline"].as<std::string>();
+    auto error = write_file_atomically(path, [&](output& out) { write_json(out, all); });
+    if (!error.empty()) {
+      std::cerr << path << ": error: " << error << "\n";
+      written = false;
+    }
   }
-  return exit_ok;
+  written = write_reports(settings->targets, report, settings->style) && written;
+  if (!written) return exit_trouble;
+  return shown.fails ? exit_findings : exit_ok;
 }
 
 }  // namespace cidrcheck::cli

@@ -1,17 +1,17 @@
 // cidrcheck plan FLEET...: the cheapest renumbering that leaves the fleet without errors.
 
+#include "analysis.hpp"
 #include "app.hpp"
+#include "atomic_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "report/report.hpp"
 
 #include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/fleet/plan.hpp>
-#include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/fleet_writer.hpp>
 #include <cidrcheck/io/read_file.hpp>
-#include <cidrcheck/io/write_file.hpp>
 
 #include <filesystem>
 #include <iostream>
@@ -30,7 +30,8 @@ constexpr std::string_view plan_description =
     "Proposes new CIDRs for as few ranges as possible (by cost: services 1, pods 3,\n"
     "network 10) so that the fleet has no errors left, checks that every move is\n"
     "transition-safe, and prints the migration steps of each. Settings come from the\n"
-    "fleet file's `plan:` section and these flags (docs/planning.md).\n"
+    "fleet file's `plan:` section and these flags (docs/planning.md); rule settings and\n"
+    "suppressions from .cidrcheck.yaml and the fleet file apply as for check.\n"
     "\n"
     "Exit codes: 0 the plan leaves no errors (or there is nothing to do), 1 some\n"
     "errors cannot be resolved (the partial plan is still printed), 2 bad usage or\n"
@@ -78,55 +79,74 @@ auto parse_roles(const std::string& text, const std::string& help) -> role_set {
 
 }  // namespace
 
-auto run_plan(std::span<const std::string> args) -> int {
-  const std::string help = "plan";
-  std::vector<std::string> files, pools, avoid, pins, costs, connects;
-  std::string format = "text", output_path, routes = "all";
-  double headroom = 0;
-  bool fix_latent = false;
-  fleet_limits limits;
-  po::options_description visible("Options");
-  visible.add_options()
+auto plan_interfaces() -> std::vector<command_interface> {
+  std::vector<command_interface> out(1);
+  auto& c = out[0];
+  c.name = "plan";
+  c.summary = "propose the cheapest renumbering that leaves no errors, with migration steps";
+  c.usage = "plan [OPTIONS] [FLEET...]";
+  c.description = plan_description;
+  c.options.add_options()
     ("help,h", "show this help and exit")
-    ("format,f", po::value(&format)->value_name("FORMAT")->default_value(format),
+    ("format,f", po::value<std::string>()->value_name("FORMAT")->default_value("text"),
      "text, json, or yaml (the fleet file with the plan applied)")
-    ("output,o", po::value(&output_path)->value_name("FILE"), "write to FILE (atomically) instead of standard output")
-    ("pool", po::value(&pools)->value_name("ROLE=CIDR"), "where new ranges of a role may come from (repeatable; ROLE network, pods, services or all)")
-    ("avoid", po::value(&avoid)->value_name("CIDR"), "space no new range may use (repeatable)")
-    ("pin", po::value(&pins)->value_name("PATTERN"), "keep ranges in place: owner or owner/role, '*' matches any text (repeatable)")
-    ("cost", po::value(&costs)->value_name("ROLE=N"), "the cost of moving a range of a role (repeatable)")
-    ("headroom", po::value(&headroom)->value_name("F"), "size pod ranges for nodes x F (default 1.25)")
-    ("connect", po::value(&connects)->value_name("A,B,..."), "plan as if these owners were connected (repeatable)")
-    ("routes", po::value(&routes)->value_name("ROLES")->default_value(routes), "what the --connect links carry: network,pods,services or all")
-    ("fix-latent", po::bool_switch(&fix_latent), "also remove latent overlaps");
-  add_fleet_limit_options(visible, limits);
-  po::options_description all;
-  all.add(visible).add_options()("file", po::value(&files));
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  auto vm = parse_options(args, all, pos, help);
+    ("output,o", po::value<std::string>()->value_name("FILE"), "write to FILE (atomically) instead of standard output")
+    ("pool", po::value<std::vector<std::string>>()->value_name("ROLE=CIDR"),
+     "where new ranges of a role may come from (repeatable; ROLE network, pods, services or all)")
+    ("avoid", po::value<std::vector<std::string>>()->value_name("CIDR"), "space no new range may use (repeatable)")
+    ("pin", po::value<std::vector<std::string>>()->value_name("PATTERN"),
+     "keep ranges in place: owner or owner/role, '*' matches any text (repeatable)")
+    ("cost", po::value<std::vector<std::string>>()->value_name("ROLE=N"),
+     "the cost of moving a range of a role (repeatable)")
+    ("headroom", po::value<double>()->value_name("F"), "size pod ranges for nodes x F (default 1.25)")
+    ("connect", po::value<std::vector<std::string>>()->value_name("A,B,..."),
+     "plan as if these owners were connected (repeatable)")
+    ("routes", po::value<std::string>()->value_name("ROLES")->default_value("all"),
+     "what the --connect links carry: network,pods,services or all")
+    ("fix-latent", po::bool_switch(), "also remove latent overlaps");
+  add_config_options(c.options, c.values);
+  add_limit_options(c.options);
+  c.values.push_back({"format", {"text", "json", "yaml"}});
+  c.values.push_back({"output", {}});
+  c.operands = operand_kind::files;
+  return out;
+}
+
+auto run_plan(std::span<const std::string> args) -> int {
+  const auto c = plan_interfaces().front();
+  auto vm = parse_command(args, c);
   if (vm.count("help")) {
-    print_help("plan [OPTIONS] FLEET...", plan_description, visible);
+    print_help(c);
     return exit_ok;
   }
+  const std::string& help = c.name;
+  auto strings = [&](const char* name) {
+    return vm.count(name) ? vm[name].as<std::vector<std::string>>() : std::vector<std::string>{};
+  };
+  const auto format = vm["format"].as<std::string>();
+  const auto output_path = vm.count("output") ? vm["output"].as<std::string>() : std::string();
   if (format != "text" && format != "json" && format != "yaml") {
     throw usage_error("unknown format '" + format + "' (text, json or yaml)", help);
   }
-  if (files.empty()) throw usage_error("no fleet files (use '-' for standard input)", help);
+  auto cfg = read_configuration(vm, help);
+  if (!cfg) return exit_trouble;
+  auto files = fleet_inputs(operands(vm), *cfg, help);
   if (format == "yaml" && files.size() != 1) {
     throw usage_error("--format yaml writes one fleet file: plan a single file", help);
   }
+  const auto limits = limits_of(vm);
+  const auto cat = catalog_for(*cfg);
 
   plan_options options;
-  options.fix_latent = fix_latent;
-  for (const auto& p : pools) {
+  options.fix_latent = vm["fix-latent"].as<bool>();
+  for (const auto& p : strings("pool")) {
     auto [roles, cidr] = split_role(p, "--pool", help);
     for (auto r : roles) options.settings.pools[r].push_back(parse_cidr_flag(cidr, "--pool", help));
   }
-  for (const auto& a : avoid) options.settings.avoid.push_back(parse_cidr_flag(a, "--avoid", help));
-  for (const auto& p : pins) options.settings.pins.push_back({p, {}});
-  for (const auto& c : costs) {
-    auto [roles, value] = split_role(c, "--cost", help);
+  for (const auto& a : strings("avoid")) options.settings.avoid.push_back(parse_cidr_flag(a, "--avoid", help));
+  for (const auto& p : strings("pin")) options.settings.pins.push_back({p, {}});
+  for (const auto& flag : strings("cost")) {
+    auto [roles, value] = split_role(flag, "--cost", help);
     int cost = 0;
     try {
       cost = std::stoi(value);
@@ -137,12 +157,12 @@ auto run_plan(std::span<const std::string> args) -> int {
     for (auto r : roles) options.settings.cost[r] = cost;
   }
   if (vm.count("headroom")) {
+    double headroom = vm["headroom"].as<double>();
     if (!(headroom >= 1.0 && headroom <= 100.0)) throw usage_error("--headroom must be from 1 to 100", help);
     options.settings.headroom = headroom;
   }
 
   // Read the input; for --format yaml keep its text, which the plan is applied to.
-  const catalog& cat = builtin_catalog();
   fleet_loader loader(cat, limits);
   std::string original;
   if (format == "yaml") {
@@ -160,11 +180,16 @@ auto run_plan(std::span<const std::string> args) -> int {
   for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
   if (!loaded.ok()) return exit_trouble;
 
-  auto role_of_connects = parse_roles(routes, help);
-  for (const auto& group : connects) {
-    connection c;
-    c.via = "what-if";
-    c.routes = role_of_connects;
+  // Findings are judged as `check` judges them: rule settings, then suppressions.
+  auto suppressions = cfg->suppressions;
+  suppressions.insert(suppressions.end(), loaded.suppressions.begin(), loaded.suppressions.end());
+  options.triage = triage_options{cfg->rules, suppressions, today_utc()};
+
+  auto role_of_connects = parse_roles(vm["routes"].as<std::string>(), help);
+  for (const auto& group : strings("connect")) {
+    connection link;
+    link.via = "what-if";
+    link.routes = role_of_connects;
     std::stringstream in(group);
     for (std::string name; std::getline(in, name, ',');) {
       auto k = loaded.value.find_owner(name);
@@ -175,33 +200,15 @@ auto run_plan(std::span<const std::string> args) -> int {
                               detail::did_you_mean(name, names),
                           help);
       }
-      c.members.push_back(*k);
+      link.members.push_back(*k);
     }
-    if (c.members.size() < 2) throw usage_error("--connect needs at least two owners: A,B,...", help);
-    options.connect.push_back(std::move(c));
+    if (link.members.size() < 2) throw usage_error("--connect needs at least two owners: A,B,...", help);
+    options.connect.push_back(std::move(link));
   }
 
   auto result = plan(loaded.value, cat, options);
   for (const auto& d : result.diagnostics) std::cerr << format_diagnostic(d);
 
-  output out;
-  if (format == "yaml") {
-    auto text = apply_plan_to_text(original, display_name(files[0]), loaded.value, result);
-    // The written file must say what the plan says: read it back and check it.
-    fleet_loader reread(cat, limits);
-    reread.add_text(text, display_name(files[0]));
-    auto again = reread.finish();
-    bool errors_left = false;
-    for (const auto& x : check(again.value, cat)) errors_left = errors_left || x.level == severity::error;
-    if (!again.ok() || (result.complete() && errors_left && options.connect.empty())) {
-      throw std::logic_error("the planned fleet file does not read back clean");
-    }
-    out.write(text);
-  } else if (format == "json") {
-    write_plan_json(out, {loaded.value, result, loaded.files});
-  } else {
-    write_plan_text(out, {loaded.value, result, loaded.files});
-  }
   if (!output_path.empty()) {
     std::error_code ec;
     for (const auto& f : files) {
@@ -209,14 +216,36 @@ auto run_plan(std::span<const std::string> args) -> int {
         throw usage_error("-o " + output_path + " is an input file; the input is never modified: write elsewhere", help);
       }
     }
-    auto error = write_file_atomically(output_path, out.buffer());
-    out.buffer().clear();
+  }
+  auto render = [&](output& out) {
+    if (format == "yaml") {
+      auto text = apply_plan_to_text(original, display_name(files[0]), loaded.value, result);
+      // The written file must say what the plan says: read it back and check it.
+      fleet_loader reread(cat, limits);
+      reread.add_text(text, display_name(files[0]));
+      auto again = reread.finish();
+      bool errors_left = false;
+      for (const auto& x : check(again.value, cat)) errors_left = errors_left || x.level == severity::error;
+      if (!again.ok() || (result.complete() && errors_left && options.connect.empty() && suppressions.empty())) {
+        throw std::logic_error("the planned fleet file does not read back clean");
+      }
+      out.write(text);
+    } else if (format == "json") {
+      write_plan_json(out, {loaded.value, result, loaded.files});
+    } else {
+      write_plan_text(out, {loaded.value, result, loaded.files});
+    }
+  };
+  if (!output_path.empty()) {
+    auto error = write_file_atomically(output_path, render);
     if (!error.empty()) {
       std::cerr << output_path << ": error: " << error << "\n";
       return exit_trouble;
     }
-  } else if (!out.flush()) {
-    return exit_trouble;
+  } else {
+    output out;
+    render(out);
+    if (!out.flush()) return exit_trouble;
   }
   return result.complete() ? exit_ok : exit_findings;
 }

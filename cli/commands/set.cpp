@@ -37,32 +37,82 @@ constexpr std::string_view set_description =
     "\n"
     "Run 'cidrcheck set SUBCOMMAND --help' for the options of each.";
 
-// What every set subcommand takes: the list files, the reading options, --count.
-struct common_options {
-  std::vector<std::string> files;
-  list_options list;
-  bool count = false;
-};
-
-void add_common(po::options_description& d, common_options& c) {
+// The options every set subcommand takes: the reading options and --count.
+void add_common(po::options_description& d) {
+  list_options defaults;
   d.add_options()
     ("help,h", "show this help and exit")
     ("lenient", po::bool_switch(), "accept CIDRs with host bits set (10.0.0.1/24 means 10.0.0.0/24)")
-    ("allow-empty", po::bool_switch(&c.list.allow_empty), "accept input without a single CIDR")
-    ("max-file-bytes", po::value(&c.list.max_file_bytes)->default_value(c.list.max_file_bytes)->value_name("N"),
+    ("allow-empty", po::bool_switch(), "accept input without a single CIDR")
+    ("max-file-bytes", po::value<std::size_t>()->default_value(defaults.max_file_bytes)->value_name("N"),
      "refuse input files larger than N bytes")
-    ("max-line-bytes", po::value(&c.list.max_line_bytes)->default_value(c.list.max_line_bytes)->value_name("N"),
+    ("max-line-bytes", po::value<std::size_t>()->default_value(defaults.max_line_bytes)->value_name("N"),
      "refuse lines longer than N bytes");
 }
 
-// Parses the subcommand's options; the input files are positional and so not in --help's option list.
-auto parse_with_files(std::span<const std::string> args, const po::options_description& visible,
-                      common_options& c, const std::string& help) -> po::variables_map {
-  po::options_description all;
-  all.add(visible).add_options()("file", po::value(&c.files));
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  return parse_options(args, all, pos, help);
+auto subcommand(std::string name, std::string summary, std::string usage, std::string description)
+    -> command_interface {
+  command_interface c;
+  c.name = "set " + name;
+  c.summary = std::move(summary);
+  c.usage = std::move(usage);
+  c.description = std::move(description);
+  c.operands = operand_kind::files;
+  add_common(c.options);
+  return c;
+}
+
+auto merge_interface() -> command_interface {
+  auto c = subcommand("merge", "the minimal prefix cover of the union", "set merge [OPTIONS] FILE...",
+                      "Prints the minimal prefix cover of the union of the lists, sorted (IPv4 first), one a line.");
+  c.options.add_options()("count", po::bool_switch(), "print only 'merged N'");
+  return c;
+}
+
+auto overlaps_interface() -> command_interface {
+  auto c = subcommand("overlaps", "every overlapping pair of input lines", "set overlaps [OPTIONS] FILE...",
+                      "Prints every pair of input lines whose CIDRs overlap (two equal lines are a pair),\n"
+                      "one pair a line, earlier line first, in input order:\n"
+                      "  FILE:LINE: CIDR overlaps FILE:LINE: CIDR\n"
+                      "Exits 1 when there is at least one pair, 0 when there is none.");
+  c.options.add_options()("count", po::bool_switch(), "print only 'pairs N'");
+  return c;
+}
+
+auto free_interface() -> command_interface {
+  auto c = subcommand("free", "the free prefixes of a pool", "set free --within POOL [OPTIONS] FILE...",
+                      "Prints the minimal prefix cover of POOL minus the union of the lists, one a line.");
+  c.options.add_options()
+    ("within", po::value<std::vector<std::string>>()->required()->value_name("POOL"),
+     "the pool (a CIDR; repeat for several)")
+    ("count", po::bool_switch(), "print only 'free N'");
+  return c;
+}
+
+auto alloc_interface() -> command_interface {
+  auto c = subcommand("alloc", "best-fit allocation from a pool",
+                      "set alloc --within POOL --length L [-n K | --count K] [OPTIONS] FILE...",
+                      "Allocates K blocks of length L from POOL minus the union of the lists, by best fit:\n"
+                      "each comes from the smallest free block that can hold it (lowest address among\n"
+                      "equals), carved from its start, as netipx's RemoveFreePrefix chooses. Exits 1 if\n"
+                      "the pool runs out before K blocks (the blocks found are still printed).");
+  c.options.add_options()
+    ("within", po::value<std::vector<std::string>>()->required()->value_name("POOL"),
+     "the pool (a CIDR; repeat for several)")
+    ("length", po::value<int>()->required()->value_name("L"), "the prefix length of each block")
+    ("number,n", po::value<std::uint64_t>()->value_name("K"), "allocate K blocks and print them, one a line (default 1)")
+    ("count", po::value<std::uint64_t>()->value_name("K"), "allocate K blocks and print only 'alloc K last PREFIX'");
+  return c;
+}
+
+// Parses a subcommand's arguments; returns nullopt after printing --help.
+auto parse(std::span<const std::string> args, const command_interface& c) -> std::optional<po::variables_map> {
+  auto vm = parse_command(args, c);
+  if (vm.count("help")) {
+    print_help(c);
+    return std::nullopt;
+  }
+  return vm;
 }
 
 auto parse_pool(const std::vector<std::string>& texts, const std::string& help) -> address_set {
@@ -81,12 +131,16 @@ auto parse_pool(const std::vector<std::string>& texts, const std::string& help) 
   return b.build();
 }
 
-// Reads the lists; prints every diagnostic. Returns nullopt when the input has errors.
-auto read_lists(common_options& c, const po::variables_map& vm, const std::string& help)
-    -> std::optional<prefix_list> {
-  if (c.files.empty()) throw usage_error("no input files (use '-' for standard input)", help);
-  if (vm["lenient"].as<bool>()) c.list.mode = host_bits::mask;
-  auto list = read_prefix_lists(c.files, c.list);
+// Reads the lists named by the operands; prints every diagnostic. Returns nullopt when the input has errors.
+auto read_lists(const po::variables_map& vm, const std::string& help) -> std::optional<prefix_list> {
+  auto files = operands(vm);
+  if (files.empty()) throw usage_error("no input files (use '-' for standard input)", help);
+  list_options options;
+  options.allow_empty = vm["allow-empty"].as<bool>();
+  options.max_file_bytes = vm["max-file-bytes"].as<std::size_t>();
+  options.max_line_bytes = vm["max-line-bytes"].as<std::size_t>();
+  if (vm["lenient"].as<bool>()) options.mode = host_bits::mask;
+  auto list = read_prefix_lists(files, options);
   for (const auto& d : list.diagnostics) std::cerr << format_diagnostic(d);
   if (!list.ok()) return std::nullopt;
   return list;
@@ -99,22 +153,14 @@ auto union_of(const prefix_list& list) -> address_set {
 }
 
 auto run_merge(std::span<const std::string> args) -> int {
-  const std::string help = "set merge";
-  common_options c;
-  po::options_description d("Options");
-  add_common(d, c);
-  d.add_options()("count", po::bool_switch(&c.count), "print only 'merged N'");
-  auto vm = parse_with_files(args, d, c, help);
-  if (vm.count("help")) {
-    print_help("set merge [OPTIONS] FILE...",
-               "Prints the minimal prefix cover of the union of the lists, sorted (IPv4 first), one a line.", d);
-    return exit_ok;
-  }
-  auto list = read_lists(c, vm, help);
+  const auto c = merge_interface();
+  auto vm = parse(args, c);
+  if (!vm) return exit_ok;
+  auto list = read_lists(*vm, c.name);
   if (!list) return exit_trouble;
   auto merged = collapse(list->entries, [](const list_entry& e) -> const prefix& { return e.value; });
   output out;
-  if (c.count) {
+  if ((*vm)["count"].as<bool>()) {
     out.write(fmt::format("merged {}\n", merged.size()));
   } else {
     for (const auto& p : merged) out.line(p);
@@ -123,27 +169,15 @@ auto run_merge(std::span<const std::string> args) -> int {
 }
 
 auto run_overlaps(std::span<const std::string> args) -> int {
-  const std::string help = "set overlaps";
-  common_options c;
-  po::options_description d("Options");
-  add_common(d, c);
-  d.add_options()("count", po::bool_switch(&c.count), "print only 'pairs N'");
-  auto vm = parse_with_files(args, d, c, help);
-  if (vm.count("help")) {
-    print_help("set overlaps [OPTIONS] FILE...",
-               "Prints every pair of input lines whose CIDRs overlap (two equal lines are a pair),\n"
-               "one pair a line, earlier line first, in input order:\n"
-               "  FILE:LINE: CIDR overlaps FILE:LINE: CIDR\n"
-               "Exits 1 when there is at least one pair, 0 when there is none.",
-               d);
-    return exit_ok;
-  }
-  auto list = read_lists(c, vm, help);
+  const auto c = overlaps_interface();
+  auto vm = parse(args, c);
+  if (!vm) return exit_ok;
+  auto list = read_lists(*vm, c.name);
   if (!list) return exit_trouble;
   auto value_of = [](const list_entry& e) -> const prefix& { return e.value; };
   output out;
   std::uint64_t pairs = 0;
-  if (c.count) {
+  if ((*vm)["count"].as<bool>()) {
     for_each_overlapping_pair(list->entries, value_of, [&](std::size_t, std::size_t) { ++pairs; });
     out.write(fmt::format("pairs {}\n", pairs));
   } else {
@@ -172,26 +206,15 @@ auto run_overlaps(std::span<const std::string> args) -> int {
 }
 
 auto run_free(std::span<const std::string> args) -> int {
-  const std::string help = "set free";
-  common_options c;
-  std::vector<std::string> within;
-  po::options_description d("Options");
-  add_common(d, c);
-  d.add_options()
-    ("within", po::value(&within)->required()->value_name("POOL"), "the pool (a CIDR; repeat for several)")
-    ("count", po::bool_switch(&c.count), "print only 'free N'");
-  auto vm = parse_with_files(args, d, c, help);
-  if (vm.count("help")) {
-    print_help("set free --within POOL [OPTIONS] FILE...",
-               "Prints the minimal prefix cover of POOL minus the union of the lists, one a line.", d);
-    return exit_ok;
-  }
-  auto pool = parse_pool(within, help);
-  auto list = read_lists(c, vm, help);
+  const auto c = free_interface();
+  auto vm = parse(args, c);
+  if (!vm) return exit_ok;
+  auto pool = parse_pool((*vm)["within"].as<std::vector<std::string>>(), c.name);
+  auto list = read_lists(*vm, c.name);
   if (!list) return exit_trouble;
   auto free = (pool - union_of(*list)).prefixes();
   output out;
-  if (c.count) {
+  if ((*vm)["count"].as<bool>()) {
     out.write(fmt::format("free {}\n", free.size()));
   } else {
     for (const auto& p : free) out.line(p);
@@ -200,36 +223,20 @@ auto run_free(std::span<const std::string> args) -> int {
 }
 
 auto run_alloc(std::span<const std::string> args) -> int {
-  const std::string help = "set alloc";
-  common_options c;
-  std::vector<std::string> within;
-  int length = 0;
-  std::uint64_t number = 1;
+  const auto c = alloc_interface();
+  const auto& help = c.name;
+  auto vm_parsed = parse(args, c);
+  if (!vm_parsed) return exit_ok;
+  const auto& vm = *vm_parsed;
+  int length = vm["length"].as<int>();
+  std::uint64_t number = vm.count("number") ? vm["number"].as<std::uint64_t>() : 1;
   std::optional<std::uint64_t> count;
-  po::options_description d("Options");
-  add_common(d, c);
-  d.add_options()
-    ("within", po::value(&within)->required()->value_name("POOL"), "the pool (a CIDR; repeat for several)")
-    ("length", po::value(&length)->required()->value_name("L"), "the prefix length of each block")
-    ("number,n", po::value(&number)->value_name("K"), "allocate K blocks and print them, one a line (default 1)")
-    ("count", po::value<std::uint64_t>()->value_name("K"),
-     "allocate K blocks and print only 'alloc K last PREFIX'");
-  auto vm = parse_with_files(args, d, c, help);
-  if (vm.count("help")) {
-    print_help("set alloc --within POOL --length L [-n K | --count K] [OPTIONS] FILE...",
-               "Allocates K blocks of length L from POOL minus the union of the lists, by best fit:\n"
-               "each comes from the smallest free block that can hold it (lowest address among\n"
-               "equals), carved from its start, as netipx's RemoveFreePrefix chooses. Exits 1 if\n"
-               "the pool runs out before K blocks (the blocks found are still printed).",
-               d);
-    return exit_ok;
-  }
   if (vm.count("count")) {
     if (vm.count("number")) throw usage_error("use either -n/--number or --count, not both", help);
     count = vm["count"].as<std::uint64_t>();
     number = *count;
   }
-  auto pool = parse_pool(within, help);
+  auto pool = parse_pool(vm["within"].as<std::vector<std::string>>(), help);
   auto pool_version = pool.only(ip_version::v4).empty() ? ip_version::v6 : ip_version::v4;
   if (!pool.only(ip_version::v4).empty() && !pool.only(ip_version::v6).empty()) {
     throw usage_error("--within pools must all be of one IP version", help);
@@ -239,7 +246,7 @@ auto run_alloc(std::span<const std::string> args) -> int {
                                   static_cast<int>(pool_version)),
                       help);
   }
-  auto list = read_lists(c, vm, help);
+  auto list = read_lists(vm, help);
   if (!list) return exit_trouble;
   prefix_allocator allocator(pool - union_of(*list));
   output out;
@@ -262,12 +269,27 @@ auto run_alloc(std::span<const std::string> args) -> int {
 
 }  // namespace
 
+auto set_interfaces() -> std::vector<command_interface> {
+  std::vector<command_interface> out(1);
+  out[0].name = "set";
+  out[0].summary = "set algebra on plain CIDR lists: merge, overlaps, free, alloc";
+  out[0].usage = "set SUBCOMMAND [OPTIONS] FILE...";
+  out[0].description = set_description;
+  out[0].options.add_options()("help,h", "show this help and exit");
+  out[0].operands = operand_kind::words;
+  for (auto* make : {merge_interface, overlaps_interface, free_interface, alloc_interface}) {
+    out.push_back(make());
+    out[0].operand_words.push_back(out.back().name.substr(4));
+  }
+  return out;
+}
+
 auto run_set(std::span<const std::string> args) -> int {
-  struct subcommand {
+  struct subcommand_entry {
     std::string_view name;
     int (*run)(std::span<const std::string>);
   };
-  static constexpr subcommand subcommands[] = {
+  static constexpr subcommand_entry subcommands[] = {
       {"merge", run_merge}, {"overlaps", run_overlaps}, {"free", run_free}, {"alloc", run_alloc}};
   if (args.empty()) throw usage_error("missing subcommand (merge, overlaps, free or alloc)", "set");
   if (args[0] == "--help" || args[0] == "-h") {

@@ -1,39 +1,95 @@
 #pragma once
-// Rendering findings: one function per format, all fed the same checked fleet.
+// Rendering a checked fleet: one file per format, all fed the same report.
 
 #include "output.hpp"
 
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/plan.hpp>
+#include <cidrcheck/fleet/suppression.hpp>
+#include <cidrcheck/fleet/triage.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
 
 #include <cstddef>
+#include <span>
 #include <string>
-#include <vector>
+#include <string_view>
 
 namespace cidrcheck::cli {
 
-/// Everything a report shows: the fleet, its findings, and the load warnings.
-struct check_report {
+/// Findings of one fleet with their fingerprints (fingerprints[k] is findings[k]'s).
+struct finding_list {
   const fleet& model;
-  const std::vector<finding>& findings;
-  const std::vector<diagnostic>& warnings;  ///< non-fatal load diagnostics
-  const std::vector<std::string>& files;
+  std::span<const finding> findings;
+  std::span<const std::string> fingerprints;
+};
+
+/// Everything a report shows.
+struct check_report {
+  finding_list shown;  ///< the findings to report, in position order
+  std::span<const suppressed_finding> suppressed;
+  std::span<const suppression> suppressions;  ///< what suppressed[k].suppression indexes
+  std::span<const diagnostic> warnings;       ///< non-fatal load diagnostics
+  std::span<const std::string> files;
+  std::size_t baselined = 0;      ///< findings left out because the baseline has them
+  std::size_t below_minimum = 0;  ///< findings left out by the minimum severity
+  /// `cidrcheck diff`: the findings the change removes (in the old fleet), and
+  /// what the old fleet was ("HEAD:fleet.yaml"); shown is then what it adds.
+  const finding_list* removed = nullptr;
+  std::string_view old_name = {};
 };
 
 /// Counts of findings per severity.
 struct severity_counts {
   std::size_t errors = 0, warnings = 0, notes = 0;
 };
-auto count_severities(const std::vector<finding>& findings) -> severity_counts;
+auto count_severities(std::span<const finding> findings) -> severity_counts;
+
+/// Where a report points for a finding: its first range's text, or for a
+/// finding without ranges the place it names.
+struct finding_location {
+  source_location where;
+  std::uint32_t end_column = 0;  ///< one past the end, when known
+};
+auto locate(const fleet& f, const finding& x) -> finding_location;
+
+/// Says where a range came from, for the note that points at it:
+/// "services 10.96.0.0/12 of prod-us is the default of distribution kubeadm, set here".
+auto range_note(const fleet& f, const fleet_range& r) -> std::string;
+
+/// Returns the URL of a rule's documentation page.
+auto rule_help_uri(rule r) -> std::string;
+
+/// Returns "3 errors, 0 warnings, 1 note".
+auto describe_counts(const severity_counts& c) -> std::string;
+
+/// How the text format looks on a terminal.
+struct text_style {
+  bool colour = false;  ///< ANSI colours (only ever on the text format)
+  bool quiet = false;   ///< only the compiler-style lines: no hints, no summary
+};
 
 /// Compiler-style lines: "file:line:col: severity[rule]: message", then notes
 /// for the other range and the connections, a hint, and a summary line.
-void write_text(output& out, const check_report& r);
+void write_text(output& out, const check_report& r, const text_style& style);
 
-/// The versioned JSON document (see docs/cli.md).
+/// The versioned JSON document (see docs/cli.md); also the baseline format.
 void write_json(output& out, const check_report& r);
+
+/// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
+void write_sarif(output& out, const check_report& r);
+
+/// GitHub Actions workflow commands (::error file=...::), capped as GitHub caps them.
+void write_github(output& out, const check_report& r);
+
+/// JUnit XML: one test case per rule and owner, for GitLab's and GitHub's test reporters.
+void write_junit(output& out, const check_report& r);
+
+/// GitLab Code Quality JSON.
+void write_gitlab(output& out, const check_report& r);
+
+/// A Markdown summary for a pull-request comment or a job summary.
+void write_markdown(output& out, const check_report& r);
 
 /// A plan, with the fleet it was made for.
 struct plan_report {

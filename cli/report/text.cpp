@@ -4,17 +4,14 @@
 
 namespace cidrcheck::cli {
 
-auto count_severities(const std::vector<finding>& findings) -> severity_counts {
-  severity_counts c;
-  for (const auto& x : findings) {
-    if (x.level == severity::error) ++c.errors;
-    if (x.level == severity::warning) ++c.warnings;
-    if (x.level == severity::note) ++c.notes;
-  }
-  return c;
-}
-
 namespace {
+
+// ANSI SGR sequences, as GCC colours its diagnostics.
+struct palette {
+  std::string_view bold, error, warning, note, hint, reset;
+};
+constexpr palette plain{};
+constexpr palette ansi{"\x1b[1m", "\x1b[1;31m", "\x1b[1;35m", "\x1b[1;36m", "\x1b[32m", "\x1b[0m"};
 
 auto location_text(const source_location& where) -> std::string {
   return where.file.empty() ? std::string("cidrcheck") : to_string(where);
@@ -24,52 +21,115 @@ auto plural(std::size_t n, const char* word) -> std::string {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-// Says where a range came from, for the note that points at it.
-auto range_note(const fleet& f, const fleet_range& r) -> std::string {
-  const owner& o = f.owners[r.owner];
-  std::string subject = f.role_name(r) + " " + r.cidr.to_string() + " of " + o.name;
-  switch (r.origin) {
-    case range_origin::declared: return subject + " is declared here";
-    case range_origin::distribution_default: return subject + " is the default of distribution " + o.type + ", set here";
-    case range_origin::network_type: return subject + " comes with network type " + o.type + ", set here";
+class text_writer {
+ public:
+  text_writer(output& out, const text_style& style) : out_(out), style_(style), p_(style.colour ? ansi : plain) {}
+
+  void finding_block(const fleet& f, const finding& x) {
+    auto& buf = out_.buffer();
+    auto at = locate(f, x).where;
+    line_start(at);
+    auto colour = x.level == severity::error ? p_.error : x.level == severity::warning ? p_.warning : p_.note;
+    buf += colour;
+    buf += to_string(x.level);
+    buf += '[';
+    buf += info(x.id).name;
+    buf += "]:";
+    buf += p_.reset;
+    buf += ' ';
+    buf += x.message;
+    buf += '\n';
+    for (std::size_t k = 1; k < x.ranges.size(); ++k) {
+      const auto& other = f.ranges[x.ranges[k]];
+      note(other.where, range_note(f, other));
+    }
+    if (!x.ranges.empty() && f.ranges[x.ranges.front()].origin != range_origin::declared) {
+      note(at, range_note(f, f.ranges[x.ranges.front()]));
+    }
+    for (auto c : x.via) note(f.connections[c].where, f.describe_connection(c) + " is declared here");
+    if (!x.hint.empty() && !style_.quiet) {
+      buf += "  ";
+      buf += p_.hint;
+      buf += "hint:";
+      buf += p_.reset;
+      buf += ' ';
+      buf += x.hint;
+      buf += '\n';
+    }
+    out_.maybe_flush();
   }
-  return subject;
-}
 
-}  // namespace
-
-void write_text(output& out, const check_report& r) {
-  auto& buf = out.buffer();
-  for (const auto& x : r.findings) {
-    const auto& first = r.model.ranges[x.ranges.front()];
-    buf += location_text(first.where);
-    buf += ": ";
+  void removed(const fleet& f, const finding& x) {
+    auto& buf = out_.buffer();
+    buf += "  removed: ";
     buf += to_string(x.level);
     buf += '[';
     buf += info(x.id).name;
     buf += "]: ";
     buf += x.message;
-    buf += '\n';
-    for (std::size_t k = 1; k < x.ranges.size(); ++k) {
-      const auto& other = r.model.ranges[x.ranges[k]];
-      buf += location_text(other.where) + ": note: " + range_note(r.model, other) + "\n";
-    }
-    if (first.origin != range_origin::declared) {
-      buf += location_text(first.where) + ": note: " + range_note(r.model, first) + "\n";
-    }
-    for (auto c : x.via) {
-      buf += location_text(r.model.connections[c].where) + ": note: " + r.model.describe_connection(c) +
-             " is declared here\n";
-    }
-    if (!x.hint.empty()) buf += "  hint: " + x.hint + "\n";
-    out.maybe_flush();
+    buf += " (was " + location_text(locate(f, x).where) + ")\n";
+    out_.maybe_flush();
   }
-  auto counts = count_severities(r.findings);
-  std::size_t files = r.files.size();
-  buf += plural(counts.errors, "error") + ", " + plural(counts.warnings, "warning") + ", " +
-         plural(counts.notes, "note") + " in " + plural(r.model.ranges.size(), "range") + " of " +
-         plural(r.model.owners.size(), "owner") + ", " + plural(r.model.connections.size(), "connection") + " (" +
-         plural(files, "file") + ")\n";
+
+  void summary(std::string text) {
+    auto& buf = out_.buffer();
+    buf += p_.bold;
+    buf += text;
+    buf += p_.reset;
+    buf += '\n';
+  }
+
+ private:
+  void line_start(const source_location& at) {
+    auto& buf = out_.buffer();
+    buf += p_.bold;
+    buf += location_text(at);
+    buf += ':';
+    buf += p_.reset;
+    buf += ' ';
+  }
+  void note(const source_location& at, const std::string& text) {
+    auto& buf = out_.buffer();
+    line_start(at);
+    buf += p_.note;
+    buf += "note:";
+    buf += p_.reset;
+    buf += ' ';
+    buf += text;
+    buf += '\n';
+  }
+
+  output& out_;
+  const text_style& style_;
+  const palette& p_;
+};
+
+// "; 2 suppressed; 3 in the baseline; 1 below the minimum severity", as far as any.
+auto hidden_clauses(const check_report& r) -> std::string {
+  std::string out;
+  if (!r.suppressed.empty()) out += "; " + std::to_string(r.suppressed.size()) + " suppressed";
+  if (r.baselined != 0) out += "; " + std::to_string(r.baselined) + " in the baseline";
+  if (r.below_minimum != 0) out += "; " + std::to_string(r.below_minimum) + " below the minimum severity";
+  return out;
+}
+
+}  // namespace
+
+void write_text(output& out, const check_report& r, const text_style& style) {
+  text_writer w(out, style);
+  const fleet& f = r.shown.model;
+  for (const auto& x : r.shown.findings) w.finding_block(f, x);
+  if (style.quiet) return;
+  if (r.removed) {
+    for (const auto& x : r.removed->findings) w.removed(r.removed->model, x);
+    w.summary("added " + describe_counts(count_severities(r.shown.findings)) + "; removed " +
+              plural(r.removed->findings.size(), "finding") + " (against " + std::string(r.old_name) + ")" +
+              hidden_clauses(r));
+    return;
+  }
+  w.summary(describe_counts(count_severities(r.shown.findings)) + " in " + plural(f.ranges.size(), "range") + " of " +
+            plural(f.owners.size(), "owner") + ", " + plural(f.connections.size(), "connection") + " (" +
+            plural(r.files.size(), "file") + ")" + hidden_clauses(r));
 }
 
 }  // namespace cidrcheck::cli

@@ -1,3 +1,4 @@
+#include <cidrcheck/fleet/rule_docs.hpp>
 #include <cidrcheck/fleet/rules.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 
@@ -58,6 +59,18 @@ TEST(Rules, EveryRuleIsDocumented) {
     std::string expected = "# " + std::string(r.name) + " (" + std::string(r.id) + ") \u2014 " +
                            std::string(to_string(r.default_severity));
     EXPECT_TRUE(title.starts_with(expected)) << "docs/rules/" << r.name << ".md starts with: " << title;
+  }
+}
+
+TEST(Rules, TheCompiledDocumentationIsThePageInDocs) {
+  for (const auto& r : rule_table()) {
+    std::ifstream page(CIDRCHECK_DOCS "/rules/" + std::string(r.name) + ".md", std::ios::binary);
+    std::stringstream text;
+    text << page.rdbuf();
+    EXPECT_EQ(rule_documentation(r.value), text.str()) << r.name;
+    for (auto section : {"**What.**", "**How to fix.**", "**When suppressing is legitimate.**"}) {
+      EXPECT_NE(rule_documentation(r.value).find(section), std::string_view::npos) << r.name << " lacks " << section;
+    }
   }
 }
 

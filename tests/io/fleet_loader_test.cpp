@@ -276,5 +276,55 @@ TEST(FleetLoader, SurvivesAnAliasBomb) {
   EXPECT_TRUE(has(r, "unknown-key"));
 }
 
+TEST(FleetLoader, ReadsSuppressionsFromEveryDocument) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(R"(clusters:
+  - {name: a, pods: 10.0.0.0/16}
+suppressions:
+  - rule: latent-overlap
+    entities: [a/pods, b]
+    reason: never peered
+    expires: 2026-06-30
+)",
+                  "one.yaml");
+  loader.add_text("clusters: [{name: b, pods: 10.0.0.0/16}]\nsuppressions: [{rule: CIDR120, entities: b, reason: x}]\n",
+                  "two.yaml");
+  auto r = loader.finish();
+  ASSERT_TRUE(r.ok()) << printed(r)[0];
+  ASSERT_EQ(r.suppressions.size(), 2u);
+  EXPECT_EQ(r.suppressions[0].id, rule::latent_overlap);
+  EXPECT_EQ(r.suppressions[0].where, (source_location{"one.yaml", 4, 11}));
+  EXPECT_EQ(r.suppressions[0].entities.size(), 2u);
+  EXPECT_EQ(r.suppressions[1].id, rule::well_known_default);
+  EXPECT_EQ(r.suppressions[1].where.file, "two.yaml");
+  EXPECT_FALSE(r.suppressions[1].expires);
+}
+
+TEST(FleetLoader, ReportsBadSuppressionsAtTheirPosition) {
+  auto r = load(R"(clusters: [{name: a, pods: 10.0.0.0/16}]
+suppressions:
+  - {rule: overlap, entities: [a/pod], reason: x}
+  - {rule: overlap, entities: [a], expires: 2026-02-30, reason: y}
+  - {rule: overlap, entities: [a]}
+)");
+  EXPECT_EQ(printed(r),
+            (std::vector<std::string>{
+                "f.yaml:3:32: error: entity 'a/pod' must be OWNER or OWNER/ROLE, with ROLE network, pods or services "
+                "(did you mean 'pods'?)\n",
+                "f.yaml:4:45: error: expires must be a date, YYYY-MM-DD, not \"2026-02-30\"\n",
+                "f.yaml:5:5: error: a suppression needs 'reason', why the finding is accepted\n",
+            }));
+  EXPECT_TRUE(r.suppressions.empty());
+}
+
+TEST(FleetLoader, AFilledInRangeSpansTheKeyThatBroughtIt) {
+  auto r = load("clusters:\n  - {name: a, distribution: kops}\n");
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r.value.ranges.empty());
+  // "kops" starts at column 29: the range points at it, one past its end is 33.
+  EXPECT_EQ(r.value.ranges[0].where, (source_location{"f.yaml", 2, 29}));
+  EXPECT_EQ(r.value.ranges[0].end_column, 33u);
+}
+
 }  // namespace
 }  // namespace cidrcheck

@@ -71,7 +71,7 @@ struct fleet_range {
   /// Where the CIDR was written; for a filled-in range, the key that brought it
   /// (the cluster's `distribution` or the network's `type`).
   source_location where;
-  std::uint32_t end_column = 0;  ///< one past the last column of the CIDR text, when known
+  std::uint32_t end_column = 0;  ///< one past the last column of the text at `where`, when known
 };
 
 /// Where an owner's mapping sits in its file, for writers that patch the file
@@ -101,6 +101,7 @@ struct owner {
   role_set declared = role_set::none();
   source_location where;                 ///< where the owner's entry starts
   source_location type_where;            ///< where `distribution` or `type` was written
+  std::uint32_t type_end_column = 0;     ///< one past the end of that value, when known
   source_location dns_where;
   source_location nodes_where;
   mapping_layout layout;

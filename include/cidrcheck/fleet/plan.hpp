@@ -7,6 +7,7 @@
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/triage.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
 #include <cidrcheck/prefix.hpp>
 
@@ -24,7 +25,10 @@ struct plan_options {
   plan_settings settings;                 ///< command-line settings
   std::vector<connection> connect;        ///< what-if: plan as if these existed
   bool fix_latent = false;                ///< also remove latent overlaps
-  check_options check;                    ///< how findings are judged
+  check_options check;                    ///< how findings are found
+  /// How findings are judged: per-rule severities or off, and suppressions, as
+  /// `cidrcheck check` applies them (a suppressed overlap needs no move).
+  std::optional<triage_options> triage;
 };
 
 /// One fact a migration step relies on, with where it comes from.

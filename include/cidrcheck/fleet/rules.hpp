@@ -11,7 +11,8 @@
 
 namespace cidrcheck {
 
-/// Every rule check() applies. The values index rule_table().
+/// Every rule: check() applies the fleet rules, triage() the suppression
+/// rules (CIDR9xx). The values index rule_table().
 enum class rule : std::uint8_t {
   overlap,
   overlap_internal,
@@ -30,6 +31,8 @@ enum class rule : std::uint8_t {
   node_mask_too_large,
   dns_outside_service_range,
   dns_is_kubernetes_service,
+  expired_suppression,
+  unused_suppression,
 };
 
 /// What every report says about a rule. The id ("CIDR101") and the name
@@ -42,7 +45,7 @@ struct rule_info {
   std::string_view summary;
 };
 
-inline constexpr std::array<rule_info, 17> rule_table_data{{
+inline constexpr std::array<rule_info, 19> rule_table_data{{
     {rule::overlap, "CIDR101", "overlap", severity::error,
      "two owners' ranges overlap and some owner routes both"},
     {rule::overlap_internal, "CIDR102", "overlap-internal", severity::error,
@@ -77,6 +80,10 @@ inline constexpr std::array<rule_info, 17> rule_table_data{{
      "the cluster DNS address is not in a service range"},
     {rule::dns_is_kubernetes_service, "CIDR221", "dns-is-kubernetes-service", severity::error,
      "the cluster DNS address is the service range's first address, which kubernetes.default takes"},
+    {rule::expired_suppression, "CIDR901", "expired-suppression", severity::warning,
+     "a suppression is past its expiry date, so the findings it hid are reported again"},
+    {rule::unused_suppression, "CIDR902", "unused-suppression", severity::note,
+     "a suppression matches no finding: the problem is fixed, or the suppression names the wrong rule or owners"},
 }};
 
 /// Returns every rule, in id order.

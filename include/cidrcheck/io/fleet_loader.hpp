@@ -3,6 +3,7 @@
 
 #include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
 
 #include <cstddef>
@@ -31,6 +32,7 @@ struct fleet_load_result {
   fleet value;                          ///< usable as far as it was read, even with errors
   std::vector<std::string> files;       ///< the sources, in the order read
   std::vector<diagnostic> diagnostics;  ///< errors, warnings (unknown distribution, ...)
+  std::vector<suppression> suppressions;  ///< the files' `suppressions:`, in reading order
   /// Reports whether the fleet was read without errors (warnings allowed).
   auto ok() const -> bool { return !has_errors(diagnostics); }
 };

@@ -236,7 +236,7 @@ class checker {
       special = special || any_owner;
       if (*id == rule::well_known_default || (!cluster && !any_owner)) continue;
       auto& x = add(*id, {k}, describe_range(f_, r) + " overlaps " + b.name + " " + b.cidr.to_string(),
-                    hint_for_block(*id, r));
+                    hint_for_block(*id, r, b));
       x.block = finding_block{b.cidr, b.name, b.source};
       x.overlap = address_range(r.cidr.length() >= b.cidr.length() ? r.cidr : b.cidr);
     }
@@ -264,10 +264,10 @@ class checker {
     }
   }
 
-  auto hint_for_block(rule id, const fleet_range& r) const -> std::string {
+  auto hint_for_block(rule id, const fleet_range& r, const catalog_block& b) const -> std::string {
     std::string what = "the " + f_.role_name(r) + " range of " + f_.owners[r.owner].name;
     switch (id) {
-      case rule::reserved_range: return "move " + what + " to private space; this block is never routable";
+      case rule::reserved_range: return "move " + what + " out of " + b.cidr.to_string() + ", to private space";
       case rule::documentation_range: return "documentation blocks are for examples; move " + what + " to private space";
       case rule::shared_address_space:
         return "move " + what + " out of 100.64.0.0/10 before a node or laptop joins a tailnet";

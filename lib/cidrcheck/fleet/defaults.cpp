@@ -13,6 +13,7 @@ void add_ranges(fleet& f, std::uint32_t owner_index, range_role role, range_orig
     r.role = role;
     r.origin = origin;
     r.where = f.owners[owner_index].type_where;
+    r.end_column = f.owners[owner_index].type_end_column;
     f.owners[owner_index].ranges.push_back(static_cast<std::uint32_t>(f.ranges.size()));
     f.ranges.push_back(r);
   }

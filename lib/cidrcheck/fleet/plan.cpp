@@ -109,7 +109,7 @@ class planner {
   }
 
   auto run() -> plan_result {
-    findings_ = check(working_, c_, options_.check);
+    findings_ = judged(working_, check(working_, c_, options_.check));
     mark_pins();
     decide();
     size_changes();
@@ -438,10 +438,10 @@ class planner {
     // Checked without messages first (they cost much on big fleets); described only if needed.
     auto lean = options_.check;
     lean.describe = false;
-    result_.remaining = check(applied, c_, lean);
+    result_.remaining = judged(applied, check(applied, c_, lean));
     bool errors_left = std::any_of(result_.remaining.begin(), result_.remaining.end(),
                                    [](const finding& x) { return x.level == severity::error; });
-    if (errors_left && options_.check.describe) result_.remaining = check(applied, c_, options_.check);
+    if (errors_left && options_.check.describe) result_.remaining = judged(applied, check(applied, c_, options_.check));
     // Ranges the plan created sit after the input's in the applied fleet, in the
     // order of the changes that fill requests.
     std::vector<std::uint32_t> request_of_new;
@@ -463,6 +463,12 @@ class planner {
       problem.message = x.message + "; " + why_unresolved(x);
       result_.problems.push_back(std::move(problem));
     }
+  }
+
+  // The findings of fleet f as the options judge them (rule settings, suppressions).
+  auto judged(const fleet& f, std::vector<finding> findings) const -> std::vector<finding> {
+    if (!options_.triage) return findings;
+    return triage(f, std::move(findings), *options_.triage).findings;
   }
 
   auto why_unresolved(const finding& x) const -> std::string {

@@ -1,6 +1,8 @@
 #include <cidrcheck/io/fleet_loader.hpp>
 
 #include <cidrcheck/io/read_file.hpp>
+
+#include "suppression_reader.hpp"
 #include "yaml_document.hpp"
 #include "yaml_reader.hpp"
 
@@ -83,7 +85,7 @@ struct fleet_loader::state {
     if (r.is_null(root)) return;  // an empty document between "---" separators
     auto top = r.mapping(root, "a fleet file");
     if (!top) return;
-    r.only_keys(*top, {"version", "networks", "clusters", "connections", "plan"}, "the fleet file");
+    r.only_keys(*top, {"version", "networks", "clusters", "connections", "plan", "suppressions"}, "the fleet file");
     for (const auto& e : *top) {
       if (e.key == "version") {
         auto v = r.integer(e.value, 0, 1'000'000, "version");
@@ -96,6 +98,8 @@ struct fleet_loader::state {
         read_connections(r, e.value);
       } else if (e.key == "plan") {
         read_plan_settings(r, e.value);
+      } else if (e.key == "suppressions") {
+        detail::read_suppressions(r, e.value, result.suppressions);
       }
     }
   }
@@ -210,6 +214,7 @@ struct fleet_loader::state {
         if (auto t = r.string(e.value, e.key)) {
           o.type = *t;
           o.type_where = r.where(e.value);
+          if (r.node(e.value).line == r.node(e.value).end_line) o.type_end_column = r.node(e.value).end_column;
         }
       } else if (e.key == "kubernetes") {
         if (auto t = r.string(e.value, "kubernetes")) {

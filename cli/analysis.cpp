@@ -1,0 +1,200 @@
+#include "analysis.hpp"
+
+#include <cidrcheck/fleet/check.hpp>
+#include <cidrcheck/fleet/fingerprint.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace po = boost::program_options;
+
+namespace cidrcheck::cli {
+
+namespace {
+
+// --color: the flag wins; then a non-empty NO_COLOR (no-color.org); then
+// colour when standard output is a terminal that is not "dumb".
+auto use_colour(const std::string& when, const std::string& help) -> bool {
+  if (when == "always") return true;
+  if (when == "never") return false;
+  if (when != "auto") throw usage_error("--color must be auto, always or never, not '" + when + "'", help);
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && *no_color != '\0') return false;
+  const char* term = std::getenv("TERM");
+  return ::isatty(STDOUT_FILENO) == 1 && !(term != nullptr && std::string_view(term) == "dumb");
+}
+
+auto parse_threshold(const po::variables_map& vm, const config& cfg, const std::string& help) -> fail_threshold {
+  if (vm.count("fail-on") == 0) return cfg.fail_on.value_or(fail_threshold{severity::error});
+  const auto& text = vm["fail-on"].as<std::string>();
+  if (auto t = fail_threshold::parse(text)) return *t;
+  throw usage_error("--fail-on must be error, warning, note or never, not '" + text + "'", help);
+}
+
+auto parse_minimum(const po::variables_map& vm, const config& cfg, const std::string& help) -> severity {
+  if (vm.count("min-severity") == 0) return cfg.min_severity.value_or(severity::note);
+  const auto& text = vm["min-severity"].as<std::string>();
+  if (auto s = parse_severity(text)) return *s;
+  throw usage_error("--min-severity must be error, warning or note, not '" + text + "'", help);
+}
+
+}  // namespace
+
+void add_report_options(po::options_description& d, std::vector<value_hint>& values) {
+  d.add_options()
+    ("format,f", po::value<std::vector<std::string>>()->value_name("FORMAT[=FILE]"),
+     "a report: text, json, sarif, github, junit, gitlab or markdown, to standard output or, with =FILE, to "
+     "FILE; repeat for several (default: text)")
+    ("fail-on", po::value<std::string>()->value_name("SEVERITY"),
+     "exit 1 when a finding is at least this severe: error, warning, note or never (default error)")
+    ("min-severity", po::value<std::string>()->value_name("SEVERITY"),
+     "report only findings at least this severe: error, warning or note (default note)")
+    ("color", po::value<std::string>()->value_name("WHEN")->default_value("auto"),
+     "colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
+    ("quiet,q", po::bool_switch(), "text report: only the compiler-style lines, no hints and no summary");
+  add_config_options(d, values);
+  std::vector<std::string> formats(std::begin(report_format_names), std::end(report_format_names));
+  values.push_back({"format", formats});
+  values.push_back({"fail-on", {"error", "warning", "note", "never"}});
+  values.push_back({"min-severity", {"error", "warning", "note"}});
+  values.push_back({"color", {"auto", "always", "never"}});
+}
+
+void add_config_options(po::options_description& d, std::vector<value_hint>& values) {
+  d.add_options()
+    ("config", po::value<std::string>()->value_name("FILE"),
+     "read this configuration file instead of the .cidrcheck.yaml found from the working directory upward")
+    ("no-config", po::bool_switch(), "read no configuration file");
+  values.push_back({"config", {}});
+}
+
+void add_limit_options(po::options_description& d) {
+  fleet_limits limits;
+  d.add_options()
+    ("max-file-bytes", po::value<std::size_t>()->value_name("N")->default_value(limits.max_file_bytes),
+     "refuse fleet files larger than N bytes")
+    ("max-depth", po::value<std::size_t>()->value_name("N")->default_value(limits.max_depth),
+     "refuse YAML nested deeper than N levels")
+    ("max-nodes", po::value<std::size_t>()->value_name("N")->default_value(limits.max_nodes),
+     "refuse YAML with more than N nodes, aliases counted each time they are used")
+    ("max-owners", po::value<std::size_t>()->value_name("N")->default_value(limits.max_owners),
+     "refuse fleets with more than N clusters and networks")
+    ("max-ranges", po::value<std::size_t>()->value_name("N")->default_value(limits.max_ranges),
+     "refuse fleets with more than N ranges");
+}
+
+auto read_configuration(const po::variables_map& vm, const std::string& help) -> std::optional<config> {
+  bool no_config = vm["no-config"].as<bool>();
+  if (no_config && vm.count("config")) throw usage_error("--config and --no-config exclude each other", help);
+  std::optional<std::string> path;
+  if (vm.count("config")) {
+    path = vm["config"].as<std::string>();
+  } else if (!no_config) {
+    if (auto found = find_config(".")) path = found->string();
+  }
+  if (!path) return config{};
+  auto loaded = load_config(*path);
+  for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
+  if (!loaded.ok()) return std::nullopt;
+  return std::move(loaded.value);
+}
+
+auto limits_of(const po::variables_map& vm) -> fleet_limits {
+  fleet_limits limits;
+  limits.max_file_bytes = vm["max-file-bytes"].as<std::size_t>();
+  limits.max_depth = vm["max-depth"].as<std::size_t>();
+  limits.max_nodes = vm["max-nodes"].as<std::size_t>();
+  limits.max_owners = vm["max-owners"].as<std::size_t>();
+  limits.max_ranges = vm["max-ranges"].as<std::size_t>();
+  return limits;
+}
+
+auto catalog_for(const config& cfg) -> catalog {
+  catalog c = builtin_catalog();
+  c.blocks.insert(c.blocks.end(), cfg.reserved.begin(), cfg.reserved.end());
+  return c;
+}
+
+auto resolve_settings(const po::variables_map& vm, const std::string& help) -> std::optional<run_settings> {
+  run_settings s;
+  auto cfg = read_configuration(vm, help);
+  if (!cfg) return std::nullopt;
+  s.cfg = std::move(*cfg);
+  s.fail_on = parse_threshold(vm, s.cfg, help);
+  s.min_severity = parse_minimum(vm, s.cfg, help);
+  s.limits = limits_of(vm);
+  s.targets = parse_report_targets(vm.count("format") ? vm["format"].as<std::vector<std::string>>()
+                                                      : std::vector<std::string>{},
+                                   help);
+  s.style.colour = use_colour(vm["color"].as<std::string>(), help);
+  s.style.quiet = vm["quiet"].as<bool>();
+  s.cat = catalog_for(s.cfg);
+  return s;
+}
+
+auto fleet_inputs(const std::vector<std::string>& operands, const config& cfg, const std::string& help)
+    -> std::vector<std::string> {
+  const auto& given = operands.empty() ? cfg.inputs : operands;
+  if (given.empty()) {
+    throw usage_error("no fleet files: name them ('-' is standard input), or list them under 'inputs' in "
+                      ".cidrcheck.yaml",
+                      help);
+  }
+  std::vector<std::string> out;
+  for (const auto& path : given) {
+    std::error_code ec;
+    if (path == "-" || !std::filesystem::is_directory(path, ec)) {
+      out.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+      auto ext = entry.path().extension();
+      if (entry.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml")) found.push_back(entry.path().string());
+    }
+    // An empty directory stays in the list, so reading it reports "is a directory".
+    if (found.empty()) found.push_back(path);
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<analysis> {
+  for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
+  if (!loaded.ok()) return std::nullopt;
+  analysis a;
+  a.loaded = std::move(loaded);
+  a.suppressions = s.cfg.suppressions;
+  a.suppressions.insert(a.suppressions.end(), a.loaded.suppressions.begin(), a.loaded.suppressions.end());
+  const fleet& f = a.loaded.value;
+  a.triaged = triage(f, check(f, s.cat), {s.cfg.rules, a.suppressions, today_utc()});
+  a.fingerprints = fingerprints(f, a.triaged.findings);
+  return a;
+}
+
+auto select(std::span<const finding> findings, std::span<const std::string> fingerprints, const run_settings& s,
+            const std::unordered_set<std::string>& baseline) -> selection {
+  selection out;
+  for (std::size_t k = 0; k < findings.size(); ++k) {
+    const auto& x = findings[k];
+    if (baseline.count(fingerprints[k]) != 0) {
+      ++out.baselined;
+      continue;
+    }
+    out.fails = out.fails || s.fail_on.fails(x.level);
+    if (x.level < s.min_severity) {
+      ++out.below_minimum;
+      continue;
+    }
+    out.findings.push_back(x);
+    out.fingerprints.push_back(fingerprints[k]);
+  }
+  return out;
+}
+
+}  // namespace cidrcheck::cli

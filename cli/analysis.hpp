@@ -1,0 +1,89 @@
+#pragma once
+// What `check` and `diff` share: their options, the settings those resolve to
+// (command line over .cidrcheck.yaml over built-in defaults), and one fleet's
+// analysis from loading to the findings a report shows.
+
+#include "options.hpp"
+#include "report/report.hpp"
+#include "report_target.hpp"
+
+#include <cidrcheck/fleet/catalog.hpp>
+#include <cidrcheck/fleet/triage.hpp>
+#include <cidrcheck/io/config_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace cidrcheck::cli {
+
+/// Adds the report and configuration options (--format, --fail-on,
+/// --min-severity, --color, --quiet, --config, --no-config) to d, and their
+/// completion hints to values.
+void add_report_options(boost::program_options::options_description& d, std::vector<value_hint>& values);
+/// Adds --config and --no-config (add_report_options includes them).
+void add_config_options(boost::program_options::options_description& d, std::vector<value_hint>& values);
+/// Adds the input limits (--max-file-bytes, ...).
+void add_limit_options(boost::program_options::options_description& d);
+
+/// Reads the configuration that --config names, or the .cidrcheck.yaml found
+/// from the working directory upward (none with --no-config: an empty config).
+/// Returns nullopt, after printing every problem, when the file has errors.
+auto read_configuration(const boost::program_options::variables_map& vm, const std::string& help)
+    -> std::optional<config>;
+/// Returns the input limits of --max-file-bytes and the rest.
+auto limits_of(const boost::program_options::variables_map& vm) -> fleet_limits;
+/// Returns the built-in catalog plus a configuration's extra reserved ranges.
+auto catalog_for(const config& cfg) -> catalog;
+
+/// The settings of a run.
+struct run_settings {
+  config cfg;  ///< the configuration file's settings; empty without one
+  fail_threshold fail_on{severity::error};
+  severity min_severity = severity::note;
+  fleet_limits limits;
+  std::vector<report_target> targets;
+  text_style style;
+  catalog cat;  ///< the built-in catalog plus the configuration's reserved ranges
+};
+
+/// Resolves the settings from parsed options. Throws usage_error for a bad
+/// option value; returns nullopt, after printing every problem, when the
+/// configuration file has errors.
+auto resolve_settings(const boost::program_options::variables_map& vm, const std::string& help)
+    -> std::optional<run_settings>;
+
+/// Returns the fleet files to read: the operands, else the configuration's
+/// inputs; a directory stands for its *.yaml and *.yml files, sorted. Throws
+/// usage_error when there are none.
+auto fleet_inputs(const std::vector<std::string>& operands, const config& cfg, const std::string& help)
+    -> std::vector<std::string>;
+
+/// One fleet, triaged: what a run found in it.
+struct analysis {
+  fleet_load_result loaded;
+  std::vector<suppression> suppressions;  ///< the configuration's, then the fleet files'
+  triage_result triaged;
+  std::vector<std::string> fingerprints;  ///< of triaged.findings
+};
+
+/// Prints the load diagnostics; returns nullopt when the fleet has errors,
+/// else checks and triages it.
+auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<analysis>;
+
+/// The findings a report shows: not in the baseline, at or above the minimum
+/// severity; and whether the run fails (a finding not in the baseline at or
+/// above fail-on, shown or not).
+struct selection {
+  std::vector<finding> findings;
+  std::vector<std::string> fingerprints;
+  std::size_t baselined = 0;
+  std::size_t below_minimum = 0;
+  bool fails = false;
+};
+auto select(std::span<const finding> findings, std::span<const std::string> fingerprints, const run_settings& s,
+            const std::unordered_set<std::string>& baseline = {}) -> selection;
+
+}  // namespace cidrcheck::cli

@@ -1,0 +1,16 @@
+#pragma once
+// Baselines: a JSON report of an earlier run, whose findings a later run
+// leaves out, so that only new findings fail it.
+
+#include <optional>
+#include <string>
+#include <unordered_set>
+
+namespace cidrcheck::cli {
+
+/// Returns the fingerprints of the findings of a JSON report (the
+/// `findings[].fingerprint` values). Prints why and returns nullopt when the
+/// file cannot be read or is no such report.
+auto read_baseline(const std::string& path) -> std::optional<std::unordered_set<std::string>>;
+
+}  // namespace cidrcheck::cli

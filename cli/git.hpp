@@ -1,0 +1,25 @@
+#pragma once
+// Reading files as they were at a git revision, for `cidrcheck diff --rev`.
+// Runs the git executable on PATH in the working directory; git is not linked.
+
+#include <optional>
+#include <string>
+
+namespace cidrcheck::cli {
+
+/// Reports whether rev names a commit of the repository around the working
+/// directory (`git rev-parse --verify REV^{commit}`).
+auto is_git_commit(const std::string& rev) -> bool;
+
+/// The text of a file at a revision: nullopt when the file does not exist
+/// there (it is new), an error when git fails (its message is on stderr).
+struct revision_file {
+  std::optional<std::string> text;
+  bool failed = false;
+};
+
+/// Reads path (relative to the working directory) as it was at commit rev,
+/// with `git ls-tree` and `git show REV:./PATH`.
+auto read_at_revision(const std::string& rev, const std::string& path) -> revision_file;
+
+}  // namespace cidrcheck::cli

@@ -1,0 +1,56 @@
+#pragma once
+// Accepted findings: a suppression names a rule and the entities a finding is
+// about (never a line), says why, and may expire.
+
+#include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/rules.hpp>
+#include <cidrcheck/io/source_location.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+
+/// An entity a suppression names: "OWNER", every range of a cluster or
+/// network, or "OWNER/ROLE", one role of a cluster (network, pods, services).
+struct entity_pattern {
+  std::string owner;
+  std::optional<range_role> role;  ///< nullopt: every range of the owner
+
+  /// Parses "OWNER" or "OWNER/ROLE", split at the last '/'; nullopt when the
+  /// owner is empty or ROLE is not network, pods or services.
+  static auto parse(std::string_view text) -> std::optional<entity_pattern>;
+  /// Reports whether the pattern names range r of fleet f.
+  auto matches(const fleet& f, const fleet_range& r) const -> bool;
+  /// Returns the text parse() reads back.
+  auto to_string() const -> std::string;
+
+  friend bool operator==(const entity_pattern&, const entity_pattern&) = default;
+};
+
+/// A finding accepted on purpose, from `.cidrcheck.yaml` or the fleet file.
+/// It hides a finding of its rule when every range of the finding is named by
+/// one of its entities and each of its entities names a range of the finding.
+struct suppression {
+  rule id = rule::overlap;
+  std::vector<entity_pattern> entities;                ///< at least one
+  std::string reason;                                  ///< why it is accepted; never empty
+  std::optional<std::chrono::year_month_day> expires;  ///< the last day it applies
+  source_location where;                               ///< the suppression's `rule` value
+  std::uint32_t end_column = 0;                        ///< one past the end of that value
+};
+
+/// Returns "YYYY-MM-DD".
+auto to_iso_date(std::chrono::year_month_day date) -> std::string;
+
+/// Parses "YYYY-MM-DD", a valid calendar date; nullopt otherwise.
+auto parse_iso_date(std::string_view text) -> std::optional<std::chrono::year_month_day>;
+
+/// Returns today's date in UTC, the day suppressions expire by.
+auto today_utc() -> std::chrono::year_month_day;
+
+}  // namespace cidrcheck

@@ -1,0 +1,55 @@
+#include <cidrcheck/fleet/suppression.hpp>
+
+#include <charconv>
+
+namespace cidrcheck {
+
+auto entity_pattern::parse(std::string_view text) -> std::optional<entity_pattern> {
+  auto slash = text.rfind('/');
+  if (slash == std::string_view::npos) {
+    if (text.empty()) return std::nullopt;
+    return entity_pattern{std::string(text), std::nullopt};
+  }
+  auto owner = text.substr(0, slash), role = text.substr(slash + 1);
+  if (owner.empty()) return std::nullopt;
+  for (auto r : {range_role::network, range_role::pods, range_role::services}) {
+    if (role == cidrcheck::to_string(r)) return entity_pattern{std::string(owner), r};
+  }
+  return std::nullopt;
+}
+
+auto entity_pattern::matches(const fleet& f, const fleet_range& r) const -> bool {
+  return f.owners[r.owner].name == owner && (!role || *role == r.role);
+}
+
+auto entity_pattern::to_string() const -> std::string {
+  return role ? owner + "/" + std::string(cidrcheck::to_string(*role)) : owner;
+}
+
+auto to_iso_date(std::chrono::year_month_day date) -> std::string {
+  auto two = [](unsigned n) { return std::string(n < 10 ? "0" : "") + std::to_string(n); };
+  return std::to_string(static_cast<int>(date.year())) + "-" + two(static_cast<unsigned>(date.month())) + "-" +
+         two(static_cast<unsigned>(date.day()));
+}
+
+auto parse_iso_date(std::string_view text) -> std::optional<std::chrono::year_month_day> {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+  auto number = [&](std::size_t at, std::size_t length) -> std::optional<unsigned> {
+    unsigned value = 0;
+    auto [end, ec] = std::from_chars(text.data() + at, text.data() + at + length, value);
+    if (ec != std::errc{} || end != text.data() + at + length) return std::nullopt;
+    return value;
+  };
+  auto y = number(0, 4), m = number(5, 2), d = number(8, 2);
+  if (!y || !m || !d) return std::nullopt;
+  std::chrono::year_month_day date{std::chrono::year(static_cast<int>(*y)), std::chrono::month(*m),
+                                   std::chrono::day(*d)};
+  if (!date.ok()) return std::nullopt;
+  return date;
+}
+
+auto today_utc() -> std::chrono::year_month_day {
+  return std::chrono::year_month_day{std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())};
+}
+
+}  // namespace cidrcheck

@@ -1,0 +1,189 @@
+#include <cidrcheck/io/config_loader.hpp>
+
+#include <cidrcheck/io/read_file.hpp>
+#include "suppression_reader.hpp"
+#include "yaml_document.hpp"
+#include "yaml_reader.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace cidrcheck {
+
+namespace detail {
+extern const char starter_config_yaml[];
+}
+
+namespace {
+
+using detail::yaml_reader;
+
+constexpr std::size_t max_config_bytes = std::size_t{32} << 20;
+constexpr std::string_view rule_levels[] = {"error", "warning", "note", "off"};
+constexpr std::string_view thresholds[] = {"error", "warning", "note", "never"};
+
+void read_rules(yaml_reader& r, std::uint32_t node, std::vector<rule_override>& out) {
+  if (r.is_null(node)) return;
+  auto entries = r.mapping(node, "rules");
+  if (!entries) return;
+  for (const auto& e : *entries) {
+    auto id = detail::read_rule(r, e.key_node, "a rule");
+    auto text = r.string(e.value, "the setting of a rule");
+    if (!id || !text) continue;
+    if (*text == "off") {
+      out.push_back({*id, std::nullopt});
+    } else if (auto level = parse_severity(*text)) {
+      out.push_back({*id, *level});
+    } else {
+      r.error(e.value, "invalid-value",
+              "a rule's setting is error, warning, note or off, not '" + *text + "'" +
+                  detail::did_you_mean(*text, rule_levels));
+    }
+  }
+}
+
+void read_reserved(yaml_reader& r, std::uint32_t node, const std::string& file, std::vector<catalog_block>& out) {
+  if (r.is_null(node)) return;
+  auto items = r.sequence(node, "reserved");
+  if (!items) return;
+  for (auto item : *items) {
+    auto entries = r.mapping(item, "a reserved range");
+    if (!entries) continue;
+    r.only_keys(*entries, {"cidr", "name", "source"}, "a reserved range");
+    catalog_block b;
+    b.rule = "reserved-range";
+    b.source = to_string(r.where(item));
+    bool has_cidr = false;
+    std::optional<prefix> cidr;
+    for (const auto& e : *entries) {
+      if (e.key == "cidr") {
+        has_cidr = true;
+        cidr = r.cidr(e.value, "cidr");
+      } else if (e.key == "name") {
+        if (auto v = r.string(e.value, "name")) b.name = *v;
+      } else if (e.key == "source") {
+        if (auto v = r.string(e.value, "source")) b.source = *v;
+      }
+    }
+    if (!has_cidr) r.error(item, "missing-key", "a reserved range needs 'cidr'");
+    if (!cidr) continue;
+    b.cidr = *cidr;
+    if (b.name.empty()) b.name = "the range reserved in " + file;
+    out.push_back(std::move(b));
+  }
+}
+
+void read_inputs(yaml_reader& r, std::uint32_t node, const std::filesystem::path& directory,
+                 std::vector<std::string>& out) {
+  auto items = r.list(node, "inputs");
+  if (!items) return;
+  for (auto item : *items) {
+    auto text = r.string(item, "an input");
+    if (!text) continue;
+    std::filesystem::path p(*text);
+    out.push_back(p.is_absolute() ? p.string() : (directory / p).lexically_normal().string());
+  }
+}
+
+auto read_threshold(yaml_reader& r, std::uint32_t node) -> std::optional<fail_threshold> {
+  auto text = r.string(node, "fail-on");
+  if (!text) return std::nullopt;
+  auto t = fail_threshold::parse(*text);
+  if (!t) {
+    r.error(node, "invalid-value",
+            "fail-on is error, warning, note or never, not '" + *text + "'" + detail::did_you_mean(*text, thresholds));
+  }
+  return t;
+}
+
+auto read_severity(yaml_reader& r, std::uint32_t node) -> std::optional<severity> {
+  auto text = r.string(node, "min-severity");
+  if (!text) return std::nullopt;
+  auto s = parse_severity(*text);
+  if (!s) {
+    r.error(node, "invalid-value",
+            "min-severity is error, warning or note, not '" + *text + "'" + detail::did_you_mean(*text, rule_levels));
+  }
+  return s;
+}
+
+}  // namespace
+
+auto fail_threshold::parse(std::string_view text) -> std::optional<fail_threshold> {
+  if (text == "never") return fail_threshold{};
+  if (auto s = parse_severity(text)) return fail_threshold{*s};
+  return std::nullopt;
+}
+
+auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory)
+    -> config_load_result {
+  config_load_result out;
+  out.value.file = name;
+  auto doc = detail::parse_yaml(text, name, {}, out.diagnostics);
+  if (!out.ok()) return out;
+  yaml_reader r(doc, name, out.diagnostics, detail::yaml_limits{}.max_nodes);
+  for (auto root : doc.roots) {
+    if (r.is_null(root)) continue;
+    auto top = r.mapping(root, "a configuration file");
+    if (!top) continue;
+    r.only_keys(*top, {"version", "inputs", "fail-on", "min-severity", "rules", "reserved", "suppressions"},
+                "the configuration file");
+    for (const auto& e : *top) {
+      if (e.key == "version") {
+        auto v = r.integer(e.value, 0, 1'000'000, "version");
+        if (v && *v != 1) {
+          r.error(e.value, "version",
+                  "unsupported configuration version " + std::to_string(*v) + "; this cidrcheck reads version 1");
+        }
+      } else if (e.key == "inputs") {
+        read_inputs(r, e.value, directory, out.value.inputs);
+      } else if (e.key == "fail-on") {
+        out.value.fail_on = read_threshold(r, e.value);
+      } else if (e.key == "min-severity") {
+        out.value.min_severity = read_severity(r, e.value);
+      } else if (e.key == "rules") {
+        read_rules(r, e.value, out.value.rules);
+      } else if (e.key == "reserved") {
+        read_reserved(r, e.value, name, out.value.reserved);
+      } else if (e.key == "suppressions") {
+        detail::read_suppressions(r, e.value, out.value.suppressions);
+      }
+    }
+  }
+  // Report in reading order: by line and column (only_keys reports a mapping's keys first).
+  std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(), [](const diagnostic& a, const diagnostic& b) {
+    return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+  });
+  return out;
+}
+
+auto load_config(const std::string& path) -> config_load_result {
+  auto file = read_file(path, max_config_bytes, "max-file-bytes");
+  if (!file.error.empty()) {
+    config_load_result out;
+    out.value.file = path;
+    out.diagnostics.push_back({severity::error, "unreadable", file.error, {path, 0, 0}, {}});
+    return out;
+  }
+  return parse_config(file.text, path, std::filesystem::path(path).parent_path());
+}
+
+auto find_config(const std::filesystem::path& start) -> std::optional<std::filesystem::path> {
+  std::error_code ec;
+  auto base = std::filesystem::weakly_canonical(std::filesystem::absolute(start, ec), ec);
+  if (ec) return std::nullopt;
+  for (auto dir = base;; dir = dir.parent_path()) {
+    for (auto name : config_file_names) {
+      auto candidate = dir / name;
+      if (std::filesystem::is_regular_file(candidate, ec)) {
+        auto relative = candidate.lexically_relative(base);
+        return relative.empty() ? candidate : relative;
+      }
+    }
+    if (std::filesystem::exists(dir / ".git", ec) || dir == dir.parent_path()) return std::nullopt;
+  }
+}
+
+auto starter_config() -> std::string_view { return detail::starter_config_yaml; }
+
+}  // namespace cidrcheck

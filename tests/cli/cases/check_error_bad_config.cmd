@@ -1,0 +1,1 @@
+check --config tests/fixtures/config/bad.yaml data/examples/kops-tailnet.yaml

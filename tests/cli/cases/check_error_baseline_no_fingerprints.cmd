@@ -1,0 +1,1 @@
+check data/examples/mesh-shared-services.yaml --baseline tests/fixtures/baselines/no-fingerprints.json

@@ -1,0 +1,1 @@
+check --config tests/fixtures/config/settings.yaml --no-config

@@ -1,0 +1,1 @@
+check --config tests/fixtures/config/nope.yaml data/examples/kops-tailnet.yaml

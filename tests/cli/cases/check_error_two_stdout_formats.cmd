@@ -1,0 +1,1 @@
+check data/examples/kops-tailnet.yaml --format text --format json

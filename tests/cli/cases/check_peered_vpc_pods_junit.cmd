@@ -1,0 +1,1 @@
+check data/examples/peered-vpc-pods.yaml --format junit

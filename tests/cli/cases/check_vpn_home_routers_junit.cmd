@@ -1,0 +1,1 @@
+check data/examples/vpn-home-routers.yaml --format junit

@@ -1,0 +1,1 @@
+diff data/examples/kops-tailnet.yaml data/examples/kops-tailnet.yaml

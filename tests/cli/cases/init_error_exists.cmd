@@ -1,0 +1,1 @@
+init README.md

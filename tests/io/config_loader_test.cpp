@@ -1,0 +1,137 @@
+#include <cidrcheck/io/config_loader.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+auto parse(std::string_view text) -> config_load_result { return parse_config(text, "c.yaml", "conf"); }
+
+auto printed(const config_load_result& r) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  for (const auto& d : r.diagnostics) out.push_back(format_diagnostic(d));
+  return out;
+}
+
+TEST(ConfigLoader, ReadsTheDocumentedFormat) {
+  auto r = parse(R"(version: 1
+inputs: [fleet.yaml, ../shared/fleet.d, /abs/fleet.yaml]
+fail-on: warning
+min-severity: warning
+rules:
+  latent-overlap: error
+  CIDR120: off
+reserved:
+  - {cidr: 10.255.0.0/16, name: transit, source: plan}
+  - cidr: 192.0.2.0/24
+suppressions:
+  - rule: overlap
+    entities: [a/pods, b]
+    reason: filtered
+    expires: 2026-12-31
+)");
+  ASSERT_TRUE(r.ok()) << printed(r)[0];
+  const auto& c = r.value;
+  EXPECT_EQ(c.inputs, (std::vector<std::string>{"conf/fleet.yaml", "shared/fleet.d", "/abs/fleet.yaml"}));
+  ASSERT_TRUE(c.fail_on);
+  EXPECT_EQ(c.fail_on->level, severity::warning);
+  EXPECT_EQ(c.min_severity, severity::warning);
+  ASSERT_EQ(c.rules.size(), 2u);
+  EXPECT_EQ(c.rules[0].id, rule::latent_overlap);
+  EXPECT_EQ(c.rules[0].level, severity::error);
+  EXPECT_EQ(c.rules[1].id, rule::well_known_default);
+  EXPECT_FALSE(c.rules[1].level);
+  ASSERT_EQ(c.reserved.size(), 2u);
+  EXPECT_EQ(c.reserved[0].cidr, prefix::parse("10.255.0.0/16"));
+  EXPECT_EQ(c.reserved[0].rule, "reserved-range");
+  EXPECT_EQ(c.reserved[0].source, "plan");
+  EXPECT_EQ(c.reserved[1].name, "the range reserved in c.yaml");
+  EXPECT_EQ(c.reserved[1].source, "c.yaml:10:5");
+  ASSERT_EQ(c.suppressions.size(), 1u);
+  const auto& s = c.suppressions[0];
+  EXPECT_EQ(s.id, rule::overlap);
+  EXPECT_EQ(s.entities, (std::vector<entity_pattern>{{"a", range_role::pods}, {"b", std::nullopt}}));
+  EXPECT_EQ(s.reason, "filtered");
+  EXPECT_EQ(s.expires, std::chrono::year_month_day(std::chrono::year(2026), std::chrono::December, std::chrono::day(31)));
+  EXPECT_EQ(s.where, (source_location{"c.yaml", 12, 11}));
+  EXPECT_EQ(s.end_column, 18u);
+}
+
+TEST(ConfigLoader, NeverMeansNoThreshold) {
+  auto r = parse("fail-on: never\n");
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.value.fail_on);
+  EXPECT_FALSE(r.value.fail_on->level);
+  EXPECT_FALSE(r.value.fail_on->fails(severity::error));
+  EXPECT_TRUE(fail_threshold{severity::warning}.fails(severity::error));
+  EXPECT_FALSE(fail_threshold{severity::warning}.fails(severity::note));
+}
+
+TEST(ConfigLoader, ReportsEveryProblemInReadingOrder) {
+  auto r = parse(R"(rules:
+  overlap: loud
+fail-on: critical
+colour: always
+suppressions:
+  - {rule: overlap, entities: [a]}
+)");
+  EXPECT_EQ(printed(r), (std::vector<std::string>{
+                            "c.yaml:2:12: error: a rule's setting is error, warning, note or off, not 'loud'\n",
+                            "c.yaml:3:10: error: fail-on is error, warning, note or never, not 'critical'\n",
+                            "c.yaml:4:1: error: unknown key 'colour' in the configuration file\n",
+                            "c.yaml:6:5: error: a suppression needs 'reason', why the finding is accepted\n",
+                        }));
+}
+
+TEST(ConfigLoader, TheStarterFileIsAValidConfiguration) {
+  auto r = parse_config(starter_config(), ".cidrcheck.yaml", "");
+  EXPECT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : format_diagnostic(r.diagnostics[0]));
+  EXPECT_EQ(r.value.fail_on->level, severity::error);
+  EXPECT_TRUE(r.value.inputs.empty());
+  EXPECT_TRUE(r.value.suppressions.empty());
+}
+
+TEST(ConfigLoader, AnUnreadableFileIsAnError) {
+  auto r = load_config("/nonexistent/.cidrcheck.yaml");
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics[0].code, "unreadable");
+}
+
+class FindConfig : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("cidrcheck-find-config-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "repo/.git");
+    fs::create_directories(root_ / "repo/a/b");
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  void write(const fs::path& p) { std::ofstream(p) << "version: 1\n"; }
+  fs::path root_;
+};
+
+TEST_F(FindConfig, WalksUpToTheRepositoryRoot) {
+  EXPECT_FALSE(find_config(root_ / "repo/a/b"));
+  write(root_ / "repo/.cidrcheck.yaml");
+  EXPECT_EQ(find_config(root_ / "repo/a/b"), fs::path("../../.cidrcheck.yaml"));
+  write(root_ / "repo/a/.cidrcheck.yml");
+  EXPECT_EQ(find_config(root_ / "repo/a/b"), fs::path("../.cidrcheck.yml"));
+  write(root_ / "repo/a/b/.cidrcheck.yaml");
+  EXPECT_EQ(find_config(root_ / "repo/a/b"), fs::path(".cidrcheck.yaml"));
+}
+
+TEST_F(FindConfig, StopsAtTheRepositoryRoot) {
+  write(root_ / ".cidrcheck.yaml");  // above the repository: not this repository's settings
+  EXPECT_FALSE(find_config(root_ / "repo/a"));
+}
+
+}  // namespace
+}  // namespace cidrcheck
