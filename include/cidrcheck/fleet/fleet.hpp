@@ -86,6 +86,7 @@ struct owner {
   std::optional<std::uint64_t> nodes;    ///< node count, now or planned
   std::optional<address> dns;            ///< the cluster DNS service address
   bool movable = false;                  ///< networks: may `plan` renumber it
+  std::string description;               ///< for people; importers say what the owner was read from
   /// Cluster roles whose key the file gave, even as an empty list (`pods: []`):
   /// no distribution default fills these.
   role_set declared = role_set::none();
@@ -104,6 +105,20 @@ struct connection {
   std::string via;                     ///< peering, transit, vpn, mesh, tailscale, ...
   role_set routes;
   source_location where;
+  std::string description;             ///< for people
+};
+
+/// Two sources that disagree about an owner's ranges in one role and IP
+/// version (rule source-conflict). The fleet keeps what the first source says;
+/// `other` is what a later source says instead.
+struct source_conflict {
+  /// The ranges the fleet keeps (indexes into fleet::ranges, of one owner and role).
+  std::vector<std::uint32_t> kept;
+  std::vector<prefix> other;
+  source_location other_where;  ///< where the later source gives the first of `other`
+  /// True when `other` are allocations (node pod CIDRs, subnets) that should lie
+  /// inside the kept ranges but do not; false when the two sources name different ranges.
+  bool outside = false;
 };
 
 /// A whole fleet, possibly read from several files.
@@ -111,6 +126,7 @@ struct fleet {
   std::vector<owner> owners;
   std::vector<fleet_range> ranges;
   std::vector<connection> connections;
+  std::vector<source_conflict> conflicts;  ///< sources that disagree; see source_conflict
 
   /// Returns the index of the owner with this name, or nullopt. O(n).
   auto find_owner(std::string_view name) const -> std::optional<std::uint32_t> {

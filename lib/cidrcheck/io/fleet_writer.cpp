@@ -1,0 +1,156 @@
+#include <cidrcheck/io/fleet_writer.hpp>
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+namespace cidrcheck {
+
+namespace {
+
+// Returns text as a YAML scalar: plain when that reads back as the same
+// string (and not as a number, a bool or null), else double-quoted.
+auto scalar(std::string_view text) -> std::string {
+  auto word_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("._/@+-").find(c) != std::string_view::npos;
+  };
+  // No ':' in plain text: inside a flow list ("between: [a, b]") libyaml reads it as a key.
+  bool plain = !text.empty() && word_char(text.front()) && text.front() != '-';
+  for (char c : text) plain = plain && word_char(c);
+  // A leading digit without a '/' may read as a number or a time; some words as bools or null.
+  if (plain && text.front() >= '0' && text.front() <= '9' && text.find('/') == std::string_view::npos) plain = false;
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (std::string_view word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"}) {
+    if (lower == word) plain = false;
+  }
+  if (plain) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      constexpr char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[(c >> 4) & 0xf];
+      out += hex[c & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+auto comment(const source_location& where) -> std::string {
+  return where.file.empty() ? std::string{} : "  # " + to_string(where);
+}
+
+class writer {
+ public:
+  explicit writer(const fleet& f) : f_(f) {
+    for (std::size_t k = 0; k < f.conflicts.size(); ++k) {
+      if (!f.conflicts[k].kept.empty()) conflicts_[f.conflicts[k].kept.back()].push_back(k);
+    }
+  }
+
+  auto run(std::span<const std::string> header) -> std::string {
+    for (const auto& line : header) out_ += line.empty() ? "#\n" : "# " + line + "\n";
+    out_ += "version: 1\n";
+    for (auto kind : {owner_kind::network, owner_kind::cluster}) {
+      bool first = true;
+      for (const auto& o : f_.owners) {
+        if (o.kind != kind) continue;
+        if (first) out_ += kind == owner_kind::network ? "networks:\n" : "clusters:\n";
+        first = false;
+        write_owner(o);
+      }
+    }
+    if (!f_.connections.empty()) out_ += "connections:\n";
+    for (const auto& c : f_.connections) write_connection(c);
+    return std::move(out_);
+  }
+
+ private:
+  void write_owner(const owner& o) {
+    out_ += "  - name: " + scalar(o.name) + comment(o.where) + "\n";
+    bool cluster = o.kind == owner_kind::cluster;
+    if (!o.type.empty()) {
+      out_ += std::string(cluster ? "    distribution: " : "    type: ") + scalar(o.type) +
+              (o.type_where == o.where ? "" : comment(o.type_where)) + "\n";
+    }
+    if (!o.description.empty()) out_ += "    description: " + scalar(o.description) + "\n";
+    if (o.kubernetes) {
+      out_ += "    kubernetes: \"" + std::to_string(o.kubernetes->major) + "." + std::to_string(o.kubernetes->minor) +
+              "\"\n";
+    }
+    if (cluster) {
+      for (auto role : {range_role::network, range_role::pods, range_role::services}) {
+        write_ranges(o, role, std::string(to_string(role)), o.declared.has(role));
+      }
+      if (o.node_cidr_mask) out_ += "    node_cidr_mask: " + std::to_string(*o.node_cidr_mask) + "\n";
+      if (o.node_cidr_mask_v6) out_ += "    node_cidr_mask_v6: " + std::to_string(*o.node_cidr_mask_v6) + "\n";
+      if (o.nodes) out_ += "    nodes: " + std::to_string(*o.nodes) + comment(o.nodes_where) + "\n";
+      if (o.dns) out_ += "    dns: " + scalar(o.dns->to_string()) + comment(o.dns_where) + "\n";
+    } else {
+      write_ranges(o, range_role::external, "cidrs", false);
+      if (o.movable) out_ += "    movable: true\n";
+    }
+  }
+
+  void write_ranges(const owner& o, range_role role, const std::string& key, bool declared) {
+    std::vector<std::uint32_t> mine;
+    for (auto k : o.ranges) {
+      if (f_.ranges[k].role == role && f_.ranges[k].origin == range_origin::declared) mine.push_back(k);
+    }
+    if (mine.empty()) {
+      if (declared) out_ += "    " + key + ": []\n";
+      return;
+    }
+    out_ += "    " + key + ":\n";
+    for (auto k : mine) {
+      out_ += "      - " + scalar(f_.ranges[k].cidr.to_string()) + comment(f_.ranges[k].where) + "\n";
+      auto it = conflicts_.find(k);
+      if (it == conflicts_.end()) continue;
+      for (auto c : it->second) {
+        const auto& x = f_.conflicts[c];
+        std::string other;
+        for (const auto& p : x.other) other += (other.empty() ? "" : ", ") + p.to_string();
+        out_ += "      # source-conflict: " + to_string(x.other_where) + (x.outside ? " has " : " gives ") + other +
+                (x.outside ? ", outside these\n" : " instead\n");
+      }
+    }
+  }
+
+  void write_connection(const connection& c) {
+    out_ += "  - between: [";
+    for (std::size_t k = 0; k < c.members.size(); ++k) out_ += (k ? ", " : "") + scalar(f_.owners[c.members[k]].name);
+    out_ += "]" + comment(c.where) + "\n";
+    if (!c.name.empty()) out_ += "    name: " + scalar(c.name) + "\n";
+    if (!c.via.empty()) out_ += "    via: " + scalar(c.via) + "\n";
+    if (c.routes != role_set::all()) {
+      out_ += "    routes: [";
+      bool first = true;
+      for (auto role : {range_role::network, range_role::pods, range_role::services}) {
+        if (!c.routes.has(role)) continue;
+        out_ += (first ? "" : ", ") + std::string(to_string(role));
+        first = false;
+      }
+      out_ += "]\n";
+    }
+    if (!c.description.empty()) out_ += "    description: " + scalar(c.description) + "\n";
+  }
+
+  const fleet& f_;
+  std::string out_;
+  std::map<std::uint32_t, std::vector<std::size_t>> conflicts_;  // by the last kept range
+};
+
+}  // namespace
+
+auto write_fleet_yaml(const fleet& f, std::span<const std::string> header) -> std::string {
+  return writer(f).run(header);
+}
+
+}  // namespace cidrcheck
