@@ -55,9 +55,10 @@ auto dispatch(const std::vector<std::string>& args) -> int {
   for (const auto& c : commands) {
     if (first == c.name) return c.run(std::span<const std::string>(args).subspan(1));
   }
-  // Anything else is the default command: `cidrcheck fleet.yaml` is `cidrcheck check fleet.yaml`.
+  // Anything else is the default command: `cidrcheck fleet.yaml` is `cidrcheck check fleet.yaml`
+  // (and `cidrcheck aws-vpcs:vpcs.json` is a check of an import).
   // A bare word that is no file is more likely a mistyped command.
-  bool looks_like_command = first.find_first_of("./") == std::string::npos && first != "-" && first[0] != '-';
+  bool looks_like_command = first.find_first_of("./:") == std::string::npos && first != "-" && first[0] != '-';
   if (looks_like_command && !std::filesystem::exists(first)) {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.push_back(c.name);

@@ -141,7 +141,7 @@ auto prepare_json(std::string& text, bool hujson) -> std::optional<std::size_t> 
       for (++k; k < text.size() && text[k] != '"' && text[k] != '\n'; ++k) {
         if (text[k] != '\\') continue;
         if (k + 5 < text.size() && text[k + 1] == 'u' && (text[k + 2] == 'd' || text[k + 2] == 'D') &&
-            std::string_view("89abAB").find(text[k + 3]) != std::string_view::npos && hex(text[k + 4]) &&
+            std::string_view("89abcdefABCDEF").find(text[k + 3]) != std::string_view::npos && hex(text[k + 4]) &&
             hex(text[k + 5])) {
           text.replace(k + 2, 4, "FFFD");
           k += 5;
@@ -185,7 +185,12 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
     if (diagnostics.size() > first_new) {
       // A syntax error: say which language, and whether the file simply stops.
       auto& d = diagnostics.back();
-      if (json && d.message.starts_with("invalid YAML")) d.message.replace(8, 4, "JSON");
+      if (json) {
+        // JSON is all flow style, where YAML allows tabs: that hint never applies.
+        if (d.message.starts_with("invalid YAML")) d.message.replace(8, 4, "JSON");
+        constexpr std::string_view tabs = " (YAML does not allow tabs for indentation)";
+        if (d.message.ends_with(tabs)) d.message.resize(d.message.size() - tabs.size());
+      }
       auto last = text.find_last_not_of(" \t\r\n");
       auto [line, column] = position_of(text, last == std::string::npos ? 0 : last);
       if (std::tie(d.where.line, d.where.column) > std::tie(line, column)) {
