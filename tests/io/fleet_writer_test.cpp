@@ -82,7 +82,7 @@ TEST(FleetWriter, CommentsNameWhereEachValueWasRead) {
 TEST(FleetWriter, QuotesWhatWouldNotReadBack) {
   fleet f;
   for (const char* name : {"plain-name.example.com", "route:10.0.0.0/8", "1.29", "yes", "No", "a b", "say \"hi\"",
-                           "-x", "10.0.0.0/8"}) {
+                           "-x", "10.0.0.0/8", "tab\tand\xC2\x85next\xE2\x80\xA8line"}) {
     owner o;
     o.name = name;
     o.kind = owner_kind::network;

@@ -582,6 +582,16 @@ TEST(ImportJson, EscapesUnicodeLargeNumbersAndTabs) {
   EXPECT_EQ(r.value.ranges.front().where, (source_location{"x.json", 7, 17}));
 }
 
+TEST(ImportJson, LineBreaksOfYamlButNotOfJsonKeepLineNumbers) {
+  // U+0085 and U+2028 inside strings: JSON text, YAML line breaks.
+  auto r = load_text(import_kind::aws_vpcs,
+                     "{\"Vpcs\": [{\"VpcId\": \"vpc-1\", \"Tags\": [{\"Key\": \"Name\", \"Value\": "
+                     "\"a\xC2\x85" "b\xE2\x80\xA8" "c\"}],\n\"CidrBlock\": \"10.0.0.0/16\"}]}");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(r.value.ranges.front().where, (source_location{"x.json", 2, 14}));
+  EXPECT_EQ(owner_of(r, "vpc-1").description, "AWS VPC a\xC2\x85" "b\xEF\xBF\xBD" "c, from aws ec2 describe-vpcs");
+}
+
 TEST(ImportJson, MinifiedJsonOnOneLineKeepsColumns) {
   auto r = load_text(import_kind::aws_eks,
                      R"({"cluster":{"name":"c","kubernetesNetworkConfig":{"serviceIpv4Cidr":"10.100.0.0/16"}}})");

@@ -27,8 +27,16 @@ auto scalar(std::string_view text) -> std::string {
   }
   if (plain) return std::string(text);
   std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    char c = text[k];
+    // The characters YAML reads as line breaks inside quotes: written as escapes.
+    if (text.substr(k, 2) == "\xC2\x85") {
+      out += "\\N";
+      ++k;
+    } else if (text.substr(k, 3) == "\xE2\x80\xA8" || text.substr(k, 3) == "\xE2\x80\xA9") {
+      out += text[k + 2] == '\xA8' ? "\\L" : "\\P";
+      k += 2;
+    } else if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
     } else if (static_cast<unsigned char>(c) < 0x20) {

@@ -139,6 +139,16 @@ auto prepare_json(std::string& text, bool hujson) -> std::optional<std::size_t> 
     if (c == '"') {
       // A string: skip to its closing quote, mending surrogate escapes on the way.
       for (++k; k < text.size() && text[k] != '"' && text[k] != '\n'; ++k) {
+        if (text.compare(k, 2, "\xC2\x85") == 0) {
+          text.replace(k, 2, "\\N");  // NEL, which YAML counts as a line break; \N is its escape
+          ++k;
+          continue;
+        }
+        if (text.compare(k, 3, "\xE2\x80\xA8") == 0 || text.compare(k, 3, "\xE2\x80\xA9") == 0) {
+          text.replace(k, 3, "\xEF\xBF\xBD");  // U+2028, U+2029: line breaks to YAML, and no 3-byte escape
+          k += 2;
+          continue;
+        }
         if (text[k] != '\\') continue;
         if (k + 5 < text.size() && text[k + 1] == 'u' && (text[k + 2] == 'd' || text[k + 2] == 'D') &&
             std::string_view("89abcdefABCDEF").find(text[k + 3]) != std::string_view::npos && hex(text[k + 4]) &&

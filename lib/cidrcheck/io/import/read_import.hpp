@@ -25,6 +25,8 @@ auto looks_like_json(std::string_view text) -> bool;
 /// - a UTF-16 surrogate escape ("\ud83d", which JSON needs for characters
 ///   beyond U+FFFF and YAML has no use for) becomes "\uFFFD", the replacement
 ///   character: cidrcheck reads no field where such characters matter;
+/// - in strings, the characters YAML counts as line breaks and JSON does not:
+///   U+0085 becomes its escape "\N"; U+2028 and U+2029 become U+FFFD;
 /// - with hujson, // and /* */ comments become blanks (newlines stay).
 /// HuJSON's trailing commas need nothing: YAML's flow style allows them.
 /// Returns the offset of a /* comment that never ends, if any.
