@@ -64,6 +64,28 @@ struct fleet_loader::state {
     if (error_count() >= limits.max_errors) stop("too many errors (" + std::to_string(error_count()) + "), stopping");
   }
 
+  // Returns a file's text; a file that cannot be read is an error (its message
+  // starting with `prefix`), and nothing.
+  auto read_whole(const std::string& path, const std::string& prefix) -> std::optional<std::string> {
+    if (stopped) return std::nullopt;
+    auto file = detail::read_file(path, limits.max_file_bytes, "max-file-bytes");
+    if (file.error.empty()) return std::move(file.text);
+    result.files.push_back(detail::display_name(path));
+    result.diagnostics.push_back(
+        {severity::error, "unreadable", prefix + file.error, {detail::display_name(path), 0, 0}, {}});
+    return std::nullopt;
+  }
+
+  // Reports whether text given directly is within max-file-bytes; if not, says so.
+  auto fits(std::string_view text, const std::string& name, const std::string& prefix) -> bool {
+    if (text.size() <= limits.max_file_bytes) return true;
+    result.diagnostics.push_back({severity::error, "limit",
+                                  prefix + "input is larger than the max-file-bytes limit of " +
+                                      std::to_string(limits.max_file_bytes) + " bytes",
+                                  {name, 0, 0}, {}});
+    return false;
+  }
+
   void read_import(import_kind kind, std::string_view text, const std::string& name) {
     if (stopped) return;
     result.files.push_back(name);
@@ -317,7 +339,9 @@ struct fleet_loader::state {
         const auto& name = p.names[k].first;
         // An owner whose ranges went to the clusters that link it stands for them.
         if (auto moved = moved_to.find(name); moved != moved_to.end()) {
-          for (const auto& to : moved->second) members.push_back(owner_index.at(to));
+          for (const auto& to : moved->second) {
+            if (auto it = owner_index.find(to); it != owner_index.end()) members.push_back(it->second);
+          }
           expanded = true;
           continue;
         }
@@ -385,26 +409,11 @@ fleet_loader::fleet_loader(fleet_loader&&) noexcept = default;
 auto fleet_loader::operator=(fleet_loader&&) noexcept -> fleet_loader& = default;
 
 void fleet_loader::add_file(const std::string& path) {
-  if (state_->stopped) return;
-  auto file = detail::read_file(path, state_->limits.max_file_bytes, "max-file-bytes");
-  if (!file.error.empty()) {
-    state_->result.files.push_back(detail::display_name(path));
-    state_->result.diagnostics.push_back(
-        {severity::error, "unreadable", file.error, {detail::display_name(path), 0, 0}, {}});
-    return;
-  }
-  state_->read(file.text, detail::display_name(path));
+  if (auto text = state_->read_whole(path, "")) state_->read(*text, detail::display_name(path));
 }
 
 void fleet_loader::add_text(std::string_view text, std::string name) {
-  if (text.size() > state_->limits.max_file_bytes) {
-    state_->result.diagnostics.push_back({severity::error, "limit",
-                                          "input is larger than the max-file-bytes limit of " +
-                                              std::to_string(state_->limits.max_file_bytes) + " bytes",
-                                          {name, 0, 0}, {}});
-    return;
-  }
-  state_->read(text, name);
+  if (state_->fits(text, name, "")) state_->read(text, name);
 }
 
 auto fleet_loader::finish() -> fleet_load_result {
@@ -420,28 +429,12 @@ auto fleet_loader::finish() -> fleet_load_result {
 }
 
 void fleet_loader::add_import(import_kind kind, const std::string& path) {
-  if (state_->stopped) return;
-  auto file = detail::read_file(path, state_->limits.max_file_bytes, "max-file-bytes");
-  if (!file.error.empty()) {
-    state_->result.files.push_back(detail::display_name(path));
-    state_->result.diagnostics.push_back({severity::error, "unreadable",
-                                          std::string(info(kind).name) + ": " + file.error,
-                                          {detail::display_name(path), 0, 0}, {}});
-    return;
-  }
-  state_->read_import(kind, file.text, detail::display_name(path));
+  auto prefix = std::string(info(kind).name) + ": ";
+  if (auto text = state_->read_whole(path, prefix)) state_->read_import(kind, *text, detail::display_name(path));
 }
 
 void fleet_loader::add_import_text(import_kind kind, std::string_view text, std::string name) {
-  if (text.size() > state_->limits.max_file_bytes) {
-    state_->result.diagnostics.push_back({severity::error, "limit",
-                                          std::string(info(kind).name) +
-                                              ": input is larger than the max-file-bytes limit of " +
-                                              std::to_string(state_->limits.max_file_bytes) + " bytes",
-                                          {name, 0, 0}, {}});
-    return;
-  }
-  state_->read_import(kind, text, name);
+  if (state_->fits(text, name, std::string(info(kind).name) + ": ")) state_->read_import(kind, text, name);
 }
 
 void fleet_loader::add_source(std::string_view spec) {

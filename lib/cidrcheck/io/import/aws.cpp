@@ -31,11 +31,8 @@ auto name_tag(source_reader& in, std::optional<std::uint32_t> tags) -> std::stri
 void read_vpc(source_reader& in, std::uint32_t node, import_result& out) {
   auto vpc = in.object_at(node, "a VPC");
   if (!vpc) return;
-  auto id = in.text(vpc->get("VpcId"), "VpcId");
-  if (!id) {
-    in.error(node, "missing-key", "a VPC without a VpcId");
-    return;
-  }
+  auto id = in.required(*vpc, "VpcId", "a VPC without a VpcId");
+  if (!id) return;
   bool is_default = in.flag(vpc->get("IsDefault"), "IsDefault").value_or(false);
   auto& o = add_owner(out, *id, owner_kind::network, is_default ? "aws-default-vpc" : "vpc", in.where(node));
   auto name = name_tag(in, vpc->get("Tags"));
@@ -97,13 +94,9 @@ void import_aws_eks(source_reader& in, const std::vector<std::uint32_t>& roots, 
       if (!top->get("cluster")) in.wrong_document(root, "a mapping with a cluster");
       continue;
     }
-    auto name_node = cluster->get("name");
-    auto name = in.text(name_node, "name");
-    if (!name) {
-      in.error(cluster->node(), "missing-key", "a cluster without a name");
-      continue;
-    }
-    auto& o = add_owner(out, *name, owner_kind::cluster, "eks", in.where(*name_node));
+    auto name = in.required(*cluster, "name", "a cluster without a name");
+    if (!name) continue;
+    auto& o = add_owner(out, *name, owner_kind::cluster, "eks", in.where(*cluster->get("name")));
     o.value.description = "EKS cluster, from aws eks describe-cluster";
     if (auto v = cluster->get("version")) {
       auto text = in.text(v, "version");

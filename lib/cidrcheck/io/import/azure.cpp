@@ -22,11 +22,12 @@ void read_aks(source_reader& in, std::uint32_t node, import_result& out) {
   auto top = in.object_at(node, "a cluster", true);
   if (!top) return;
   auto name_node = top->get("name");
-  auto name = in.text(name_node, "name");
-  if (!name || (!top->get("networkProfile") && !top->at({"properties", "networkProfile"}))) {
+  if (!name_node || (!top->get("networkProfile") && !top->at({"properties", "networkProfile"}))) {
     in.wrong_document(node, "a cluster with a name and a networkProfile");
     return;
   }
+  auto name = in.text(name_node, "name");
+  if (!name) return;
   // An ARM resource keeps its settings under "properties".
   auto c = top->get("properties") ? in.object_at(top->get("properties"), "properties", true) : top;
   if (!c) return;

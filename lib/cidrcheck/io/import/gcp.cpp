@@ -39,10 +39,8 @@ void read_gke(source_reader& in, std::uint32_t node, import_result& out) {
   if (!c) return;
   auto name_node = c->get("name");
   auto name = in.text(name_node, "name");
-  if (!name) {
-    in.wrong_document(node, "a cluster with a name");
-    return;
-  }
+  if (!name_node) in.wrong_document(node, "a cluster with a name");
+  if (!name) return;
   auto& o = add_owner(out, *name, owner_kind::cluster, "gke", in.where(*name_node));
   auto location = in.text(c->get("location"), "location");
   o.value.description = "GKE cluster" + (location ? " in " + *location : "") + ", from gcloud container clusters describe";

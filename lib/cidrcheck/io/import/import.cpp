@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <tuple>
 
 namespace cidrcheck {
@@ -220,6 +221,12 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
       }
     }
   }
+  // An alias walked several times reports one problem as often: once is enough.
+  std::set<std::pair<std::string, std::string>> seen;
+  auto repeated = [&](const diagnostic& d) { return !seen.emplace(to_string(d.where), d.message).second; };
+  diagnostics.erase(std::remove_if(diagnostics.begin() + static_cast<std::ptrdiff_t>(first_new), diagnostics.end(),
+                                   repeated),
+                    diagnostics.end());
   for (auto k = first_new; k < diagnostics.size(); ++k) {
     diagnostics[k].message = std::string(info(kind).name) + ": " + diagnostics[k].message;
   }

@@ -27,15 +27,10 @@ auto drop_everything(std::vector<imported_range> ranges) -> std::vector<imported
 void read_cluster(source_reader& in, const source_reader::object& doc, import_result& out) {
   auto name_node = doc.at({"metadata", "name"});
   auto name = in.text(name_node, "metadata.name");
-  if (!name) {
-    in.error(doc.node(), "missing-key", "a kops Cluster without metadata.name");
-    return;
-  }
+  if (!name_node) in.error(doc.node(), "missing-key", "a kops Cluster without metadata.name");
   auto spec = in.object_at(doc.get("spec"), "spec");
-  if (!spec) {
-    in.error(doc.node(), "missing-key", "a kops Cluster without a spec");
-    return;
-  }
+  if (!doc.get("spec")) in.error(doc.node(), "missing-key", "a kops Cluster without a spec");
+  if (!name || !spec) return;
   auto& o = add_owner(out, *name, owner_kind::cluster, "kops", in.where(*name_node));
   o.value.description = "kops cluster, from kops get cluster";
   // v1alpha3 keeps the network fields under spec.networking; v1alpha2 at the top.

@@ -88,6 +88,16 @@ auto source_reader::text(std::optional<std::uint32_t> k, std::string_view what) 
   return r_.string(*k, what);
 }
 
+auto source_reader::required(const object& o, std::string_view key, std::string_view missing)
+    -> std::optional<std::string> {
+  auto k = o.get(key);
+  if (!k) {
+    r_.error(o.node(), "missing-key", std::string(missing));
+    return std::nullopt;
+  }
+  return text(k, key);
+}
+
 auto source_reader::whole(std::optional<std::uint32_t> k, std::int64_t min, std::int64_t max, std::string_view what)
     -> std::optional<std::int64_t> {
   if (!k) return std::nullopt;

@@ -64,6 +64,9 @@ class source_reader {
   /// Returns a list's items; absent is an empty list.
   auto items(std::optional<std::uint32_t> k, std::string_view what) -> std::vector<std::uint32_t>;
   auto text(std::optional<std::uint32_t> k, std::string_view what) -> std::optional<std::string>;
+  /// Returns the text of a key every such object has; when it is absent, reports
+  /// `missing` at the object (a value of the wrong type is reported as such).
+  auto required(const object& o, std::string_view key, std::string_view missing) -> std::optional<std::string>;
   /// Returns a whole number, written plainly or as a string ("110", as GKE writes some).
   auto whole(std::optional<std::uint32_t> k, std::int64_t min, std::int64_t max, std::string_view what)
       -> std::optional<std::int64_t>;
