@@ -4,6 +4,7 @@
 #include "importers.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace cidrcheck::detail {
 

@@ -50,11 +50,10 @@ void read_gke(source_reader& in, std::uint32_t node, import_result& out) {
       in.error(*v, "type", "currentMasterVersion must be a Kubernetes version, not \"" + *text + "\"");
     }
   }
-  // The same range appears at the top and in ipAllocationPolicy: two claims,
+  // The pod range appears at the top and in ipAllocationPolicy: two claims,
   // which must agree.
-  for (auto key : {"clusterIpv4Cidr", "clusterIpv4CidrBlock"}) {
-    auto at = std::string_view(key) == "clusterIpv4Cidr" ? c->get(key) : c->at({"ipAllocationPolicy", key});
-    if (auto r = in.range(at, key)) add_claim(o, range_role::pods, claim_kind::exact, {std::move(*r)});
+  for (auto at : {c->get("clusterIpv4Cidr"), c->at({"ipAllocationPolicy", "clusterIpv4CidrBlock"})}) {
+    if (auto r = in.range(at, "the pod range")) add_claim(o, range_role::pods, claim_kind::exact, {std::move(*r)});
   }
   std::vector<imported_range> services;
   if (auto r = in.range(c->get("servicesIpv4Cidr"), "servicesIpv4Cidr")) services.push_back(std::move(*r));

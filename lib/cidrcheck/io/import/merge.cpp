@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_set>
 
 namespace cidrcheck::detail {
@@ -32,11 +33,12 @@ auto to_candidates(const std::vector<imported_range>& ranges) -> std::vector<can
   return out;
 }
 
+// Returns the ranges of one IP version, each CIDR once, in the order given.
 auto of_version(const std::vector<candidate>& ranges, ip_version v) -> std::vector<candidate> {
   std::vector<candidate> out;
+  std::set<prefix> seen;
   for (const auto& r : ranges) {
-    bool seen = std::any_of(out.begin(), out.end(), [&](const candidate& c) { return c.cidr == r.cidr; });
-    if (r.cidr.version() == v && !seen) out.push_back(r);
+    if (r.cidr.version() == v && seen.insert(r.cidr).second) out.push_back(r);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include "importers.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace cidrcheck::detail {
 
@@ -22,7 +23,7 @@ struct route {
 
 class policy_reader {
  public:
-  policy_reader(source_reader& in) : in_(in) {}
+  explicit policy_reader(source_reader& in) : in_(in) {}
 
   // Adds the route text at node k names (a CIDR, or an address: one host);
   // `text` is the part of the scalar that holds it, at `offset`.
