@@ -37,6 +37,7 @@ auto run_version(std::span<const std::string> args) -> int {
 constexpr command commands[] = {
     {"check", run_check, check_interfaces},
     {"plan", run_plan, plan_interfaces},
+    {"import", run_import, import_interfaces},
     {"diff", run_diff, diff_interfaces},
     {"rules", run_rules, rules_interfaces},
     {"explain", run_explain, explain_interfaces},
@@ -75,8 +76,8 @@ auto dispatch(const std::vector<std::string>& args) -> int {
     if (first == c.name) return c.run(std::span<const std::string>(args).subspan(1));
   }
   // Anything else is the default command: `cidrcheck fleet.yaml` is `cidrcheck check fleet.yaml`.
-  // A bare word that is no file is more likely a mistyped command.
-  bool looks_like_command = first.find_first_of("./") == std::string::npos && first != "-" && first[0] != '-';
+  // A bare word that is no file is more likely a mistyped command (KIND:FILE is a source).
+  bool looks_like_command = first.find_first_of("./:") == std::string::npos && first != "-" && first[0] != '-';
   if (looks_like_command && !std::filesystem::exists(first)) {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.push_back(c.name);

@@ -40,6 +40,8 @@ auto run_check(std::span<const std::string> args) -> int;
 auto check_interfaces() -> std::vector<command_interface>;
 auto run_plan(std::span<const std::string> args) -> int;
 auto plan_interfaces() -> std::vector<command_interface>;
+auto run_import(std::span<const std::string> args) -> int;
+auto import_interfaces() -> std::vector<command_interface>;
 auto run_diff(std::span<const std::string> args) -> int;
 auto diff_interfaces() -> std::vector<command_interface>;
 auto run_rules(std::span<const std::string> args) -> int;

@@ -16,10 +16,10 @@ namespace {
 constexpr std::string_view check_description =
     "Reads a fleet (clusters, networks and the connections between them; YAML or JSON,\n"
     "several files are one fleet, '-' is standard input, a directory stands for its\n"
-    "*.yaml and *.yml files) and reports every overlap that breaks routing, the\n"
-    "latent ones that would, and the other rules ('cidrcheck rules' lists them).\n"
-    "Without FLEET, reads the inputs of .cidrcheck.yaml.\n"
-    "\n"
+    "*.yaml and *.yml files, and KIND:FILE is another tool's export, read as `cidrcheck\n"
+    "import` reads it) and reports every overlap that breaks routing, the latent ones\n"
+    "that would, and the other rules ('cidrcheck rules' lists them). Without FLEET,\n"
+    "reads the inputs of .cidrcheck.yaml.\n"    "\n"
     "Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 the input cannot\n"
     "be analysed (unreadable, bad YAML, a schema violation, a bad CIDR, an unknown\n"
     "owner in a connection, a bad configuration or baseline), 3 internal error.";

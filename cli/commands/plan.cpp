@@ -10,7 +10,7 @@
 #include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
-#include <cidrcheck/io/fleet_writer.hpp>
+#include <cidrcheck/io/plan_writer.hpp>
 #include <cidrcheck/io/read_file.hpp>
 
 #include <filesystem>
@@ -174,7 +174,7 @@ auto run_plan(std::span<const std::string> args) -> int {
     original = std::move(file.text);
     loader.add_text(original, display_name(files[0]));
   } else {
-    for (const auto& f : files) loader.add_file(f);
+    for (const auto& f : files) loader.add_source(f);
   }
   auto loaded = loader.finish();
   for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);

@@ -7,7 +7,7 @@
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
-#include <cidrcheck/io/fleet_writer.hpp>
+#include <cidrcheck/io/plan_writer.hpp>
 
 #include <cstddef>
 #include <cstdint>

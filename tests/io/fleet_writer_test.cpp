@@ -1,102 +1,110 @@
-#include <cidrcheck/fleet/check.hpp>
-#include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/fleet_writer.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
-#include <string_view>
+#include <vector>
 
 namespace cidrcheck {
 namespace {
 
-auto load(std::string_view text) -> fleet {
-  fleet_loader loader(builtin_catalog());
-  loader.add_text(text, "f.yaml");
-  auto r = loader.finish();
-  EXPECT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : format_diagnostic(r.diagnostics[0]));
-  return r.value;
-}
+const std::string fixtures = CIDRCHECK_FIXTURES "/import/";
 
-// Plans text, writes the plan into it, and checks that the result reads back
-// without errors and says what the plan says.
-auto planned_text(std::string_view text) -> std::string {
-  auto f = load(text);
-  auto p = plan(f, builtin_catalog());
-  EXPECT_TRUE(p.complete());
-  auto out = apply_plan_to_text(text, "f.yaml", f, p);
-  auto again = load(out);
-  for (const auto& x : check(again, builtin_catalog())) EXPECT_NE(x.level, severity::error) << x.message;
-  auto applied = apply_plan(f, p);
-  EXPECT_EQ(again.ranges.size(), applied.ranges.size());
+// What a fleet says, without positions: owners with their fields and declared
+// ranges, and connections by member names.
+auto summary(const fleet& f) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  for (const auto& o : f.owners) {
+    std::string line = o.name + " " + o.type + " declared=" + std::to_string(o.declared.bits);
+    if (o.kubernetes) line += " k8s=" + std::to_string(o.kubernetes->minor);
+    if (o.nodes) line += " nodes=" + std::to_string(*o.nodes);
+    if (o.dns) line += " dns=" + o.dns->to_string();
+    if (o.node_cidr_mask) line += " mask=" + std::to_string(*o.node_cidr_mask);
+    if (o.node_cidr_mask_v6) line += " mask6=" + std::to_string(*o.node_cidr_mask_v6);
+    line += " [" + o.description + "]";
+    for (auto k : o.ranges) {
+      const auto& r = f.ranges[k];
+      line += " " + std::string(to_string(r.role)) + ":" + r.cidr.to_string() +
+              (r.origin == range_origin::declared ? "" : "(default)");
+    }
+    out.push_back(line);
+  }
+  for (const auto& c : f.connections) {
+    std::string line = "connection " + c.name + " via " + c.via + " routes=" + std::to_string(c.routes.bits);
+    for (auto m : c.members) line += " " + f.owners[m].name;
+    out.push_back(line);
+  }
+  std::sort(out.begin(), out.end());  // the file lists networks first
   return out;
 }
 
-TEST(FleetWriter, ReplacesDeclaredCidrsAndKeepsEverythingElse) {
-  auto out = planned_text(R"(# the fleet
-clusters:
-  - name: a   # first
-    network: 10.1.0.0/16
-    pods: [10.2.0.0/16]
-    services: "10.96.0.0/16"   # quoted
-  - name: b
-    network: 10.3.0.0/16
-    pods: [10.4.0.0/16]
-    services: 10.96.0.0/16
-connections:
-  - [a, b]
-)");
-  EXPECT_NE(out.find("# the fleet\n"), std::string::npos);
-  EXPECT_NE(out.find("  - name: a   # first\n"), std::string::npos);
-  EXPECT_NE(out.find("services: \"10.96.0.0/16\"   # quoted"), std::string::npos);  // a keeps its range
-  EXPECT_EQ(out.find("services: 10.96.0.0/16\n"), std::string::npos);            // b's moved
+TEST(FleetWriter, WhatItWritesReadsBackAsTheSameFleet) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_import(import_kind::aws_eks, fixtures + "aws-eks/my-eks-cluster.json");
+  loader.add_import(import_kind::aws_vpcs, fixtures + "aws-vpcs/vpcs.json");
+  loader.add_import(import_kind::kubeadm, fixtures + "kubeadm/lab.yaml");
+  loader.add_import(import_kind::kubectl, fixtures + "kubectl/lab.yaml");
+  loader.add_import(import_kind::tailscale, fixtures + "tailscale/policy.hujson");
+  loader.add_import(import_kind::kops, fixtures + "kops/minimal-ipv6.yaml");
+  loader.add_text("connections:\n  - between: [lab, tailscale]\n    via: vpn\n    routes: [pods, services]\n",
+                  "fleet.yaml");
+  auto first = loader.finish();
+  ASSERT_TRUE(first.ok());
+
+  auto text = write_fleet_yaml(first.value, std::vector<std::string>{"written by a test"});
+  fleet_loader again(builtin_catalog());
+  again.add_text(text, "written.yaml");
+  auto second = again.finish();
+  ASSERT_TRUE(second.ok()) << text;
+  EXPECT_EQ(summary(second.value), summary(first.value)) << text;
 }
 
-TEST(FleetWriter, WritesFilledInRangesAsNewKeysInBlockAndFlowStyle) {
-  auto out = planned_text(R"(networks:
-  - {name: ts, type: tailscale}
-clusters:
-  - name: block
-    distribution: kops
-  - {name: flow, distribution: kops, network: 10.50.0.0/16}
-connections:
-  - [block, ts]
-  - [flow, ts]
-)");
-  EXPECT_NE(out.find("    distribution: kops\n    pods: ["), std::string::npos) << out;
-  EXPECT_NE(out.find("# planned by cidrcheck; was kops's default 100.96.0.0/11"), std::string::npos) << out;
-  EXPECT_NE(out.find("{name: flow, distribution: kops, network: 10.50.0.0/16, pods: ["), std::string::npos) << out;
+TEST(FleetWriter, CommentsNameWhereEachValueWasRead) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text("clusters:\n  - name: a\n    distribution: kubeadm\n    pods: [10.244.0.0/16]\n    nodes: 3\n",
+                  "f.yaml");
+  auto text = write_fleet_yaml(loader.finish().value, std::vector<std::string>{"header", ""});
+  EXPECT_EQ(text,
+            "# header\n"
+            "#\n"
+            "version: 1\n"
+            "clusters:\n"
+            "  - name: a  # f.yaml:2:5\n"
+            "    distribution: kubeadm  # f.yaml:3:19\n"
+            "    pods:\n"
+            "      - 10.244.0.0/16  # f.yaml:4:12\n"
+            "    nodes: 3  # f.yaml:5:12\n");
 }
 
-TEST(FleetWriter, FillsRequestsAndKeepsCrlf) {
-  auto out = planned_text("clusters:\r\n  - name: new\r\n    pods: /16\r\n    services: auto\r\n    network: \"/20\"\r\n");
-  EXPECT_EQ(out.find("pods: /16"), std::string::npos) << out;
-  EXPECT_EQ(out.find("\"/20\""), std::string::npos) << out;
-  EXPECT_EQ(out.find("auto"), std::string::npos);
-  EXPECT_EQ(out.find('\n'), out.find("\r\n") + 1);  // still CRLF
-  for (std::size_t k = 0; k < out.size(); ++k) {
-    if (out[k] == '\n') {
-      EXPECT_EQ(out[k - 1], '\r');
-    }
+TEST(FleetWriter, QuotesWhatWouldNotReadBack) {
+  fleet f;
+  for (const char* name : {"plain-name.example.com", "route:10.0.0.0/8", "1.29", "yes", "No", "a b", "say \"hi\"",
+                           "-x", "10.0.0.0/8", "tab\tand\xC2\x85next\xE2\x80\xA8line"}) {
+    owner o;
+    o.name = name;
+    o.kind = owner_kind::network;
+    f.owners.push_back(o);
   }
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(write_fleet_yaml(f), "q.yaml");
+  auto r = loader.finish();
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.value.owners.size(), f.owners.size());
+  for (std::size_t k = 0; k < f.owners.size(); ++k) EXPECT_EQ(r.value.owners[k].name, f.owners[k].name);
 }
 
-TEST(FleetWriter, MovesTheDnsAddressWithItsServiceRange) {
-  auto out = planned_text(R"(networks:
-  - {name: home, type: home, cidrs: 192.168.1.0/24}
-clusters:
-  - name: a
-    distribution: kubeadm
-    network: 10.1.0.0/16
-    pods: 10.2.0.0/16
-    services: 192.168.0.0/16
-    dns: 192.168.0.10
-connections:
-  - [a, home]
-)");
-  EXPECT_EQ(out.find("192.168.0.10"), std::string::npos) << out;
+TEST(FleetWriter, ASourceConflictIsAComment) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_import(import_kind::aws_vpcs, fixtures + "aws-vpcs/vpcs.json");
+  loader.add_import(import_kind::terraform, fixtures + "terraform/stale.tfstate");
+  auto text = write_fleet_yaml(loader.finish().value);
+  EXPECT_NE(text.find("      - 10.1.0.0/16  # " + fixtures + "aws-vpcs/vpcs.json:31:34\n      # source-conflict: " +
+                      fixtures + "terraform/stale.tfstate:26:27 gives 10.0.0.0/16 instead\n"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

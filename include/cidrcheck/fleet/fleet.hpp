@@ -96,6 +96,7 @@ struct owner {
   std::optional<address> dns;            ///< the cluster DNS service address
   std::string cni;                       ///< calico, cilium, flannel, vpc-cni, ... (for migration steps)
   bool movable = false;                  ///< networks: may `plan` renumber it
+  std::string description;               ///< for people; importers say what the owner was read from
   /// Cluster roles whose key the file gave, even as an empty list (`pods: []`):
   /// no distribution default fills these.
   role_set declared = role_set::none();
@@ -116,6 +117,20 @@ struct connection {
   std::string via;                     ///< peering, transit, vpn, mesh, tailscale, ...
   role_set routes;
   source_location where;
+  std::string description;             ///< for people
+};
+
+/// Two sources that disagree about an owner's ranges in one role and IP
+/// version (rule source-conflict). The fleet keeps what the first source says;
+/// `other` is what a later source says instead.
+struct source_conflict {
+  /// The ranges the fleet keeps (indexes into fleet::ranges, of one owner and role).
+  std::vector<std::uint32_t> kept;
+  std::vector<prefix> other;
+  source_location other_where;  ///< where the later source gives the first of `other`
+  /// True when `other` are allocations (node pod CIDRs, subnets) that should lie
+  /// inside the kept ranges but do not; false when the two sources name different ranges.
+  bool outside = false;
 };
 
 /// A range that still needs an address: written as a size (`pods: /16`) or
@@ -155,6 +170,7 @@ struct fleet {
   std::vector<connection> connections;
   std::vector<range_request> requests;
   plan_settings plan;
+  std::vector<source_conflict> conflicts;  ///< sources that disagree; see source_conflict
 
   /// Returns the index of the owner with this name, or nullopt. O(n).
   auto find_owner(std::string_view name) const -> std::optional<std::uint32_t> {

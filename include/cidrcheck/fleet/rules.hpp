@@ -31,6 +31,7 @@ enum class rule : std::uint8_t {
   node_mask_too_large,
   dns_outside_service_range,
   dns_is_kubernetes_service,
+  source_conflict,
   expired_suppression,
   unused_suppression,
 };
@@ -45,7 +46,7 @@ struct rule_info {
   std::string_view summary;
 };
 
-inline constexpr std::array<rule_info, 19> rule_table_data{{
+inline constexpr std::array<rule_info, 20> rule_table_data{{
     {rule::overlap, "CIDR101", "overlap", severity::error,
      "two owners' ranges overlap and some owner routes both"},
     {rule::overlap_internal, "CIDR102", "overlap-internal", severity::error,
@@ -80,6 +81,8 @@ inline constexpr std::array<rule_info, 19> rule_table_data{{
      "the cluster DNS address is not in a service range"},
     {rule::dns_is_kubernetes_service, "CIDR221", "dns-is-kubernetes-service", severity::error,
      "the cluster DNS address is the service range's first address, which kubernetes.default takes"},
+    {rule::source_conflict, "CIDR301", "source-conflict", severity::error,
+     "two sources (exports, Terraform state, the fleet file) disagree on an owner's ranges"},
     {rule::expired_suppression, "CIDR901", "expired-suppression", severity::warning,
      "a suppression is past its expiry date, so the findings it hid are reported again"},
     {rule::unused_suppression, "CIDR902", "unused-suppression", severity::note,

@@ -5,6 +5,7 @@
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
+#include <cidrcheck/io/import.hpp>
 
 #include <cstddef>
 #include <memory>
@@ -40,6 +41,14 @@ struct fleet_load_result {
 /// Reads fleet sources into one fleet. Owners may be split across sources and
 /// connections may name owners of any source; names are resolved in finish().
 /// Defaults from the catalog are applied in finish(). Never throws for bad input.
+///
+/// Sources are fleet files and imports (exports of other tools, see
+/// import.hpp). Owners of one name from several sources are merged in
+/// finish(): fleet files first, then imports in the order added. Where two
+/// sources give different ranges for one role and IP version of an owner, the
+/// fleet keeps the first and records a source_conflict; other fields that
+/// disagree (distribution, version, node count, ...) keep the first value and
+/// add a warning. Two fleet files may not both declare an owner.
 class fleet_loader {
  public:
   explicit fleet_loader(const catalog& c, fleet_limits limits = {});
@@ -51,6 +60,13 @@ class fleet_loader {
   void add_file(const std::string& path);
   /// Reads a fleet from text, named `name` in diagnostics.
   void add_text(std::string_view text, std::string name);
+  /// Reads a file another tool exported; "-" reads standard input.
+  void add_import(import_kind kind, const std::string& path);
+  /// Reads an export from text, named `name` in diagnostics.
+  void add_import_text(import_kind kind, std::string_view text, std::string name);
+  /// Reads a source as the command line names it (see parse_source_spec()):
+  /// "KIND:PATH" is add_import(), anything else add_file().
+  void add_source(std::string_view spec);
   /// Resolves connections, applies defaults and returns the fleet.
   auto finish() -> fleet_load_result;
 
@@ -59,8 +75,8 @@ class fleet_loader {
   std::unique_ptr<state> state_;
 };
 
-/// Reads the fleet files at paths as one fleet.
-auto load_fleet(std::span<const std::string> paths, const catalog& c, const fleet_limits& limits = {})
+/// Reads the sources (fleet files, or KIND:PATH imports; see add_source()) as one fleet.
+auto load_fleet(std::span<const std::string> sources, const catalog& c, const fleet_limits& limits = {})
     -> fleet_load_result;
 
 }  // namespace cidrcheck

@@ -1,20 +1,19 @@
 #pragma once
+// Writing a fleet as a fleet file (docs/fleet-format.md), for `cidrcheck import`.
 
 #include <cidrcheck/fleet/fleet.hpp>
-#include <cidrcheck/fleet/plan.hpp>
 
+#include <span>
 #include <string>
-#include <string_view>
 
 namespace cidrcheck {
 
-/// Returns the text of fleet file `file` (read into f) with the plan applied:
-/// each moved CIDR replaced where it is written, a range that came from a
-/// default or a network type written into its owner as a new key (with a
-/// comment saying what it replaces), requested sizes replaced by their ranges,
-/// and DNS addresses updated. Everything else (comments, layout, quoting) is
-/// left as it was. Changes to ranges of other files are ignored.
-auto apply_plan_to_text(std::string_view text, const std::string& file, const fleet& f, const plan_result& p)
-    -> std::string;
+/// Returns the fleet as a fleet file (version 1) that reads back as the same
+/// fleet: every owner with the ranges its sources declared (ranges filled in
+/// from the catalog are left out, for the reader to fill in again), explicitly
+/// empty roles as `[]`, and every connection. After each value a comment names
+/// where it was read ("# vpcs.json:12:27"), and each source_conflict is a
+/// comment under the ranges kept. `header` lines open the file as comments.
+auto write_fleet_yaml(const fleet& f, std::span<const std::string> header = {}) -> std::string;
 
 }  // namespace cidrcheck

@@ -141,6 +141,7 @@ class checker {
     for (std::uint32_t k = 0; k < f_.owners.size(); ++k) {
       if (f_.owners[k].kind == owner_kind::cluster) check_cluster(k);
     }
+    for (const auto& c : f_.conflicts) check_conflict(c);
     sort_findings();
     return std::move(findings_);
   }
@@ -377,6 +378,32 @@ class checker {
     add(rule::dns_outside_service_range, {services.front()},
         "cluster " + o.name + "'s DNS address " + o.dns->to_string() + " is not in its service ranges",
         "kubelets send DNS to a service address: use the tenth address of a service range");
+  }
+
+  void check_conflict(const source_conflict& c) {
+    const fleet_range& first = f_.ranges[c.kept.front()];
+    const owner& o = f_.owners[first.owner];
+    auto list = [](auto&& cidrs) {
+      std::string out;
+      for (const auto& p : cidrs) out += (out.empty() ? "" : ", ") + p.to_string();
+      return out;
+    };
+    std::vector<prefix> kept;
+    for (auto k : c.kept) kept.push_back(f_.ranges[k].cidr);
+    std::string what = o.kind == owner_kind::cluster ? f_.role_name(first) : "ranges";
+    if (c.outside) {
+      add(rule::source_conflict, {c.kept.front()},
+          what + " " + list(c.other) + " in " + to_string(c.other_where) + " lie outside the " + what + " " +
+              list(kept) + " of " + describe_owner(o),
+          "allocations (node pod CIDRs, subnets, IP pools) must lie inside their range; kube-controller-manager "
+          "does not start while a node's pod CIDR is outside --cluster-cidr: fix the range, or re-export the stale source");
+      return;
+    }
+    add(rule::source_conflict, {c.kept.front()},
+        "sources disagree on the " + what + " of " + describe_owner(o) + ": " + list(kept) + " here, " +
+            list(c.other) + " in " + to_string(c.other_where) + "; cidrcheck checks the first",
+        "find the stale source (an old export, Terraform state behind the cloud, a hand-written value) and fix or "
+        "re-export it");
   }
 
   auto private_space() -> const address_set& {

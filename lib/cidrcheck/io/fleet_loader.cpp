@@ -1,7 +1,11 @@
 #include <cidrcheck/io/fleet_loader.hpp>
 
+#include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/io/read_file.hpp>
 
+#include "import/merge.hpp"
+#include "import/read_import.hpp"
+#include "kube_version.hpp"
 #include "suppression_reader.hpp"
 #include "yaml_document.hpp"
 #include "yaml_reader.hpp"
@@ -21,20 +25,6 @@ using detail::yaml_reader;
 
 constexpr std::string_view role_names[] = {"network", "pods", "services", "all"};
 
-// Parses "1.29", "v1.29" or "1.29.3" into a Kubernetes minor version.
-auto parse_kube_version(std::string_view text) -> std::optional<kube_version> {
-  if (text.starts_with('v')) text.remove_prefix(1);
-  kube_version v;
-  auto dot = text.find('.');
-  if (dot == std::string_view::npos) return std::nullopt;
-  auto [end1, ec1] = std::from_chars(text.data(), text.data() + dot, v.major);
-  if (ec1 != std::errc{} || end1 != text.data() + dot) return std::nullopt;
-  auto rest = text.substr(dot + 1);
-  auto [end2, ec2] = std::from_chars(rest.data(), rest.data() + rest.size(), v.minor);
-  if (ec2 != std::errc{} || (end2 != rest.data() + rest.size() && *end2 != '.')) return std::nullopt;
-  return v;
-}
-
 // A connection as written: member names are resolved once every source is read.
 struct pending_connection {
   connection value;
@@ -51,6 +41,8 @@ struct fleet_loader::state {
   fleet_load_result result;
   std::vector<pending_connection> connections;
   std::unordered_map<std::string, std::uint32_t> owner_index;
+  std::vector<detail::import_result> imports;  // merged in finish(), after every fleet file
+  std::unordered_map<std::string, std::vector<std::string>> moved_to;  // see merged_imports
   bool stopped = false;  // too many errors, or a limit hit: read nothing more
 
   state(const catalog& c, fleet_limits l) : cat(c), limits(l) {}
@@ -73,6 +65,54 @@ struct fleet_loader::state {
     }
     for (auto root : doc.roots) read_document(reader, root);
     if (error_count() >= limits.max_errors) stop("too many errors (" + std::to_string(error_count()) + "), stopping");
+  }
+
+  // Returns a file's text; a file that cannot be read is an error (its message
+  // starting with `prefix`), and nothing.
+  auto read_whole(const std::string& path, const std::string& prefix) -> std::optional<std::string> {
+    if (stopped) return std::nullopt;
+    auto file = read_file(path, limits.max_file_bytes, "max-file-bytes");
+    if (file.error.empty()) return std::move(file.text);
+    result.files.push_back(display_name(path));
+    result.diagnostics.push_back(
+        {severity::error, "unreadable", prefix + file.error, {display_name(path), 0, 0}, {}});
+    return std::nullopt;
+  }
+
+  // Reports whether text given directly is within max-file-bytes; if not, says so.
+  auto fits(std::string_view text, const std::string& name, const std::string& prefix) -> bool {
+    if (text.size() <= limits.max_file_bytes) return true;
+    result.diagnostics.push_back({severity::error, "limit",
+                                  prefix + "input is larger than the max-file-bytes limit of " +
+                                      std::to_string(limits.max_file_bytes) + " bytes",
+                                  {name, 0, 0}, {}});
+    return false;
+  }
+
+  void read_import(import_kind kind, std::string_view text, const std::string& name) {
+    if (stopped) return;
+    result.files.push_back(name);
+    detail::yaml_limits yl{limits.max_depth, limits.max_nodes};
+    imports.push_back(detail::read_import(kind, text, name, yl, limits.max_nodes, result.diagnostics));
+    if (error_count() >= limits.max_errors) stop("too many errors (" + std::to_string(error_count()) + "), stopping");
+  }
+
+  // Merges the imports into the owners of the fleet files; their connections join the others.
+  void merge_imports() {
+    if (imports.empty()) return;
+    auto merged = detail::merge_imports(std::move(imports), result.value, owner_index,
+                                        {limits.max_owners, limits.max_ranges}, result.diagnostics);
+    for (auto& c : merged.connections) {
+      pending_connection p;
+      p.value = std::move(c.value);
+      p.where = p.value.where;
+      for (auto& [name, where] : c.members) {
+        p.names.emplace_back(name, 0);
+        p.name_locations.push_back(where);
+      }
+      connections.push_back(std::move(p));
+    }
+    moved_to = std::move(merged.moved_to);
   }
 
   void stop(std::string message) {
@@ -218,7 +258,7 @@ struct fleet_loader::state {
         }
       } else if (e.key == "kubernetes") {
         if (auto t = r.string(e.value, "kubernetes")) {
-          o.kubernetes = parse_kube_version(*t);
+          o.kubernetes = detail::parse_kube_version(*t);
           if (!o.kubernetes) r.error(e.value, "type", "kubernetes must be a version such as \"1.29\", not \"" + *t + "\"");
         }
       } else if (e.key == "node_cidr_mask") {
@@ -248,7 +288,7 @@ struct fleet_loader::state {
       } else if (e.key == "services") {
         range_lists.emplace_back(range_role::services, e.value);
       } else if (e.key == "description") {
-        r.string(e.value, "description");
+        if (auto d = r.string(e.value, "description")) o.description = *d;
       }
     }
     auto index = static_cast<std::uint32_t>(result.value.owners.size());
@@ -350,7 +390,7 @@ struct fleet_loader::state {
           } else if (e.key == "routes") {
             read_routes(r, e.value, p.value.routes);
           } else if (e.key == "description") {
-            r.string(e.value, "description");
+            if (auto d = r.string(e.value, "description")) p.value.description = *d;
           }
         }
         if (!members) {
@@ -397,8 +437,17 @@ struct fleet_loader::state {
     for (auto& p : connections) {
       std::vector<std::uint32_t> members;
       bool complete = true;
+      bool expanded = false;
       for (std::size_t k = 0; k < p.names.size(); ++k) {
         const auto& name = p.names[k].first;
+        // An owner whose ranges went to the clusters that link it stands for them.
+        if (auto moved = moved_to.find(name); moved != moved_to.end()) {
+          for (const auto& to : moved->second) {
+            if (auto it = owner_index.find(to); it != owner_index.end()) members.push_back(it->second);
+          }
+          expanded = true;
+          continue;
+        }
         auto it = owner_index.find(name);
         if (it == owner_index.end()) {
           if (all_names.empty()) {
@@ -419,7 +468,7 @@ struct fleet_loader::state {
       for (auto m : members) {
         if (std::find(distinct.begin(), distinct.end(), m) == distinct.end()) distinct.push_back(m);
       }
-      if (distinct.size() != members.size()) {
+      if (distinct.size() != members.size() && !expanded) {
         result.diagnostics.push_back({severity::warning, "duplicate-member", "a connection lists a member twice",
                                       p.where, {}});
       }
@@ -463,30 +512,16 @@ fleet_loader::fleet_loader(fleet_loader&&) noexcept = default;
 auto fleet_loader::operator=(fleet_loader&&) noexcept -> fleet_loader& = default;
 
 void fleet_loader::add_file(const std::string& path) {
-  if (state_->stopped) return;
-  auto file = read_file(path, state_->limits.max_file_bytes, "max-file-bytes");
-  if (!file.error.empty()) {
-    state_->result.files.push_back(display_name(path));
-    state_->result.diagnostics.push_back(
-        {severity::error, "unreadable", file.error, {display_name(path), 0, 0}, {}});
-    return;
-  }
-  state_->read(file.text, display_name(path));
+  if (auto text = state_->read_whole(path, "")) state_->read(*text, display_name(path));
 }
 
 void fleet_loader::add_text(std::string_view text, std::string name) {
-  if (text.size() > state_->limits.max_file_bytes) {
-    state_->result.diagnostics.push_back({severity::error, "limit",
-                                          "input is larger than the max-file-bytes limit of " +
-                                              std::to_string(state_->limits.max_file_bytes) + " bytes",
-                                          {name, 0, 0}, {}});
-    return;
-  }
-  state_->read(text, name);
+  if (state_->fits(text, name, "")) state_->read(text, name);
 }
 
 auto fleet_loader::finish() -> fleet_load_result {
   auto& s = *state_;
+  s.merge_imports();
   s.resolve_connections();
   s.warn_unknown_distributions(apply_defaults(s.result.value, s.cat));
   s.sort_diagnostics();
@@ -496,10 +531,37 @@ auto fleet_loader::finish() -> fleet_load_result {
   return std::move(s.result);
 }
 
-auto load_fleet(std::span<const std::string> paths, const catalog& c, const fleet_limits& limits)
+void fleet_loader::add_import(import_kind kind, const std::string& path) {
+  auto prefix = std::string(info(kind).name) + ": ";
+  if (auto text = state_->read_whole(path, prefix)) state_->read_import(kind, *text, display_name(path));
+}
+
+void fleet_loader::add_import_text(import_kind kind, std::string_view text, std::string name) {
+  if (state_->fits(text, name, std::string(info(kind).name) + ": ")) state_->read_import(kind, text, name);
+}
+
+void fleet_loader::add_source(std::string_view spec) {
+  auto source = parse_source_spec(spec);
+  if (source.kind) {
+    add_import(*source.kind, source.path);
+    return;
+  }
+  auto errors_before = state_->result.diagnostics.size();
+  add_file(source.path);
+  // "aws-vpc:x.json" that names no file was meant as an import of a mistyped kind.
+  auto& d = state_->result.diagnostics;
+  if (!source.unknown_kind.empty() && d.size() > errors_before && d.back().code == "unreadable") {
+    std::vector<std::string_view> names;
+    for (const auto& k : import_kinds()) names.push_back(k.name);
+    d.back().message += "; and '" + source.unknown_kind + "' is no source kind" +
+                        detail::did_you_mean(source.unknown_kind, names);
+  }
+}
+
+auto load_fleet(std::span<const std::string> sources, const catalog& c, const fleet_limits& limits)
     -> fleet_load_result {
   fleet_loader loader(c, limits);
-  for (const auto& p : paths) loader.add_file(p);
+  for (const auto& s : sources) loader.add_source(s);
   return loader.finish();
 }
 

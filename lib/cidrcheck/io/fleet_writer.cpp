@@ -1,126 +1,164 @@
 #include <cidrcheck/io/fleet_writer.hpp>
 
 #include <algorithm>
+#include <array>
 #include <map>
-#include <tuple>
-#include <vector>
 
 namespace cidrcheck {
 
 namespace {
 
-struct edit {
-  std::size_t offset;
-  std::size_t length;
-  std::string text;
-  std::size_t order = 0;  // among edits at one offset, the earlier-made comes first in the text
-};
+// Returns text as a YAML scalar: plain when that reads back as the same
+// string (and not as a number, a bool or null), else double-quoted.
+auto scalar(std::string_view text) -> std::string {
+  auto word_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("._/@+-").find(c) != std::string_view::npos;
+  };
+  // No ':' in plain text: inside a flow list ("between: [a, b]") libyaml reads it as a key.
+  bool plain = !text.empty() && word_char(text.front()) && text.front() != '-';
+  for (char c : text) plain = plain && word_char(c);
+  // A leading digit without a '/' may read as a number or a time; some words as bools or null.
+  if (plain && text.front() >= '0' && text.front() <= '9' && text.find('/') == std::string_view::npos) plain = false;
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (std::string_view word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"}) {
+    if (lower == word) plain = false;
+  }
+  if (plain) return std::string(text);
+  std::string out = "\"";
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    char c = text[k];
+    // The characters YAML reads as line breaks inside quotes: written as escapes.
+    if (text.substr(k, 2) == "\xC2\x85") {
+      out += "\\N";
+      ++k;
+    } else if (text.substr(k, 3) == "\xE2\x80\xA8" || text.substr(k, 3) == "\xE2\x80\xA9") {
+      out += text[k + 2] == '\xA8' ? "\\L" : "\\P";
+      k += 2;
+    } else if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      constexpr char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[(c >> 4) & 0xf];
+      out += hex[c & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
 
-class text_index {
+auto comment(const source_location& where) -> std::string {
+  return where.file.empty() ? std::string{} : "  # " + to_string(where);
+}
+
+class writer {
  public:
-  explicit text_index(std::string_view text) : text_(text) {
-    starts_.push_back(0);
-    for (std::size_t k = 0; k < text.size(); ++k) {
-      if (text[k] == '\n') starts_.push_back(k + 1);
+  explicit writer(const fleet& f) : f_(f) {
+    for (std::size_t k = 0; k < f.conflicts.size(); ++k) {
+      if (!f.conflicts[k].kept.empty()) conflicts_[f.conflicts[k].kept.back()].push_back(k);
     }
   }
-  // The byte offset of a 1-based line and byte column.
-  auto offset(std::uint32_t line, std::uint32_t column) const -> std::size_t {
-    if (line == 0 || line > starts_.size()) return text_.size();
-    return std::min(text_.size(), starts_[line - 1] + (column == 0 ? 0 : column - 1));
-  }
-  // The offset just past the end of the line holding offset (before its newline).
-  auto end_of_line(std::size_t offset) const -> std::size_t {
-    auto nl = text_.find('\n', offset);
-    if (nl == std::string_view::npos) return text_.size();
-    return nl > offset && text_[nl - 1] == '\r' ? nl - 1 : nl;
-  }
-  // The length of the scalar token at offset: up to its closing quote, or for a
-  // plain scalar up to a flow indicator, a comment or the end of the line.
-  auto token_length(std::size_t offset) const -> std::size_t {
-    if (offset >= text_.size()) return 0;
-    char q = text_[offset];
-    if (q == '"' || q == '\'') {
-      auto close = text_.find(q, offset + 1);
-      return close == std::string_view::npos ? 0 : close - offset + 1;
+
+  auto run(std::span<const std::string> header) -> std::string {
+    for (const auto& line : header) out_ += line.empty() ? "#\n" : "# " + line + "\n";
+    out_ += "version: 1\n";
+    for (auto kind : {owner_kind::network, owner_kind::cluster}) {
+      bool first = true;
+      for (const auto& o : f_.owners) {
+        if (o.kind != kind) continue;
+        if (first) out_ += kind == owner_kind::network ? "networks:\n" : "clusters:\n";
+        first = false;
+        write_owner(o);
+      }
     }
-    std::size_t end = offset;
-    while (end < text_.size() && std::string_view(",]}\r\n#").find(text_[end]) == std::string_view::npos) ++end;
-    while (end > offset && (text_[end - 1] == ' ' || text_[end - 1] == '\t')) --end;
-    return end - offset;
+    if (!f_.connections.empty()) out_ += "connections:\n";
+    for (const auto& c : f_.connections) write_connection(c);
+    return std::move(out_);
   }
 
  private:
-  std::string_view text_;
-  std::vector<std::size_t> starts_;
-};
+  void write_owner(const owner& o) {
+    out_ += "  - name: " + scalar(o.name) + comment(o.where) + "\n";
+    bool cluster = o.kind == owner_kind::cluster;
+    if (!o.type.empty()) {
+      out_ += std::string(cluster ? "    distribution: " : "    type: ") + scalar(o.type) +
+              (o.type_where == o.where ? "" : comment(o.type_where)) + "\n";
+    }
+    if (!o.description.empty()) out_ += "    description: " + scalar(o.description) + "\n";
+    if (o.kubernetes) {
+      out_ += "    kubernetes: \"" + std::to_string(o.kubernetes->major) + "." + std::to_string(o.kubernetes->minor) +
+              "\"\n";
+    }
+    if (cluster) {
+      for (auto role : {range_role::network, range_role::pods, range_role::services}) {
+        write_ranges(o, role, std::string(to_string(role)), o.declared.has(role));
+      }
+      if (o.node_cidr_mask) out_ += "    node_cidr_mask: " + std::to_string(*o.node_cidr_mask) + "\n";
+      if (o.node_cidr_mask_v6) out_ += "    node_cidr_mask_v6: " + std::to_string(*o.node_cidr_mask_v6) + "\n";
+      if (o.nodes) out_ += "    nodes: " + std::to_string(*o.nodes) + comment(o.nodes_where) + "\n";
+      if (o.dns) out_ += "    dns: " + scalar(o.dns->to_string()) + comment(o.dns_where) + "\n";
+    } else {
+      write_ranges(o, range_role::external, "cidrs", false);
+      if (o.movable) out_ += "    movable: true\n";
+    }
+  }
 
-auto role_key(const fleet_range& r) -> std::string {
-  return r.role == range_role::external ? "cidrs" : std::string(to_string(r.role));
-}
+  void write_ranges(const owner& o, range_role role, const std::string& key, bool declared) {
+    std::vector<std::uint32_t> mine;
+    for (auto k : o.ranges) {
+      if (f_.ranges[k].role == role && f_.ranges[k].origin == range_origin::declared) mine.push_back(k);
+    }
+    if (mine.empty()) {
+      if (declared) out_ += "    " + key + ": []\n";
+      return;
+    }
+    out_ += "    " + key + ":\n";
+    for (auto k : mine) {
+      out_ += "      - " + scalar(f_.ranges[k].cidr.to_string()) + comment(f_.ranges[k].where) + "\n";
+      auto it = conflicts_.find(k);
+      if (it == conflicts_.end()) continue;
+      for (auto c : it->second) {
+        const auto& x = f_.conflicts[c];
+        std::string other;
+        for (const auto& p : x.other) other += (other.empty() ? "" : ", ") + p.to_string();
+        out_ += "      # source-conflict: " + to_string(x.other_where) + (x.outside ? " has " : " gives ") + other +
+                (x.outside ? ", outside these\n" : " instead\n");
+      }
+    }
+  }
+
+  void write_connection(const connection& c) {
+    out_ += "  - between: [";
+    for (std::size_t k = 0; k < c.members.size(); ++k) out_ += (k ? ", " : "") + scalar(f_.owners[c.members[k]].name);
+    out_ += "]" + comment(c.where) + "\n";
+    if (!c.name.empty()) out_ += "    name: " + scalar(c.name) + "\n";
+    if (!c.via.empty()) out_ += "    via: " + scalar(c.via) + "\n";
+    if (c.routes != role_set::all()) {
+      out_ += "    routes: [";
+      bool first = true;
+      for (auto role : {range_role::network, range_role::pods, range_role::services}) {
+        if (!c.routes.has(role)) continue;
+        out_ += (first ? "" : ", ") + std::string(to_string(role));
+        first = false;
+      }
+      out_ += "]\n";
+    }
+    if (!c.description.empty()) out_ += "    description: " + scalar(c.description) + "\n";
+  }
+
+  const fleet& f_;
+  std::string out_;
+  std::map<std::uint32_t, std::vector<std::size_t>> conflicts_;  // by the last kept range
+};
 
 }  // namespace
 
-auto apply_plan_to_text(std::string_view text, const std::string& file, const fleet& f, const plan_result& p)
-    -> std::string {
-  text_index index(text);
-  std::vector<edit> edits;
-  auto applied = apply_plan(f, p);
-  // Ranges filled in from a default or a type: written as a new key per owner and role.
-  std::map<std::pair<std::uint32_t, range_role>, std::vector<std::uint32_t>> inserted;
-  for (const auto& change : p.changes) {
-    if (change.range && change.to != change.from) {
-      const auto& r = f.ranges[*change.range];
-      if (r.where.file != file) continue;
-      if (r.origin == range_origin::declared && r.end_column != 0) {
-        auto at = index.offset(r.where.line, r.where.column);
-        edits.push_back({at, index.offset(r.where.line, r.end_column) - at, change.to.to_string()});
-      } else if (r.origin != range_origin::declared) {
-        inserted[{r.owner, r.role}].push_back(*change.range);
-      }
-    } else if (change.request) {
-      const auto& q = f.requests[*change.request];
-      if (q.where.file != file) continue;
-      auto at = index.offset(q.where.line, q.where.column);
-      edits.push_back({at, index.token_length(at), change.to.to_string()});
-    }
-    const auto& o = f.owners[change.owner];
-    if (change.dns_to && o.dns_where.file == file && o.dns_where.line != 0) {
-      auto at = index.offset(o.dns_where.line, o.dns_where.column);
-      edits.push_back({at, index.token_length(at), change.dns_to->to_string()});
-    }
-  }
-  for (const auto& [key, moved] : inserted) {
-    auto [owner_index, role] = key;
-    const auto& o = f.owners[owner_index];
-    // The key lists every range of the role after the plan: it replaces the default as a whole.
-    std::string cidrs, was;
-    for (auto k : applied.owners[owner_index].ranges) {
-      if (applied.ranges[k].role == role) cidrs += (cidrs.empty() ? "" : ", ") + applied.ranges[k].cidr.to_string();
-    }
-    for (auto k : moved) was += (was.empty() ? "" : ", ") + f.ranges[k].cidr.to_string();
-    std::string origin = o.kind == owner_kind::cluster ? o.type + "'s default" : "the " + o.type + " type's range";
-    std::string k = role_key(f.ranges[moved.front()]);
-    if (o.layout.flow) {
-      // Before the closing brace of {name: ..., distribution: ...}.
-      auto brace = index.offset(o.layout.end.line, o.layout.end.column) - 1;
-      edits.push_back({brace, 0, ", " + k + ": [" + cidrs + "]"});
-    } else {
-      auto after = index.end_of_line(index.offset(o.type_where.line, o.type_where.column));
-      std::string newline = after < text.size() && text[after] == '\r' ? "\r\n" : "\n";  // keep CRLF files CRLF
-      std::string indent(o.layout.key_column > 0 ? o.layout.key_column - 1 : 0, ' ');
-      edits.push_back({after, 0, newline + indent + k + ": [" + cidrs + "]  # planned by cidrcheck; was " + origin +
-                                     " " + was});
-    }
-  }
-  for (std::size_t k = 0; k < edits.size(); ++k) edits[k].order = k;
-  // Apply from the end, so earlier offsets stay valid; at one offset, the last-made edit first.
-  std::sort(edits.begin(), edits.end(), [](const edit& a, const edit& b) {
-    return std::tie(a.offset, a.order) > std::tie(b.offset, b.order);
-  });
-  std::string out(text);
-  for (const auto& e : edits) out.replace(e.offset, e.length, e.text);
-  return out;
+auto write_fleet_yaml(const fleet& f, std::span<const std::string> header) -> std::string {
+  return writer(f).run(header);
 }
 
 }  // namespace cidrcheck

@@ -167,20 +167,25 @@ auto yaml_reader::boolean(std::uint32_t k, std::string_view what) -> std::option
   return std::nullopt;
 }
 
-auto yaml_reader::cidr(std::uint32_t k, std::string_view what) -> std::optional<prefix> {
+auto yaml_reader::cidr(std::uint32_t k, std::string_view what, host_bits mode) -> std::optional<prefix> {
   if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
+  return cidr_in(k, doc_[k].value, 0, what, mode);
+}
+
+auto yaml_reader::cidr_in(std::uint32_t k, std::string_view text, std::size_t offset, std::string_view what,
+                          host_bits mode) -> std::optional<prefix> {
   const auto& n = doc_[k];
-  auto parsed = prefix::try_parse(n.value);
+  auto parsed = prefix::try_parse(text, mode);
   if (parsed) return *parsed;
   std::string message;
   try {
-    prefix::parse(n.value);
+    prefix::parse(text, mode);
   } catch (const parse_error& e) {
     message = e.what();
   }
   // Point at the offending character: past the opening quote, if any.
   source_location at = where(k);
-  if (n.line == n.end_line) at.column += (n.quoted ? 1 : 0) + parsed.error().offset;
+  if (n.line == n.end_line) at.column += static_cast<std::uint32_t>((n.quoted ? 1 : 0) + offset + parsed.error().offset);
   out_.push_back({severity::error, "invalid-cidr", std::string(what) + ": " + message, at, {}});
   return std::nullopt;
 }

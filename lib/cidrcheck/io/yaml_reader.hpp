@@ -63,7 +63,11 @@ class yaml_reader {
       -> std::optional<std::int64_t>;
   auto boolean(std::uint32_t k, std::string_view what) -> std::optional<bool>;
   /// Parses a CIDR; a bad one is reported at its offending character.
-  auto cidr(std::uint32_t k, std::string_view what) -> std::optional<prefix>;
+  auto cidr(std::uint32_t k, std::string_view what, host_bits mode = host_bits::reject) -> std::optional<prefix>;
+  /// Parses `text`, a part of scalar k that starts `offset` bytes into its value
+  /// ("a,b" lists); a bad one is reported at its offending character.
+  auto cidr_in(std::uint32_t k, std::string_view text, std::size_t offset, std::string_view what, host_bits mode)
+      -> std::optional<prefix>;
   auto ip(std::uint32_t k, std::string_view what) -> std::optional<address>;
 
  private:

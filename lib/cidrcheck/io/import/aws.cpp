@@ -1,0 +1,126 @@
+// aws ec2 describe-vpcs and aws eks describe-cluster (JSON, as the AWS CLI prints it).
+
+#include "../kube_version.hpp"
+#include "importers.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace cidrcheck::detail {
+
+namespace {
+
+// Reports whether an association state is one whose block the VPC uses: the
+// API's states are associating, associated, disassociating, disassociated,
+// failing and failed (older CLI versions print them in capitals).
+auto in_use(const std::optional<std::string>& state) -> bool {
+  if (!state) return true;
+  std::string s = *state;
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s == "associated" || s == "associating";
+}
+
+auto name_tag(source_reader& in, std::optional<std::uint32_t> tags) -> std::string {
+  for (auto item : in.items(tags, "Tags")) {
+    auto tag = in.object_at(item, "a tag");
+    if (!tag) continue;
+    if (in.text(tag->get("Key"), "Key") == "Name") return in.text(tag->get("Value"), "Value").value_or("");
+  }
+  return {};
+}
+
+void read_vpc(source_reader& in, std::uint32_t node, import_result& out) {
+  auto vpc = in.object_at(node, "a VPC");
+  if (!vpc) return;
+  auto id = in.required(*vpc, "VpcId", "a VPC without a VpcId");
+  if (!id) return;
+  bool is_default = in.flag(vpc->get("IsDefault"), "IsDefault").value_or(false);
+  auto& o = add_owner(out, *id, owner_kind::network, is_default ? "aws-default-vpc" : "vpc", in.where(node));
+  auto name = name_tag(in, vpc->get("Tags"));
+  o.value.description = "AWS VPC" + (name.empty() ? "" : " " + name) + ", from aws ec2 describe-vpcs";
+  std::vector<imported_range> blocks;
+  // Every block is in CidrBlockAssociationSet, the primary one too; CidrBlock
+  // alone is what older CLI versions print.
+  if (auto set = vpc->get("CidrBlockAssociationSet")) {
+    for (auto item : in.items(set, "CidrBlockAssociationSet")) {
+      auto a = in.object_at(item, "a CIDR block association");
+      if (!a || !in_use(in.text(a->at({"CidrBlockState", "State"}), "State"))) continue;
+      if (auto r = in.range(a->get("CidrBlock"), "CidrBlock of VPC " + *id)) blocks.push_back(std::move(*r));
+    }
+  } else if (auto r = in.range(vpc->get("CidrBlock"), "CidrBlock of VPC " + *id)) {
+    blocks.push_back(std::move(*r));
+  }
+  for (auto item : in.items(vpc->get("Ipv6CidrBlockAssociationSet"), "Ipv6CidrBlockAssociationSet")) {
+    auto a = in.object_at(item, "an IPv6 CIDR block association");
+    if (!a || !in_use(in.text(a->at({"Ipv6CidrBlockState", "State"}), "State"))) continue;
+    if (auto r = in.range(a->get("Ipv6CidrBlock"), "Ipv6CidrBlock of VPC " + *id)) blocks.push_back(std::move(*r));
+  }
+  add_claim(o, range_role::external, claim_kind::exact, std::move(blocks));
+}
+
+// Returns every CIDR of a list of {cidrs: [...]} (EKS remote networks).
+auto remote_cidrs(source_reader& in, std::optional<std::uint32_t> list, std::string_view what)
+    -> std::vector<imported_range> {
+  std::vector<imported_range> out;
+  for (auto item : in.items(list, what)) {
+    auto network = in.object_at(item, what);
+    if (!network) continue;
+    auto ranges = in.ranges(network->get("cidrs"), what);
+    out.insert(out.end(), ranges.begin(), ranges.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+void import_aws_vpcs(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
+  for (auto root : roots) {
+    auto top = in.document(root, "a mapping with a Vpcs list");
+    if (!top) continue;
+    auto vpcs = top->get("Vpcs");
+    if (!vpcs) {
+      in.wrong_document(root, "a mapping with a Vpcs list");
+      continue;
+    }
+    for (auto item : in.items(vpcs, "Vpcs")) read_vpc(in, item, out);
+  }
+}
+
+void import_aws_eks(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
+  for (auto root : roots) {
+    auto top = in.document(root, "a mapping with a cluster");
+    if (!top) continue;
+    auto cluster = in.object_at(top->get("cluster"), "cluster");
+    if (!cluster) {
+      if (!top->get("cluster")) in.wrong_document(root, "a mapping with a cluster");
+      continue;
+    }
+    auto name = in.required(*cluster, "name", "a cluster without a name");
+    if (!name) continue;
+    auto& o = add_owner(out, *name, owner_kind::cluster, "eks", in.where(*cluster->get("name")));
+    o.value.description = "EKS cluster, from aws eks describe-cluster";
+    if (auto v = cluster->get("version")) {
+      auto text = in.text(v, "version");
+      if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
+        in.error(*v, "type", "version must be a Kubernetes version such as \"1.29\", not \"" + *text + "\"");
+      }
+    }
+    std::vector<imported_range> services;
+    for (auto key : {"serviceIpv4Cidr", "serviceIpv6Cidr"}) {
+      if (auto r = in.range(cluster->at({"kubernetesNetworkConfig", key}), key)) services.push_back(std::move(*r));
+    }
+    add_claim(o, range_role::services, claim_kind::exact, std::move(services));
+    // Pods take addresses of the VPC (the VPC CNI): no pod range of their own,
+    // except those of hybrid nodes.
+    o.value.declared.add(range_role::pods);
+    add_claim(o, range_role::pods, claim_kind::exact,
+              remote_cidrs(in, cluster->at({"remoteNetworkConfig", "remotePodNetworks"}), "remotePodNetworks"));
+    add_claim(o, range_role::network, claim_kind::additional,
+              remote_cidrs(in, cluster->at({"remoteNetworkConfig", "remoteNodeNetworks"}), "remoteNodeNetworks"));
+    if (auto vpc = cluster->at({"resourcesVpcConfig", "vpcId"})) {
+      if (auto id = in.text(vpc, "vpcId")) o.links.push_back({*id, "VPC", in.where(*vpc), {}});
+    }
+  }
+}
+
+}  // namespace cidrcheck::detail

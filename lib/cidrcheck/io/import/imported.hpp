@@ -1,0 +1,96 @@
+#pragma once
+// What an importer reads from one exported file, before sources are merged:
+// owners with what the file says about their ranges, each range with the
+// position it was read at. merge_imports() (merge.hpp) turns these into fleet
+// owners and ranges.
+
+#include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/io/source_location.hpp>
+#include <cidrcheck/prefix.hpp>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cidrcheck::detail {
+
+/// How a source's ranges for one role relate to the owner's real ranges.
+enum class claim_kind : std::uint8_t {
+  exact,       ///< the ranges themselves (a VPC's CIDR blocks, a cluster's service range)
+  within,      ///< allocations that lie inside them (node pod CIDRs, subnets, Calico pools)
+  additional,  ///< ranges beside the others (extra ServiceCIDR objects, a control-plane /28)
+};
+
+struct imported_range {
+  prefix cidr;
+  source_location where;
+  std::uint32_t end_column = 0;  ///< one past the CIDR text, when it is on one line
+  std::string label;             ///< a GCP secondary range's name, which a cluster may claim
+};
+
+/// What one source says about an owner's ranges in one role.
+struct range_claim {
+  range_role role = range_role::external;
+  claim_kind kind = claim_kind::exact;
+  std::vector<imported_range> ranges;
+};
+
+/// What a cluster makes of a labelled range of an owner it links.
+struct link_label {
+  std::string label;
+  range_role role = range_role::pods;
+  claim_kind kind = claim_kind::exact;
+};
+
+/// A cluster's reference to an owner that another source may describe (its
+/// VPC, its subnet): that owner's ranges become the cluster's. A range without
+/// a label goes to the cluster's network, as the owner claims it; a labelled
+/// one as `labels` says, or it stays with its owner.
+struct owner_link {
+  std::string owner;
+  std::string what;  ///< what the owner is to the cluster, for messages: "VPC", "subnet"
+  source_location where;
+  std::vector<link_label> labels;
+};
+
+struct imported_owner {
+  owner value;  ///< name, kind, type, scalars and their positions; value.ranges is unused
+  std::vector<range_claim> claims;
+  /// value.nodes counts the nodes that exist now (a Node list, a node pool
+  /// size): a lower bound, so a larger planned count elsewhere agrees with it.
+  bool nodes_observed = false;
+  std::vector<owner_link> links;
+};
+
+/// A connection an importer infers (a tailnet and the routes it carries).
+struct imported_connection {
+  connection value;  ///< value.members is unused
+  std::vector<std::pair<std::string, source_location>> members;
+};
+
+struct import_result {
+  std::vector<imported_owner> owners;
+  std::vector<imported_connection> connections;
+};
+
+/// Adds a claim of ranges to an owner; no ranges, no claim.
+inline void add_claim(imported_owner& o, range_role role, claim_kind kind, std::vector<imported_range> ranges) {
+  if (ranges.empty()) return;
+  o.claims.push_back({role, kind, std::move(ranges)});
+}
+
+/// Returns a new owner of the result, named and placed at `where`.
+inline auto add_owner(import_result& out, std::string name, owner_kind kind, std::string type,
+                      source_location where) -> imported_owner& {
+  imported_owner o;
+  o.value.name = std::move(name);
+  o.value.kind = kind;
+  o.value.type = std::move(type);
+  o.value.type_where = where;
+  o.value.where = std::move(where);
+  out.owners.push_back(std::move(o));
+  return out.owners.back();
+}
+
+}  // namespace cidrcheck::detail

@@ -1,0 +1,92 @@
+// Kubernetes objects as `kubectl get -o yaml|json` prints them: a List (or
+// NodeList, ...) of items, single objects, or several YAML documents. Read:
+// Nodes (spec.podCIDRs), ServiceCIDRs (networking.k8s.io) and Calico IPPools
+// (crd.projectcalico.org/v1 or projectcalico.org/v3); other kinds are skipped.
+// The objects do not name their cluster, so the cluster is named after the file.
+
+#include "importers.hpp"
+
+namespace cidrcheck::detail {
+
+namespace {
+
+struct cluster_objects {
+  std::vector<imported_range> node_pods, default_services, extra_services, pools;
+  std::uint64_t nodes = 0;
+  std::optional<source_location> first_node;
+  std::optional<int> mask, mask_v6;  // the largest node block of each family (the shortest prefix)
+};
+
+void read_object(source_reader& in, std::uint32_t node, cluster_objects& out);
+
+void read_items(source_reader& in, const source_reader::object& list, cluster_objects& out) {
+  for (auto item : in.items(list.get("items"), "items")) read_object(in, item, out);
+}
+
+void read_object(source_reader& in, std::uint32_t node, cluster_objects& out) {
+  auto o = in.object_at(node, "an object");
+  if (!o) return;
+  auto kind = in.text(o->get("kind"), "kind").value_or("");
+  auto api = in.text(o->get("apiVersion"), "apiVersion").value_or("");
+  if (kind == "List" || (kind.ends_with("List") && o->get("items"))) {
+    read_items(in, *o, out);
+  } else if (kind == "Node") {
+    ++out.nodes;
+    if (!out.first_node) out.first_node = in.where(node);
+    auto cidrs = o->at({"spec", "podCIDRs"});
+    auto ranges = in.ranges(cidrs ? cidrs : o->at({"spec", "podCIDR"}), "podCIDRs");
+    for (const auto& r : ranges) {
+      auto& mask = r.cidr.version() == ip_version::v4 ? out.mask : out.mask_v6;
+      if (!mask || r.cidr.length() < *mask) mask = r.cidr.length();
+    }
+    out.node_pods.insert(out.node_pods.end(), ranges.begin(), ranges.end());
+  } else if (kind == "ServiceCIDR" && api.starts_with("networking.k8s.io/")) {
+    // The one named "kubernetes" mirrors --service-cluster-ip-range; others add to it.
+    bool is_default = in.text(o->at({"metadata", "name"}), "metadata.name") == "kubernetes";
+    auto ranges = in.ranges(o->at({"spec", "cidrs"}), "spec.cidrs");
+    auto& into = is_default ? out.default_services : out.extra_services;
+    into.insert(into.end(), ranges.begin(), ranges.end());
+  } else if (kind == "IPPool" && (api.starts_with("crd.projectcalico.org/") || api.starts_with("projectcalico.org/"))) {
+    // A disabled pool hands out no more addresses.
+    if (in.flag(o->at({"spec", "disabled"}), "spec.disabled").value_or(false)) return;
+    if (auto r = in.range(o->at({"spec", "cidr"}), "spec.cidr")) out.pools.push_back(std::move(*r));
+  }
+}
+
+}  // namespace
+
+void import_kubectl(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
+  cluster_objects objects;
+  std::optional<std::uint32_t> first_root;
+  for (auto root : roots) {
+    if (in.yaml().is_null(root)) continue;
+    if (!first_root) first_root = root;
+    if (in.yaml().node(root).kind != yaml_kind::mapping) {
+      in.wrong_document(root, "a Kubernetes object or List");
+      continue;
+    }
+    read_object(in, root, objects);
+  }
+  bool any = objects.nodes > 0 || !objects.default_services.empty() || !objects.extra_services.empty() ||
+             !objects.pools.empty();
+  if (!any) {
+    if (first_root) in.wrong_document(*first_root, "Nodes, ServiceCIDRs or Calico IPPools (none found)");
+    return;
+  }
+  auto& o = add_owner(out, in.stem(), owner_kind::cluster, "", in.where(*first_root));
+  o.value.description = "Kubernetes cluster, from kubectl get";
+  // Node pod CIDRs and Calico pools are allocations inside the pod ranges.
+  add_claim(o, range_role::pods, claim_kind::within, std::move(objects.node_pods));
+  add_claim(o, range_role::pods, claim_kind::within, std::move(objects.pools));
+  add_claim(o, range_role::services, claim_kind::exact, std::move(objects.default_services));
+  add_claim(o, range_role::services, claim_kind::additional, std::move(objects.extra_services));
+  if (objects.nodes > 0) {
+    o.value.nodes = objects.nodes;
+    o.value.nodes_where = *objects.first_node;
+    o.nodes_observed = true;
+  }
+  o.value.node_cidr_mask = objects.mask;
+  o.value.node_cidr_mask_v6 = objects.mask_v6;
+}
+
+}  // namespace cidrcheck::detail

@@ -1,0 +1,444 @@
+#include "merge.hpp"
+
+#include <cidrcheck/address_set.hpp>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_set>
+
+namespace cidrcheck::detail {
+
+namespace {
+
+// A range one source states, and where; `existing` for a fleet file's range,
+// which is in the fleet already.
+struct candidate {
+  prefix cidr;
+  source_location where;
+  std::uint32_t end_column = 0;
+  std::optional<std::uint32_t> existing;
+};
+
+struct claim_set {
+  claim_kind kind = claim_kind::exact;
+  std::vector<candidate> ranges;
+};
+
+auto to_candidates(const std::vector<imported_range>& ranges) -> std::vector<candidate> {
+  std::vector<candidate> out;
+  for (const auto& r : ranges) out.push_back({r.cidr, r.where, r.end_column, std::nullopt});
+  return out;
+}
+
+// Returns the ranges of one IP version, each CIDR once, in the order given.
+auto of_version(const std::vector<candidate>& ranges, ip_version v) -> std::vector<candidate> {
+  std::vector<candidate> out;
+  std::set<prefix> seen;
+  for (const auto& r : ranges) {
+    if (r.cidr.version() == v && seen.insert(r.cidr).second) out.push_back(r);
+  }
+  return out;
+}
+
+auto cidrs(const std::vector<candidate>& ranges) -> std::vector<prefix> {
+  std::vector<prefix> out;
+  for (const auto& r : ranges) out.push_back(r.cidr);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+auto covered(const std::vector<candidate>& by, const prefix& p) -> bool {
+  return std::any_of(by.begin(), by.end(), [&](const candidate& c) { return p.subnet_of(c.cidr); });
+}
+
+auto owner_words(const owner& o) -> std::string {
+  return (o.kind == owner_kind::cluster ? "cluster " : "network ") + o.name;
+}
+
+// The merge of one owner across sources: the fleet's owner (or a new one) and
+// what every source claims for each role.
+class owner_merge {
+ public:
+  owner_merge(fleet& f, std::vector<diagnostic>& diagnostics) : f_(f), diagnostics_(diagnostics) {}
+
+  // Starts from a fleet file's owner: its ranges are the first exact claims.
+  void start_existing(std::uint32_t index) {
+    existing_ = index;
+    value_ = f_.owners[index];
+    if (value_.nodes) declared_nodes_ = {*value_.nodes, value_.nodes_where};
+    for (auto k : f_.owners[index].ranges) {
+      const auto& r = f_.ranges[k];
+      auto& claims = claims_[static_cast<std::size_t>(r.role)];
+      if (claims.empty()) claims.push_back({claim_kind::exact, {}});
+      claims.front().ranges.push_back({r.cidr, r.where, r.end_column, k});
+    }
+  }
+
+  void start_new(const imported_owner& o) {
+    value_ = o.value;
+    value_.ranges.clear();
+    value_.nodes.reset();
+    add_fields(o);
+    add_claims(o);
+  }
+
+  void add(const imported_owner& o) {
+    value_.declared.bits = static_cast<std::uint8_t>(value_.declared.bits | o.value.declared.bits);
+    if (value_.type.empty()) {
+      value_.type = o.value.type;
+      value_.type_where = o.value.type_where;
+    } else if (!o.value.type.empty() && o.value.type != value_.type) {
+      disagree(value_.kind == owner_kind::cluster ? "the distribution" : "the type", value_.type, value_.type_where,
+               o.value.type, o.value.type_where);
+    }
+    if (value_.description.empty()) value_.description = o.value.description;
+    add_fields(o);
+    add_claims(o);
+  }
+
+  // Writes the merged owner and its ranges into the fleet; false when a limit stops it.
+  auto finish(const merge_limits& limits, std::unordered_map<std::string, std::uint32_t>& index) -> bool {
+    if (declared_nodes_ && observed_nodes_ && observed_nodes_->first > declared_nodes_->first) {
+      diagnostics_.push_back({severity::warning, "source-conflict",
+                              owner_words(value_) + " has " + std::to_string(observed_nodes_->first) + " nodes in " +
+                                  to_string(observed_nodes_->second) + ", more than the " +
+                                  std::to_string(declared_nodes_->first) + " here; pod-capacity checks " +
+                                  std::to_string(declared_nodes_->first),
+                              declared_nodes_->second,
+                              {{severity::note, "", "the node count of " + value_.name + " is " +
+                                                        std::to_string(observed_nodes_->first) + " here",
+                                observed_nodes_->second, {}}}});
+    }
+    if (declared_nodes_) {
+      value_.nodes = declared_nodes_->first;
+      value_.nodes_where = declared_nodes_->second;
+    }
+    std::uint32_t k = 0;
+    if (existing_) {
+      k = *existing_;
+      auto ranges = std::move(f_.owners[k].ranges);
+      f_.owners[k] = value_;
+      f_.owners[k].ranges = std::move(ranges);
+    } else {
+      if (f_.owners.size() >= limits.max_owners) {
+        limit_error(value_.where, "more than the max-owners limit of " + std::to_string(limits.max_owners) +
+                                      " clusters and networks");
+        return false;
+      }
+      k = static_cast<std::uint32_t>(f_.owners.size());
+      index.emplace(value_.name, k);
+      f_.owners.push_back(value_);
+      f_.owners[k].ranges.clear();
+    }
+    for (std::size_t role = 0; role < claims_.size(); ++role) {
+      if (!claims_[role].empty()) f_.owners[k].declared.add(static_cast<range_role>(role));
+      for (auto v : {ip_version::v4, ip_version::v6}) {
+        if (!resolve(k, static_cast<range_role>(role), v, limits)) return false;
+      }
+    }
+    // A count of the nodes that exist says nothing about capacity when the pod
+    // ranges pod-capacity counts (IPv4, else IPv6) are what those nodes were
+    // given: they would always read as full.
+    bool any_v4 = std::any_of(f_.owners[k].ranges.begin(), f_.owners[k].ranges.end(), [&](std::uint32_t r) {
+      return f_.ranges[r].role == range_role::pods && f_.ranges[r].cidr.version() == ip_version::v4;
+    });
+    if (!declared_nodes_ && observed_nodes_ && !pods_from_allocations_[any_v4 ? 0 : 1]) {
+      f_.owners[k].nodes = observed_nodes_->first;
+      f_.owners[k].nodes_where = observed_nodes_->second;
+    }
+    return true;
+  }
+
+ private:
+  void add_fields(const imported_owner& o) {
+    const owner& x = o.value;
+    if (x.kubernetes) {
+      if (!value_.kubernetes) {
+        value_.kubernetes = x.kubernetes;
+      } else if (*value_.kubernetes != *x.kubernetes) {
+        auto text = [](kube_version v) { return std::to_string(v.major) + "." + std::to_string(v.minor); };
+        disagree("the Kubernetes version", text(*value_.kubernetes), value_.where, text(*x.kubernetes), x.where);
+      }
+    }
+    merge_mask(value_.node_cidr_mask, x.node_cidr_mask, "the node CIDR mask", x.where);
+    merge_mask(value_.node_cidr_mask_v6, x.node_cidr_mask_v6, "the IPv6 node CIDR mask", x.where);
+    if (x.dns) {
+      if (!value_.dns) {
+        value_.dns = x.dns;
+        value_.dns_where = x.dns_where;
+      } else if (*value_.dns != *x.dns) {
+        disagree("the DNS address", value_.dns->to_string(), value_.dns_where, x.dns->to_string(), x.dns_where);
+      }
+    }
+    if (x.nodes) {
+      if (o.nodes_observed) {
+        if (!observed_nodes_ || *x.nodes > observed_nodes_->first) observed_nodes_ = {*x.nodes, x.nodes_where};
+      } else if (!declared_nodes_) {
+        declared_nodes_ = {*x.nodes, x.nodes_where};
+      } else if (declared_nodes_->first != *x.nodes) {
+        disagree("the node count", std::to_string(declared_nodes_->first), declared_nodes_->second,
+                 std::to_string(*x.nodes), x.nodes_where);
+      }
+    }
+  }
+
+  void merge_mask(std::optional<int>& into, const std::optional<int>& from, const std::string& what,
+                  const source_location& where) {
+    if (!from) return;
+    if (!into) {
+      into = from;
+    } else if (*into != *from) {
+      disagree(what, "/" + std::to_string(*into), value_.where, "/" + std::to_string(*from), where);
+    }
+  }
+
+  void disagree(const std::string& what, const std::string& first, const source_location& first_where,
+                const std::string& other, const source_location& other_where) {
+    diagnostics_.push_back({severity::warning, "source-conflict",
+                            "sources disagree on " + what + " of " + owner_words(value_) + ": " + first + " here, " +
+                                other + " in " + to_string(other_where) + "; cidrcheck uses the first",
+                            first_where,
+                            {{severity::note, "", what + " of " + value_.name + " is " + other + " here",
+                              other_where, {}}}});
+  }
+
+  void add_claims(const imported_owner& o) {
+    for (const auto& c : o.claims) {
+      claims_[static_cast<std::size_t>(c.role)].push_back({c.kind, to_candidates(c.ranges)});
+    }
+  }
+
+  void limit_error(const source_location& where, std::string message) {
+    diagnostics_.push_back({severity::error, "limit", std::move(message), where, {}});
+  }
+
+  auto add_range(std::uint32_t owner_index, range_role role, const candidate& c, const merge_limits& limits)
+      -> std::optional<std::uint32_t> {
+    if (c.existing) return c.existing;
+    if (f_.ranges.size() >= limits.max_ranges) {
+      limit_error(c.where, "more than the max-ranges limit of " + std::to_string(limits.max_ranges) + " ranges");
+      return std::nullopt;
+    }
+    fleet_range r;
+    r.cidr = c.cidr;
+    r.owner = owner_index;
+    r.role = role;
+    r.where = c.where;
+    r.end_column = c.end_column;
+    auto k = static_cast<std::uint32_t>(f_.ranges.size());
+    f_.ranges.push_back(std::move(r));
+    f_.owners[owner_index].ranges.push_back(k);
+    return k;
+  }
+
+  // Decides the ranges of one role and IP version from every claim, adds them
+  // to the fleet and records what disagrees.
+  auto resolve(std::uint32_t owner_index, range_role role, ip_version v, const merge_limits& limits) -> bool {
+    const auto& claims = claims_[static_cast<std::size_t>(role)];
+    std::vector<candidate> kept;
+    struct pending {
+      std::vector<candidate> other;
+      bool outside;
+    };
+    // kept[0, exact) are what the first exact claim states; additional ranges follow.
+    std::vector<pending> conflicts;
+    for (const auto& c : claims) {
+      if (c.kind != claim_kind::exact) continue;
+      auto mine = of_version(c.ranges, v);
+      if (mine.empty()) continue;
+      if (kept.empty()) {
+        kept = std::move(mine);
+      } else if (cidrs(mine) != cidrs(kept)) {
+        conflicts.push_back({std::move(mine), false});
+      }
+    }
+    auto exact = kept.size();
+    for (const auto& c : claims) {
+      if (c.kind != claim_kind::additional) continue;
+      for (const auto& r : of_version(c.ranges, v)) {
+        if (!covered(kept, r.cidr)) kept.push_back(r);
+      }
+    }
+    std::vector<candidate> within;
+    for (const auto& c : claims) {
+      if (c.kind != claim_kind::within) continue;
+      auto mine = of_version(c.ranges, v);
+      if (kept.empty()) {
+        within.insert(within.end(), mine.begin(), mine.end());
+        continue;
+      }
+      std::vector<candidate> outside;
+      for (const auto& r : mine) {
+        if (!covered(kept, r.cidr)) outside.push_back(r);
+      }
+      if (!outside.empty()) conflicts.push_back({std::move(outside), true});
+    }
+    if (kept.empty() && !within.empty()) {
+      // Allocations alone: their union, merged, stands in for the ranges.
+      if (role == range_role::pods) pods_from_allocations_[v == ip_version::v4 ? 0 : 1] = true;
+      address_set_builder b;
+      for (const auto& r : within) b.add(r.cidr);
+      for (const auto& p : b.build().prefixes()) {
+        auto first = std::find_if(within.begin(), within.end(), [&](const candidate& c) { return c.cidr.subnet_of(p); });
+        kept.push_back({p, first->where, first->cidr == p ? first->end_column : 0, std::nullopt});
+      }
+    }
+    std::vector<std::uint32_t> kept_indexes;
+    for (const auto& c : kept) {
+      auto k = add_range(owner_index, role, c, limits);
+      if (!k) return false;
+      kept_indexes.push_back(*k);
+    }
+    for (auto& p : conflicts) {
+      source_conflict x;
+      x.kept = kept_indexes;
+      if (!p.outside) x.kept.resize(exact);
+      for (const auto& c : p.other) x.other.push_back(c.cidr);
+      x.other_where = p.other.front().where;
+      x.outside = p.outside;
+      f_.conflicts.push_back(std::move(x));
+    }
+    return true;
+  }
+
+  fleet& f_;
+  std::vector<diagnostic>& diagnostics_;
+  std::optional<std::uint32_t> existing_;
+  owner value_;
+  std::array<std::vector<claim_set>, 4> claims_;  // by range_role
+  std::optional<std::pair<std::uint64_t, source_location>> declared_nodes_, observed_nodes_;
+  std::array<bool, 2> pods_from_allocations_{};  // IPv4, IPv6
+};
+
+// How a linking cluster takes a linked owner's range: its role and claim kind,
+// or nullopt when the range stays with its owner.
+auto linked_as(const owner_link& link, const imported_range& r, claim_kind kind)
+    -> std::optional<std::pair<range_role, claim_kind>> {
+  if (r.label.empty()) return std::pair{range_role::network, kind};
+  for (const auto& l : link.labels) {
+    if (l.label == r.label) return std::pair{l.role, l.kind};
+  }
+  return std::nullopt;
+}
+
+// Moves the ranges of linked owners to the clusters that link them.
+void resolve_links(std::vector<imported_owner*>& all, merged_imports& out, std::vector<diagnostic>& diagnostics) {
+  std::unordered_map<std::string, std::vector<imported_owner*>> networks;
+  for (auto* o : all) {
+    if (o->value.kind == owner_kind::network) networks[o->value.name].push_back(o);
+  }
+  // moved[o][claim][range]: the range went to a cluster.
+  std::unordered_map<imported_owner*, std::vector<std::vector<bool>>> moved;
+  for (auto* o : all) {
+    for (const auto& link : o->links) {
+      auto it = networks.find(link.owner);
+      if (it == networks.end()) {
+        diagnostics.push_back({severity::warning, "unresolved-link",
+                               "cluster " + o->value.name + " is in " + link.what + " " + link.owner +
+                                   ", which no source describes: its " + link.what +
+                                   "'s ranges are unknown (import them too; see docs/import.md)",
+                               link.where, {}});
+        continue;
+      }
+      auto& names = out.moved_to[link.owner];
+      if (std::find(names.begin(), names.end(), o->value.name) == names.end()) names.push_back(o->value.name);
+      for (auto* net : it->second) {
+        auto& marks = moved[net];
+        marks.resize(net->claims.size());
+        for (std::size_t c = 0; c < net->claims.size(); ++c) {
+          const auto& claim = net->claims[c];
+          marks[c].resize(claim.ranges.size());
+          // One claim per role and kind, so that what the link brings compares as a whole.
+          std::map<std::pair<range_role, claim_kind>, std::vector<imported_range>> taken;
+          for (std::size_t r = 0; r < claim.ranges.size(); ++r) {
+            auto as = linked_as(link, claim.ranges[r], claim.kind);
+            if (!as) continue;
+            taken[*as].push_back(claim.ranges[r]);
+            marks[c][r] = true;
+          }
+          for (auto& [as, ranges] : taken) add_claim(*o, as.first, as.second, std::move(ranges));
+        }
+      }
+    }
+  }
+  // Linked owners keep only what no cluster took, and vanish when nothing is left.
+  std::unordered_set<const imported_owner*> emptied;
+  for (auto& [o, marks] : moved) {
+    for (std::size_t c = 0; c < o->claims.size(); ++c) {
+      auto& ranges = o->claims[c].ranges;
+      std::vector<imported_range> kept;
+      for (std::size_t r = 0; r < ranges.size(); ++r) {
+        if (!marks[c][r]) kept.push_back(std::move(ranges[r]));
+      }
+      ranges = std::move(kept);
+    }
+    std::erase_if(o->claims, [](const range_claim& c) { return c.ranges.empty(); });
+    if (o->claims.empty()) {
+      emptied.insert(o);
+    } else {
+      out.moved_to[o->value.name].push_back(o->value.name);
+    }
+  }
+  std::erase_if(all, [&](const imported_owner* o) { return emptied.count(o) != 0; });
+}
+
+}  // namespace
+
+auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_map<std::string, std::uint32_t>& index,
+                   const merge_limits& limits, std::vector<diagnostic>& diagnostics) -> merged_imports {
+  merged_imports out;
+  std::vector<imported_owner*> all;
+  for (auto& r : imports) {
+    for (auto& o : r.owners) all.push_back(&o);
+    for (auto& c : r.connections) out.connections.push_back(std::move(c));
+  }
+  resolve_links(all, out, diagnostics);
+
+  // Owners by name, in the order first met.
+  std::vector<std::string> order;
+  std::unordered_map<std::string, std::vector<const imported_owner*>> by_name;
+  for (const auto* o : all) {
+    auto& group = by_name[o->value.name];
+    if (group.empty()) order.push_back(o->value.name);
+    if (!group.empty() && group.front()->value.kind != o->value.kind) {
+      diagnostics.push_back({severity::error, "duplicate-name",
+                             "'" + o->value.name + "' is a " +
+                                 (o->value.kind == owner_kind::cluster ? "cluster" : "network") + " here but a " +
+                                 (group.front()->value.kind == owner_kind::cluster ? "cluster" : "network") +
+                                 " in " + to_string(group.front()->value.where),
+                             o->value.where, {}});
+      continue;
+    }
+    group.push_back(o);
+  }
+  for (const auto& name : order) {
+    const auto& group = by_name[name];
+    owner_merge m(f, diagnostics);
+    auto it = index.find(name);
+    if (it != index.end()) {
+      const owner& existing = f.owners[it->second];
+      if (existing.kind != group.front()->value.kind) {
+        diagnostics.push_back({severity::error, "duplicate-name",
+                               "'" + name + "' is a " +
+                                   (group.front()->value.kind == owner_kind::cluster ? "cluster" : "network") +
+                                   " here but a " + (existing.kind == owner_kind::cluster ? "cluster" : "network") +
+                                   " in " + to_string(existing.where),
+                               group.front()->value.where, {}});
+        continue;
+      }
+      m.start_existing(it->second);
+      for (const auto* o : group) m.add(*o);
+    } else {
+      m.start_new(*group.front());
+      for (std::size_t k = 1; k < group.size(); ++k) m.add(*group[k]);
+    }
+    if (!m.finish(limits, index)) break;
+  }
+  return out;
+}
+
+}  // namespace cidrcheck::detail

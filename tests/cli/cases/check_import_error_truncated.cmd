@@ -1,0 +1,1 @@
+check aws-vpcs:tests/fixtures/import/aws-vpcs/truncated.json

@@ -1,0 +1,1 @@
+check aws-vpc:tests/fixtures/import/aws-vpcs/vpcs.json

@@ -1,0 +1,1 @@
+check kubeadm:tests/fixtures/import/kubeadm/lab.yaml kubectl:tests/fixtures/import/kubectl/drift/lab.yaml --format json

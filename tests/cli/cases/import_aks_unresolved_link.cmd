@@ -1,0 +1,1 @@
+import aks:tests/fixtures/import/aks/patty-kube.json aks:tests/fixtures/import/aks/arm-azure-cni.json

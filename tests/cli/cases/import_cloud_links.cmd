@@ -1,0 +1,1 @@
+import aws-eks:tests/fixtures/import/aws-eks/my-eks-cluster.json aws-vpcs:tests/fixtures/import/aws-vpcs/vpcs.json gke:tests/fixtures/import/gke/prod-us.json gcp-subnets:tests/fixtures/import/gcp-subnets/subnets.json

@@ -1,0 +1,1 @@
+import aws-vpcs tests/fixtures/import/aws-vpcs/truncated.json

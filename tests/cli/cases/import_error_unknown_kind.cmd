@@ -1,0 +1,1 @@
+import aws-vpc tests/fixtures/import/aws-vpcs/vpcs.json

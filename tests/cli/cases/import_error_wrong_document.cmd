@@ -1,0 +1,1 @@
+import aws-eks tests/fixtures/import/aws-vpcs/vpcs.json

@@ -1,0 +1,1 @@
+import tailscale tests/fixtures/import/tailscale/policy.hujson
