@@ -1,3 +1,4 @@
+#include "json_writer.hpp"
 #include "report.hpp"
 
 #include <cidrcheck/fleet/fingerprint.hpp>
@@ -23,85 +24,102 @@ auto origin_name(range_origin o) -> const char* {
   return "declared";
 }
 
-void location(json& j, const source_location& where) {
-  j["file"] = where.file;
-  j["line"] = where.line;
-  j["column"] = where.column;
+void location(json_writer& w, const source_location& where) {
+  w.member("file", where.file);
+  w.member("line", where.line);
+  w.member("column", where.column);
 }
 
-auto range_json(const fleet& f, std::uint32_t k) -> json {
+void write_range(json_writer& w, const fleet& f, std::uint32_t k) {
   const auto& r = f.ranges[k];
   const auto& o = f.owners[r.owner];
-  json j;
-  j["owner"] = o.name;
-  j["owner_kind"] = o.kind == owner_kind::cluster ? "cluster" : "network";
-  j["role"] = f.role_name(r);
-  j["cidr"] = r.cidr.to_string();
-  j["origin"] = origin_name(r.origin);
-  location(j, r.where);
-  if (r.end_column != 0) j["end_column"] = r.end_column;
-  return j;
+  w.begin_object();
+  w.member("owner", o.name);
+  w.member("owner_kind", o.kind == owner_kind::cluster ? "cluster" : "network");
+  w.member("role", f.role_name(r));
+  w.member("cidr", r.cidr.to_string());
+  w.member("origin", origin_name(r.origin));
+  location(w, r.where);
+  if (r.end_column != 0) w.member("end_column", r.end_column);
+  w.end_object();
 }
 
-auto connection_json(const fleet& f, std::uint32_t k) -> json {
+void write_connection(json_writer& w, const fleet& f, std::uint32_t k) {
   const auto& c = f.connections[k];
-  json j;
-  j["index"] = k;
-  if (!c.name.empty()) j["name"] = c.name;
-  json members = json::array();
-  for (auto m : c.members) members.push_back(f.owners[m].name);
-  j["members"] = members;
-  if (!c.via.empty()) j["via"] = c.via;
-  json routes = json::array();
+  w.begin_object();
+  w.member("index", k);
+  if (!c.name.empty()) w.member("name", c.name);
+  w.key("members");
+  w.begin_array();
+  for (auto m : c.members) w.value(f.owners[m].name);
+  w.end_array();
+  if (!c.via.empty()) w.member("via", c.via);
+  w.key("routes");
+  w.begin_array();
   for (auto role : {range_role::network, range_role::pods, range_role::services}) {
-    if (c.routes.has(role)) routes.push_back(to_string(role));
+    if (c.routes.has(role)) w.value(to_string(role));
   }
-  j["routes"] = routes;
-  location(j, c.where);
-  return j;
+  w.end_array();
+  location(w, c.where);
+  w.end_object();
 }
 
-// One finding. Its connections are indexes into the document's "connections"
-// when used_connections collects them; findings of another fleet (a diff's
-// removed ones) leave "via" out.
-auto finding_json(const fleet& f, const finding& x, const std::string& fingerprint,
-                  std::vector<std::uint32_t>* used_connections) -> json {
-  json j;
-  j["rule"] = info(x.id).name;
-  j["rule_id"] = info(x.id).id;
-  j["severity"] = to_string(x.level);
-  j["message"] = x.message;
-  j["fingerprint"] = fingerprint;
+// One finding's members (the caller opens and closes the object). Its
+// connections are indexes into the document's "connections" when
+// used_connections collects them; findings of another fleet (a diff's removed
+// ones) leave "via" out.
+void write_finding_members(json_writer& w, const fleet& f, const finding& x, const std::string& fingerprint,
+                           std::vector<std::uint32_t>* used_connections) {
+  w.member("rule", info(x.id).name);
+  w.member("rule_id", info(x.id).id);
+  w.member("severity", to_string(x.level));
+  w.member("message", x.message);
+  w.member("fingerprint", fingerprint);
   if (x.overlap) {
-    j["overlap"] = {{"first", x.overlap->first().to_string()}, {"last", x.overlap->last().to_string()}};
-    if (auto p = x.overlap->to_prefix()) j["overlap"]["cidr"] = p->to_string();
+    w.key("overlap");
+    w.begin_object();
+    w.member("first", x.overlap->first().to_string());
+    w.member("last", x.overlap->last().to_string());
+    if (auto p = x.overlap->to_prefix()) w.member("cidr", p->to_string());
+    w.end_object();
   }
-  json ranges = json::array();
-  for (auto k : x.ranges) ranges.push_back(range_json(f, k));
-  j["ranges"] = ranges;
+  w.key("ranges");
+  w.begin_array();
+  for (auto k : x.ranges) write_range(w, f, k);
+  w.end_array();
   if (x.ranges.empty()) {
-    location(j, x.where);
-    if (x.end_column != 0) j["end_column"] = x.end_column;
+    location(w, x.where);
+    if (x.end_column != 0) w.member("end_column", x.end_column);
   }
-  if (x.routed_at) j["routed_at"] = f.owners[*x.routed_at].name;
+  if (x.routed_at) w.member("routed_at", f.owners[*x.routed_at].name);
   if (!x.via.empty() && used_connections) {
-    j["via"] = x.via;
+    w.key("via");
+    w.begin_array();
+    for (auto c : x.via) w.value(c);
+    w.end_array();
     used_connections->insert(used_connections->end(), x.via.begin(), x.via.end());
   }
-  if (x.block) j["block"] = {{"cidr", x.block->cidr.to_string()}, {"name", x.block->name}, {"source", x.block->source}};
-  j["hint"] = x.hint;
-  return j;
+  if (x.block) {
+    w.key("block");
+    w.begin_object();
+    w.member("cidr", x.block->cidr.to_string());
+    w.member("name", x.block->name);
+    w.member("source", x.block->source);
+    w.end_object();
+  }
+  w.member("hint", x.hint);
 }
 
-auto suppression_json(const suppression& s) -> json {
-  json j;
-  j["reason"] = s.reason;
-  if (s.expires) j["expires"] = to_iso_date(*s.expires);
-  location(j, s.where);
-  return j;
+void write_suppression(json_writer& w, const suppression& s) {
+  w.begin_object();
+  w.member("reason", s.reason);
+  if (s.expires) w.member("expires", to_iso_date(*s.expires));
+  location(w, s.where);
+  w.end_object();
 }
 
-// Writes `"key": [` items `]` one item a line, flushing as it goes.
+// Writes `"key": [` items `]` one item a line, each rendered compactly by
+// render(json_writer&, item), flushing as it goes.
 template <class Items, class Render>
 void write_array(output& out, std::string_view key, const Items& items, Render render, bool last = false) {
   out.write("  \"");
@@ -110,7 +128,8 @@ void write_array(output& out, std::string_view key, const Items& items, Render r
   std::size_t n = 0;
   for (const auto& item : items) {
     out.write(n++ == 0 ? "\n    " : ",\n    ");
-    out.write(render(item).dump());
+    json_writer w(out.buffer());
+    render(w, item);
     out.maybe_flush();
   }
   out.write(n == 0 ? "]" : "\n  ]");
@@ -149,34 +168,41 @@ void write_json(output& out, const check_report& r) {
   out.write(",\n");
   std::vector<std::uint32_t> used;
   std::size_t k = 0;
-  write_array(out, "findings", r.shown.findings,
-              [&](const finding& x) { return finding_json(f, x, r.shown.fingerprints[k++], &used); });
+  write_array(out, "findings", r.shown.findings, [&](json_writer& w, const finding& x) {
+    w.begin_object();
+    write_finding_members(w, f, x, r.shown.fingerprints[k++], &used);
+    w.end_object();
+  });
   std::vector<std::string> fingerprints;
   for (const auto& s : r.suppressed) fingerprints.push_back(fingerprint(f, s.value));
   k = 0;
-  write_array(out, "suppressed", r.suppressed, [&](const suppressed_finding& s) {
-    auto j = finding_json(f, s.value, fingerprints[k++], &used);
-    j["suppression"] = suppression_json(r.suppressions[s.suppression]);
-    return j;
+  write_array(out, "suppressed", r.suppressed, [&](json_writer& w, const suppressed_finding& s) {
+    w.begin_object();
+    write_finding_members(w, f, s.value, fingerprints[k++], &used);
+    w.key("suppression");
+    write_suppression(w, r.suppressions[s.suppression]);
+    w.end_object();
   });
   if (r.removed) {
     k = 0;
-    write_array(out, "removed", r.removed->findings, [&](const finding& x) {
-      return finding_json(r.removed->model, x, r.removed->fingerprints[k++], nullptr);
+    write_array(out, "removed", r.removed->findings, [&](json_writer& w, const finding& x) {
+      w.begin_object();
+      write_finding_members(w, r.removed->model, x, r.removed->fingerprints[k++], nullptr);
+      w.end_object();
     });
   }
   std::sort(used.begin(), used.end());
   used.erase(std::unique(used.begin(), used.end()), used.end());
-  write_array(out, "connections", used, [&](std::uint32_t c) { return connection_json(f, c); });
+  write_array(out, "connections", used, [&](json_writer& w, std::uint32_t c) { write_connection(w, f, c); });
   write_array(
       out, "diagnostics", r.warnings,
-      [](const diagnostic& d) {
-        json j;
-        j["severity"] = to_string(d.level);
-        j["code"] = d.code;
-        j["message"] = d.message;
-        location(j, d.where);
-        return j;
+      [](json_writer& w, const diagnostic& d) {
+        w.begin_object();
+        w.member("severity", to_string(d.level));
+        w.member("code", d.code);
+        w.member("message", d.message);
+        location(w, d.where);
+        w.end_object();
       },
       true);
   out.write("}\n");

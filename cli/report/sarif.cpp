@@ -2,19 +2,19 @@
 // documentation, full regions, the other range and the connections as related
 // locations, and a partial fingerprint that does not depend on lines.
 
+#include "json_writer.hpp"
 #include "report.hpp"
 
 #include <cidrcheck/fleet/rule_docs.hpp>
 #include <cidrcheck/fleet/rules.hpp>
 #include <cidrcheck/version.hpp>
 
-#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <vector>
 
 namespace cidrcheck::cli {
 
 namespace {
-
-using json = nlohmann::ordered_json;
 
 // Percent-encodes a path into a relative URI reference; '/' stays a separator.
 auto path_uri(std::string_view path) -> std::string {
@@ -61,91 +61,159 @@ auto sarif_level(severity s) -> const char* {
   return "warning";
 }
 
-auto rule_json(const rule_info& r) -> json {
-  auto page = std::string(rule_documentation(r.value));
-  json j;
-  j["id"] = r.id;
-  j["name"] = r.name;
-  j["shortDescription"] = {{"text", r.summary}};
-  j["fullDescription"] = {{"text", what_paragraph(r.value)}};
-  j["help"] = {{"text", page}, {"markdown", page}};
-  j["helpUri"] = rule_help_uri(r.value);
-  j["defaultConfiguration"] = {{"level", sarif_level(r.default_severity)}};
+void write_rule(json_writer& w, const rule_info& r) {
+  auto page = rule_documentation(r.value);
+  w.begin_object();
+  w.member("id", r.id);
+  w.member("name", r.name);
+  w.key("shortDescription");
+  w.begin_object();
+  w.member("text", r.summary);
+  w.end_object();
+  w.key("fullDescription");
+  w.begin_object();
+  w.member("text", what_paragraph(r.value));
+  w.end_object();
+  w.key("help");
+  w.begin_object();
+  w.member("text", page);
+  w.member("markdown", page);
+  w.end_object();
+  w.member("helpUri", rule_help_uri(r.value));
+  w.key("defaultConfiguration");
+  w.begin_object();
+  w.member("level", sarif_level(r.default_severity));
+  w.end_object();
   const char* problem = r.default_severity == severity::note ? "recommendation" : sarif_level(r.default_severity);
-  j["properties"] = {{"tags", {"network", "cidr"}}, {"precision", "very-high"}, {"problem.severity", problem}};
-  return j;
+  w.key("properties");
+  w.begin_object();
+  w.key("tags");
+  w.begin_array();
+  w.value("network");
+  w.value("cidr");
+  w.end_array();
+  w.member("precision", "very-high");
+  w.member("problem.severity", problem);
+  w.end_object();
+  w.end_object();
 }
 
-auto physical_location(const source_location& where, std::uint32_t end_column) -> json {
-  json j;
-  j["artifactLocation"] = {{"uri", path_uri(where.file)}};
+void write_physical_location(json_writer& w, const source_location& where, std::uint32_t end_column) {
+  w.begin_object();
+  w.key("artifactLocation");
+  w.begin_object();
+  w.member("uri", path_uri(where.file));
+  w.end_object();
   if (where.line != 0) {
     // GitHub wants all four region fields; where the end is unknown, point at one column.
     auto column = std::max<std::uint32_t>(where.column, 1);
-    j["region"] = {{"startLine", where.line},
-                   {"startColumn", column},
-                   {"endLine", where.line},
-                   {"endColumn", end_column > column ? end_column : column + 1}};
+    w.key("region");
+    w.begin_object();
+    w.member("startLine", where.line);
+    w.member("startColumn", column);
+    w.member("endLine", where.line);
+    w.member("endColumn", end_column > column ? end_column : column + 1);
+    w.end_object();
   }
-  return j;
+  w.end_object();
 }
 
-auto result_json(const fleet& f, const finding& x, const std::string& fingerprint) -> json {
+void write_result(json_writer& w, const fleet& f, const finding& x, const std::string& fingerprint) {
   auto at = locate(f, x);
-  json related = json::array();
-  std::string message = x.message;
-  std::string see;
-  auto relate = [&](const source_location& where, std::uint32_t end_column, const std::string& text) {
-    auto id = related.size() + 1;
-    json loc;
-    loc["id"] = id;
-    loc["physicalLocation"] = physical_location(where, end_column);
-    loc["message"] = {{"text", text}};
-    related.push_back(std::move(loc));
-    see += (see.empty() ? "" : ", ") + std::string("[") + text + "](" + std::to_string(id) + ")";
+  struct related {
+    const source_location* where;
+    std::uint32_t end_column;
+    std::string text;
   };
+  std::vector<related> others;
   for (std::size_t k = 1; k < x.ranges.size(); ++k) {
     const auto& r = f.ranges[x.ranges[k]];
-    relate(r.where, r.end_column, range_note(f, r));
+    others.push_back({&r.where, r.end_column, range_note(f, r)});
   }
-  for (auto c : x.via) relate(f.connections[c].where, 0, f.describe_connection(c) + " is declared here");
-  if (!see.empty()) message += ". See " + see;
+  for (auto c : x.via) others.push_back({&f.connections[c].where, 0, f.describe_connection(c) + " is declared here"});
+  // The message links each related location: "See [text](id)".
+  std::string message = x.message;
+  for (std::size_t k = 0; k < others.size(); ++k) {
+    message += (k == 0 ? ". See " : ", ") + std::string("[") + others[k].text + "](" + std::to_string(k + 1) + ")";
+  }
   if (!x.hint.empty()) message += ". Hint: " + x.hint;
-  json j;
-  j["ruleId"] = info(x.id).id;
-  j["ruleIndex"] = static_cast<std::size_t>(x.id);
-  j["level"] = sarif_level(x.level);
-  j["message"] = {{"text", message}};
-  j["locations"] = json::array({{{"physicalLocation", physical_location(at.where, at.end_column)}}});
-  if (!related.empty()) j["relatedLocations"] = related;
-  j["partialFingerprints"] = {{"cidrcheckFingerprint/v1", fingerprint}};
-  return j;
+  w.begin_object();
+  w.member("ruleId", info(x.id).id);
+  w.member("ruleIndex", static_cast<std::uint64_t>(x.id));
+  w.member("level", sarif_level(x.level));
+  w.key("message");
+  w.begin_object();
+  w.member("text", message);
+  w.end_object();
+  w.key("locations");
+  w.begin_array();
+  w.begin_object();
+  w.key("physicalLocation");
+  write_physical_location(w, at.where, at.end_column);
+  w.end_object();
+  w.end_array();
+  if (!others.empty()) {
+    w.key("relatedLocations");
+    w.begin_array();
+    for (std::size_t k = 0; k < others.size(); ++k) {
+      w.begin_object();
+      w.member("id", static_cast<std::uint64_t>(k + 1));
+      w.key("physicalLocation");
+      write_physical_location(w, *others[k].where, others[k].end_column);
+      w.key("message");
+      w.begin_object();
+      w.member("text", others[k].text);
+      w.end_object();
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.key("partialFingerprints");
+  w.begin_object();
+  w.member("cidrcheckFingerprint/v1", fingerprint);
+  w.end_object();
+  w.end_object();
 }
 
 }  // namespace
 
 void write_sarif(output& out, const check_report& r) {
-  json rules = json::array();
-  for (const auto& ri : rule_table()) rules.push_back(rule_json(ri));
-  json results = json::array();
+  // Streamed result by result, so memory stays flat however many findings there are.
+  json_writer w(out.buffer(), 2);
+  w.begin_object();
+  w.member("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+  w.member("version", "2.1.0");
+  w.key("runs");
+  w.begin_array();
+  w.begin_object();
+  w.key("tool");
+  w.begin_object();
+  w.key("driver");
+  w.begin_object();
+  w.member("name", "cidrcheck");
+  w.member("version", version_string);
+  w.member("semanticVersion", version_string);
+  w.member("informationUri", CIDRCHECK_HOMEPAGE_URL);
+  w.key("rules");
+  w.begin_array();
+  for (const auto& ri : rule_table()) write_rule(w, ri);
+  w.end_array();
+  w.end_object();
+  w.end_object();
+  w.key("automationDetails");
+  w.begin_object();
+  w.member("id", "cidrcheck/");
+  w.end_object();
+  w.key("results");
+  w.begin_array();
   for (std::size_t k = 0; k < r.shown.findings.size(); ++k) {
-    results.push_back(result_json(r.shown.model, r.shown.findings[k], r.shown.fingerprints[k]));
+    write_result(w, r.shown.model, r.shown.findings[k], r.shown.fingerprints[k]);
+    out.maybe_flush();
   }
-  json driver;
-  driver["name"] = "cidrcheck";
-  driver["version"] = version_string;
-  driver["semanticVersion"] = version_string;
-  driver["informationUri"] = CIDRCHECK_HOMEPAGE_URL;
-  driver["rules"] = std::move(rules);
-  json run;
-  run["tool"] = {{"driver", std::move(driver)}};
-  run["automationDetails"] = {{"id", "cidrcheck/"}};
-  run["results"] = std::move(results);
-  json log;
-  log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
-  log["version"] = "2.1.0";
-  log["runs"] = json::array({std::move(run)});
-  out.write(log.dump(2));
+  w.end_array();
+  w.end_object();
+  w.end_array();
+  w.end_object();
   out.write("\n");
 }
 
