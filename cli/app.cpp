@@ -23,6 +23,7 @@ auto run_version(std::span<const std::string>) -> int {
 
 constexpr command commands[] = {
     {"check", "find the overlaps that break routing in a fleet (the default command)", run_check},
+    {"map", "draw a fleet's address space as SVG: ranges by owner and role, overlaps, free space", run_map},
     {"set", "set algebra on plain CIDR lists: merge, overlaps, free, alloc", run_set},
     {"version", "print the version", run_version},
 };

@@ -27,6 +27,7 @@ auto run(int argc, char** argv) -> int;
 
 // The commands, each defined in commands/<name>.cpp.
 auto run_check(std::span<const std::string> args) -> int;
+auto run_map(std::span<const std::string> args) -> int;
 auto run_set(std::span<const std::string> args) -> int;
 
 }  // namespace cidrcheck::cli

@@ -25,6 +25,20 @@ auto parse_options(std::span<const std::string> args, const po::options_descript
   return vm;
 }
 
+void add_fleet_limits(po::options_description& options, fleet_limits& limits) {
+  options.add_options()
+    ("max-file-bytes", po::value(&limits.max_file_bytes)->value_name("N")->default_value(limits.max_file_bytes),
+     "refuse fleet files larger than N bytes")
+    ("max-depth", po::value(&limits.max_depth)->value_name("N")->default_value(limits.max_depth),
+     "refuse YAML nested deeper than N levels")
+    ("max-nodes", po::value(&limits.max_nodes)->value_name("N")->default_value(limits.max_nodes),
+     "refuse YAML with more than N nodes, aliases counted each time they are used")
+    ("max-owners", po::value(&limits.max_owners)->value_name("N")->default_value(limits.max_owners),
+     "refuse fleets with more than N clusters and networks")
+    ("max-ranges", po::value(&limits.max_ranges)->value_name("N")->default_value(limits.max_ranges),
+     "refuse fleets with more than N ranges");
+}
+
 void print_help(std::string_view usage, std::string_view description, const po::options_description& options) {
   std::cout << "Usage: cidrcheck " << usage << "\n\n" << description << "\n\n" << options;
 }

@@ -1,6 +1,8 @@
 #pragma once
 // Helpers shared by the commands' Boost.Program_options definitions.
 
+#include <cidrcheck/io/fleet_loader.hpp>
+
 #include <boost/program_options.hpp>
 
 #include <span>
@@ -27,6 +29,10 @@ class usage_error : public std::runtime_error {
 auto parse_options(std::span<const std::string> args, const boost::program_options::options_description& options,
                    const boost::program_options::positional_options_description& positional,
                    const std::string& command_path) -> boost::program_options::variables_map;
+
+/// Adds the --max-* options of fleet input (--max-file-bytes, --max-depth, ...) to
+/// options, storing into limits; for every command that reads fleet files.
+void add_fleet_limits(boost::program_options::options_description& options, fleet_limits& limits);
 
 /// Prints "Usage: cidrcheck <usage>", the description and the options to stdout.
 void print_help(std::string_view usage, std::string_view description,

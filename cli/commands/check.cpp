@@ -50,17 +50,8 @@ auto run_check(std::span<const std::string> args) -> int {
     ("help,h", "show this help and exit")
     ("format,f", po::value(&format)->value_name("FORMAT")->default_value(format), "report format: text or json")
     ("fail-on", po::value(&fail_on)->value_name("SEVERITY")->default_value(fail_on),
-     "exit 1 when a finding is at least this severe: error, warning, note or never")
-    ("max-file-bytes", po::value(&limits.max_file_bytes)->value_name("N")->default_value(limits.max_file_bytes),
-     "refuse fleet files larger than N bytes")
-    ("max-depth", po::value(&limits.max_depth)->value_name("N")->default_value(limits.max_depth),
-     "refuse YAML nested deeper than N levels")
-    ("max-nodes", po::value(&limits.max_nodes)->value_name("N")->default_value(limits.max_nodes),
-     "refuse YAML with more than N nodes, aliases counted each time they are used")
-    ("max-owners", po::value(&limits.max_owners)->value_name("N")->default_value(limits.max_owners),
-     "refuse fleets with more than N clusters and networks")
-    ("max-ranges", po::value(&limits.max_ranges)->value_name("N")->default_value(limits.max_ranges),
-     "refuse fleets with more than N ranges");
+     "exit 1 when a finding is at least this severe: error, warning, note or never");
+  add_fleet_limits(visible, limits);
   po::options_description all;
   all.add(visible).add_options()("file", po::value(&files));
   po::positional_options_description pos;

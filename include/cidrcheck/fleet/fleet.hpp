@@ -141,6 +141,17 @@ struct fleet {
     const auto& type = owners[r.owner].type;
     return type.empty() ? "network" : type;
   }
+  /// Returns how messages name a range: "pods 100.96.0.0/11 of cluster prod-eu (kops default)";
+  /// a network named after its type ("tailscale") gets no role word.
+  auto describe_range(const fleet_range& r) const -> std::string {
+    const owner& o = owners[r.owner];
+    std::string role = role_name(r);
+    std::string out = (role == o.name ? "" : role + " ") + r.cidr.to_string() + " of " +
+                      (o.kind == owner_kind::cluster ? "cluster " : "network ") + o.name;
+    if (r.origin == range_origin::distribution_default) out += " (" + o.type + " default)";
+    if (r.origin == range_origin::network_type) out += " (from its type)";
+    return out;
+  }
 };
 
 }  // namespace cidrcheck
