@@ -81,6 +81,9 @@ auto map_font_size(map_text_kind kind, double base) noexcept -> double;
 /// Returns whether a kind of text is bold.
 auto map_font_bold(map_text_kind kind) noexcept -> bool;
 
+/// Returns the colour of a kind of text as "#rrggbb": secondary text is grey.
+auto map_text_color(map_text_kind kind) noexcept -> std::string_view;
+
 enum class map_anchor : std::uint8_t { start, middle, end };
 
 struct map_text {

@@ -56,6 +56,11 @@ auto map_font_bold(map_text_kind kind) noexcept -> bool {
   return kind == map_text_kind::title || kind == map_text_kind::segment;
 }
 
+auto map_text_color(map_text_kind kind) noexcept -> std::string_view {
+  return kind == map_text_kind::caption || kind == map_text_kind::stats || kind == map_text_kind::axis ? "#555555"
+                                                                                                       : "#222222";
+}
+
 namespace {
 
 constexpr double char_em = 0.62;  // the width of an average character, in ems (DejaVu Sans digits: 0.64)
@@ -620,8 +625,9 @@ auto to_svg(const fleet_map& m) -> std::string {
     append_number(out, map_font_size(kind, m.font_size));
     out += "px";
     if (map_font_bold(kind)) out += ";font-weight:bold";
-    out += kind == map_text_kind::caption || kind == map_text_kind::stats || kind == map_text_kind::axis ? ";fill:#555}"
-                                                                                                          : ";fill:#222}";
+    out += ";fill:";
+    out += map_text_color(kind);
+    out += '}';
   }
   out += " </style>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   for (const auto& r : m.rects) {
