@@ -128,16 +128,23 @@ auto to_int(uint128 v) -> py::int_ {
   return py::reinterpret_borrow<py::int_>(out);
 }
 
+auto power_of_two(int k) -> py::int_ {
+  auto out = py::reinterpret_steal<py::int_>(PyNumber_Lshift(py::int_(1).ptr(), py::int_(k).ptr()));
+  if (!out) throw py::error_already_set();
+  return out;
+}
+
 auto count(const address_range& r) -> py::int_ {
   // last - first fits in 128 bits; the count is one more, which for all of IPv6 does not.
   return to_int(r.last().bits() - r.first().bits()) + py::int_(1);
 }
 
 auto count(const address_set& s) -> py::int_ {
-  // Sum the spans (each range's size - 1), which cannot overflow, then add the range count.
-  uint128 spans = 0;
-  s.for_each_range([&](const address_range& r) { spans += r.last().bits() - r.first().bits(); });
-  return to_int(spans) + py::int_(s.range_count());
+  // Per family, the spans (each range's size - 1) add up to less than 2^width,
+  // so their sum cannot overflow; the range count makes up the difference.
+  uint128 spans[2] = {0, 0};
+  s.for_each_range([&](const address_range& r) { spans[r.version() == ip_version::v6] += r.last().bits() - r.first().bits(); });
+  return to_int(spans[0]) + to_int(spans[1]) + py::int_(s.range_count());
 }
 
 auto to_uint128(py::handle h, uint128 max, const char* what) -> uint128 {

@@ -52,6 +52,8 @@ void add_values(address_set_builder& b, py::handle h, host_bits mode);
 
 /// Returns v as a Python int.
 auto to_int(uint128 v) -> py::int_;
+/// Returns 2**k as a Python int (k up to 128 and beyond).
+auto power_of_two(int k) -> py::int_;
 /// Returns the exact number of addresses in [first, last] as a Python int (2**128 for all of IPv6).
 auto count(const address_range& r) -> py::int_;
 /// Returns the exact number of addresses in a set as a Python int.

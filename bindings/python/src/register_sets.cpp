@@ -194,7 +194,14 @@ the space holds both versions, pass version=4 or version=6.)")
       .def("count_fitting",
            [](const allocator& a, int prefixlen, std::optional<int> version) {
              auto v = a.version(version);
-             return to_int(a.value.count_fitting(v, check_length(prefixlen, v)));
+             auto n = a.value.count_fitting(v, check_length(prefixlen, v));
+             if (n != detail::uint128_max) return to_int(n);
+             // Saturated: only all of IPv6 in /128s gets there; count exactly from the free blocks.
+             py::int_ exact(0);
+             for (const auto& p : a.value.free_space().only(v).prefixes()) {
+               if (p.length() <= prefixlen) exact = exact + power_of_two(prefixlen - p.length());
+             }
+             return exact;
            },
            py::arg("prefixlen"), py::arg("version") = py::none(),
            "Returns how many disjoint /prefixlen blocks still fit in the free space.")

@@ -92,9 +92,7 @@ auto contains(const address_range& outer, py::handle item) -> bool {
   if (py::isinstance<address>(item)) return outer.contains(item.cast<address>());
   if (PyUnicode_Check(item.ptr())) {
     auto text = item.cast<std::string>();
-    if (text.find('/') == std::string::npos && text.find('-') == std::string::npos) {
-      return outer.contains(address::parse(text));
-    }
+    if (text.find('/') != std::string::npos || text.find('-') != std::string::npos) return outer.contains(*try_range(item));
   }
   if (auto a = try_address(item)) return outer.contains(*a);
   if (auto r = try_range(item)) return outer.contains(*r);
