@@ -220,12 +220,13 @@ class Fleet:
         """Reads fleet files (YAML or JSON) as one fleet; "-" reads standard input."""
         if not paths:
             raise TypeError("Fleet.load() needs at least one path")
-        return cls(_core.load_fleet([os.fspath(p) for p in paths], [], _limits(limits)))
+        return cls(_core.load_fleet([os.fsencode(p) for p in paths], [], _limits(limits)))
 
     @classmethod
     def from_text(cls, text: str, name: str = "<string>", **limits: int) -> Fleet:
-        """Reads a fleet from YAML or JSON text; diagnostics name it `name`."""
-        return cls(_core.load_fleet([], [(text, name)], _limits(limits)))
+        """Reads a fleet from YAML or JSON text; diagnostics name it `name`. Text that
+        cannot be UTF-8 (a lone surrogate) raises UnicodeEncodeError, a ValueError."""
+        return cls(_core.load_fleet([], [(text.encode(), name)], _limits(limits)))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], name: str = "<dict>", **limits: int) -> Fleet:
@@ -235,7 +236,8 @@ class Fleet:
         (``clusters[0].pods``) saying where in the data the problem is."""
         lines: list[tuple[str, str]] = []
         _json_lines(data, "", "", "", 0, lines)
-        model = _core.load_fleet([], [("\n".join(text for text, _ in lines) + "\n", name)], _limits(limits))
+        text = "\n".join(text for text, _ in lines) + "\n"
+        model = _core.load_fleet([], [(text.encode(), name)], _limits(limits))
         return cls(model, paths=[path for _, path in lines])
 
     # --- what the fleet holds -------------------------------------------------

@@ -66,6 +66,7 @@ namespace {
 constexpr double char_em = 0.62;  // the width of an average character, in ems (DejaVu Sans digits: 0.64)
 constexpr double pad = 10;        // around the picture
 constexpr double segment_gap = 14;
+constexpr double gauge_height = 5;  // the linear used/free bar under a segment's stats
 
 // Returns the number of characters of UTF-8 text (its code points).
 auto char_count(std::string_view s) -> std::size_t {
@@ -160,6 +161,7 @@ struct segment {
   double x0 = 0, x1 = 0;
   std::string label;
   std::vector<std::string> stats;  // from the fullest to the shortest form
+  double used_share = -1;          // of the pools' part of the segment; -1 when it holds no pool
 };
 
 class map_builder {
@@ -264,6 +266,7 @@ class map_builder {
     }
     auto pool_size = pool_part.size();
     auto used = used_ & pool_part;
+    s.used_share = to_double(used.size()) / to_double(pool_size);
     auto free = pool_part - used;
     std::string used_text = percent(used.size(), pool_size) + " used";
     std::string free_text = compact_count(free.size()) + " free";
@@ -360,7 +363,8 @@ class map_builder {
     y = legend_y_ + 14;
     segment_y_ = y + fs(map_text_kind::segment);
     stats_y_ = segment_y_ + fs(map_text_kind::stats) + 4;
-    y = stats_y_ + 8;
+    gauge_y_ = stats_y_ + 5;
+    y = gauge_y_ + gauge_height + 6;
     summary_y_ = y;
     rows_y_ = summary_y_ + o_.row_height + 6;
     axis_y_ = rows_y_ + o_.row_height * static_cast<double>(rows_.size());
@@ -399,6 +403,9 @@ class map_builder {
       text(x + size + 4, legend_y_, i.label, map_text_kind::legend);
       x += size + 4 + text_width(i.label, map_text_kind::legend, o_.font_size) + 14;
     }
+    // The picture is at least as wide as its header.
+    out_.width = std::max({out_.width, x + pad, 2 * pad + text_width(title, map_text_kind::title, o_.font_size),
+                           2 * pad + text_width(caption, map_text_kind::caption, o_.font_size)});
   }
 
   void draw_segments() {
@@ -413,6 +420,12 @@ class map_builder {
           text(s.x0, stats_y_, stat, map_text_kind::stats);
           break;
         }
+      }
+      // The pools' used share on a linear scale, which the rows' compressed scale cannot show.
+      if (s.used_share >= 0) {
+        std::string tip = s.stats.front();
+        rect(s.x0, gauge_y_, w * s.used_share, gauge_height, map_fill::used, tip);
+        rect(s.x0 + w * s.used_share, gauge_y_, w * (1 - s.used_share), gauge_height, map_fill::free, tip);
       }
       for (std::size_t k = s.first_piece; k < s.first_piece + s.piece_count; ++k) draw_piece(pieces_[k], rows_end);
     }
@@ -443,9 +456,18 @@ class map_builder {
     if (worst) {
       bool error = worst->level == static_cast<int>(severity::error);
       map_fill fill = error ? map_fill::overlap : map_fill::latent;
-      std::string tip = what + "shared by " + owners_at(p.span) + (error ? " (overlap)" : " (latent overlap)");
-      rect(p.x0, summary_y_, w, o_.row_height, fill, tip);
-      rect(p.x0, rows_y_, w, rows_end - rows_y_, fill, tip);
+      std::string kind = error ? "overlap" : "latent overlap";
+      rect(p.x0, summary_y_, w, o_.row_height, fill, what + "shared by " + owners_at(p.span) + " (" + kind + ")");
+      // The band across the rows: one rectangle for neighbouring pieces of one kind.
+      if (band_ && band_->fill == fill && band_->span.last().next() == p.span.first()) {
+        band_->span = address_range::make(band_->span.first(), p.span.last());
+        auto& r = out_.rects[band_->rect];
+        r.width = p.x1 - r.x;
+        r.tooltip = range_text(band_->span) + ": " + kind;
+      } else {
+        band_ = band{out_.rects.size(), fill, p.span};
+        rect(p.x0, rows_y_, w, rows_end - rows_y_, fill, range_text(p.span) + ": " + kind);
+      }
       return;
     }
     rect(p.x0, summary_y_, w, o_.row_height, map_fill::used, what + "used by " + owners_at(p.span));
@@ -496,9 +518,14 @@ class map_builder {
 
   // Labels a row's bars: bars close together form a group with one label
   // ("pods 10.0.0.0/20 · services 10.0.20.0/23"), placed right of the group,
-  // else left of it, else inside; a label that fits nowhere is shortened to the
-  // CIDRs, then the first CIDR, then left out.
+  // else left of it, else inside, within the group's segment if it can, else
+  // across the empty rest of the row. A label that fits nowhere is shortened to
+  // the CIDRs, then the first CIDR, then left out.
   void label_row(std::vector<bar>& bars, double baseline) {
+    auto segment_at = [&](double x) -> const segment& {
+      auto it = std::find_if(segments_.begin(), segments_.end(), [&](const segment& s) { return x <= s.x1; });
+      return it == segments_.end() ? segments_.back() : *it;
+    };
     std::sort(bars.begin(), bars.end(), [](const bar& a, const bar& b) { return a.x0 < b.x0; });
     constexpr double join = 24;  // bars closer than this share a label
     double taken = plot_x0_;      // the right end of the last bar or label placed
@@ -506,7 +533,6 @@ class map_builder {
       std::size_t end = k + 1;
       double x0 = bars[k].x0, x1 = bars[k].x1;
       while (end < bars.size() && bars[end].x0 < x1 + join) x1 = std::max(x1, bars[end++].x1);
-      double next = end < bars.size() ? bars[end].x0 : plot_x1_;
       std::string full, cidrs;
       for (std::size_t j = k; j < end; ++j) {
         full += (j > k ? " \u00b7 " : "") + bars[j].role + " " + bars[j].cidr;
@@ -514,19 +540,28 @@ class map_builder {
       }
       std::vector<std::string> candidates{full, cidrs};
       if (end - k > 1) candidates.push_back(bars[k].cidr + " +" + std::to_string(end - k - 1));
-      for (const auto& label : candidates) {
-        double w = text_width(label, map_text_kind::bar, o_.font_size);
-        if (x1 + 3 + w <= next - 2) {
-          text(x1 + 3, baseline, label, map_text_kind::bar);
-          x1 += 3 + w;
-        } else if (x0 - 3 - w >= taken + 2) {
-          text(x0 - 3, baseline, label, map_text_kind::bar, map_anchor::end);
-        } else if (w + 4 <= x1 - x0) {
-          text(x0 + 2, baseline, label, map_text_kind::bar);
-        } else {
-          continue;
+      const segment& within = segment_at(x0);
+      double row_next = end < bars.size() ? bars[end].x0 : plot_x1_;
+      // First within the segment, then anywhere up to the neighbouring bars.
+      double bounds[2][2] = {{std::max(taken, within.x0), std::min(row_next, within.x1)}, {taken, row_next}};
+      bool placed = false;
+      for (const auto& [before, next] : bounds) {
+        for (const auto& label : candidates) {
+          double w = text_width(label, map_text_kind::bar, o_.font_size);
+          if (x1 + 3 + w <= next - 2) {
+            text(x1 + 3, baseline, label, map_text_kind::bar);
+            x1 += 3 + w;
+          } else if (x0 - 3 - w >= before + 2) {
+            text(x0 - 3, baseline, label, map_text_kind::bar, map_anchor::end);
+          } else if (w + 4 <= x1 - x0) {
+            text(x0 + 2, baseline, label, map_text_kind::bar);
+          } else {
+            continue;
+          }
+          placed = true;
+          break;
         }
-        break;
+        if (placed) break;
       }
       taken = x1;
       k = end;
@@ -558,6 +593,12 @@ class map_builder {
   std::vector<prefix> pools_;
   address_set pool_set_, used_;
   address_map<worst_level> bands_;
+  struct band {
+    std::size_t rect;  // index into out_.rects
+    map_fill fill;
+    address_range span;
+  };
+  std::optional<band> band_;  // the last band drawn, which the next piece may extend
   address_map<std::set<std::uint32_t>> cover_;  // the ranges over each piece of space
   std::vector<piece> pieces_;
   std::vector<segment> segments_;
@@ -565,7 +606,7 @@ class map_builder {
   std::size_t label_chars_ = 0;
   double plot_x0_ = 0, plot_x1_ = 0;
   double title_y_ = 0, caption_y_ = 0, legend_y_ = 0, segment_y_ = 0, stats_y_ = 0, summary_y_ = 0, rows_y_ = 0,
-         axis_y_ = 0, axis_height_ = 0;
+         axis_y_ = 0, axis_height_ = 0, gauge_y_ = 0;
   fleet_map out_;
 };
 
@@ -584,12 +625,14 @@ void append_xml(std::string& out, std::string_view text) {
   }
 }
 
+// Appends v with at most two decimals and no trailing zeros: "12", "12.5", "0.45".
 void append_number(std::string& out, double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
+  std::snprintf(buf, sizeof buf, "%.2f", v);
   std::string_view s = buf;
-  if (s.ends_with(".0")) s.remove_suffix(2);
-  out += s;
+  while (s.ends_with('0')) s.remove_suffix(1);
+  if (s.ends_with('.')) s.remove_suffix(1);
+  out += s == "-0" ? "0" : s;
 }
 
 }  // namespace
