@@ -187,7 +187,7 @@ class map_builder {
     draw_segments();
     draw_rows();
     draw_axis();
-    out_.height = axis_y_ + axis_height_ + pad;
+    out_.height = std::ceil(axis_y_ + axis_height_ + pad);
     return std::move(out_);
   }
 
@@ -406,6 +406,7 @@ class map_builder {
     // The picture is at least as wide as its header.
     out_.width = std::max({out_.width, x + pad, 2 * pad + text_width(title, map_text_kind::title, o_.font_size),
                            2 * pad + text_width(caption, map_text_kind::caption, o_.font_size)});
+    out_.width = std::ceil(out_.width);
   }
 
   void draw_segments() {
