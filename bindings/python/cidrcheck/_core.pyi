@@ -185,6 +185,7 @@ class FleetModel:
 def load_fleet(files: list[bytes], texts: list[tuple[bytes, str]], limits: FleetLimits) -> FleetModel: ...
 
 MAP_DEFAULTS: dict[str, Any]
+MAP_FILLS: dict[str, tuple[str, float]]
 
 def map_layout(fleet: FleetModel, pools: list[PrefixLike], width: float, row_height: float, font_size: float,
                scale_exponent: float, max_rows: int, title: Optional[str]) -> dict[str, Any]: ...

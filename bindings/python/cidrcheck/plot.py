@@ -10,6 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._core import MAP_FILLS
+
+#: The colour of each role and kind of space on the map, as "#rrggbb": network,
+#: pods, services, external (other networks), free, overlap, latent, ... Use it to
+#: colour other charts the same way.
+COLOURS = {name: colour for name, (colour, _opacity) in MAP_FILLS.items()}
+
 _ANCHORS = {"start": "left", "middle": "center", "end": "right"}
 DPI = 100  # a layout pixel is a figure pixel at this resolution
 
@@ -18,15 +25,19 @@ def draw_layout(layout: dict[str, Any], ax=None):
     """Draws a map layout (Fleet.map_layout()) and returns the matplotlib Figure.
 
     Without ax, makes a Figure of the layout's size (width and height in pixels
-    at 100 dpi) without touching pyplot's state; in Jupyter the returned figure
-    displays itself. With ax, draws into it in layout pixels (y downwards)."""
+    at 100 dpi), which pyplot does not keep; in Jupyter the returned figure
+    displays itself, once. With ax, draws into it in layout pixels (y downwards)."""
+    import matplotlib.pyplot as plt
     from matplotlib.collections import LineCollection
-    from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
     width, height = layout["width"], layout["height"]
     if ax is None:
-        figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
+        # Made through pyplot so that Jupyter's inline backend is set up to display the
+        # returned figure, then closed so that pyplot neither shows it a second time
+        # nor keeps it alive.
+        figure = plt.figure(figsize=(width / DPI, height / DPI), dpi=DPI)
+        plt.close(figure)
         ax = figure.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, width)
     ax.set_ylim(height, 0)

@@ -44,21 +44,27 @@ auto layout(const fleet_model& f, const map_options& options) -> fleet_map {
   return layout_map(*f.value, findings, builtin_catalog(), options);
 }
 
+// Every fill's colour and opacity, by name: one palette for the map and any other chart.
+auto fills() -> py::dict {
+  py::dict out;
+  for (std::size_t k = 0; k < fill_names.size(); ++k) {
+    auto fill = static_cast<map_fill>(k);
+    out[fill_names[k]] = py::make_tuple(std::string(map_color(fill)), map_opacity(fill));
+  }
+  return out;
+}
+
 auto layout_dict(const fleet_map& m) -> py::dict {
   py::dict out;
   out["width"] = m.width;
   out["height"] = m.height;
-  py::dict fills, fonts;
-  for (std::size_t k = 0; k < fill_names.size(); ++k) {
-    auto fill = static_cast<map_fill>(k);
-    fills[fill_names[k]] = py::make_tuple(std::string(map_color(fill)), map_opacity(fill));
-  }
+  py::dict fonts;
   for (std::size_t k = 0; k < kind_names.size(); ++k) {
     auto kind = static_cast<map_text_kind>(k);
     fonts[kind_names[k]] =
         py::make_tuple(map_font_size(kind, m.font_size), map_font_bold(kind), std::string(map_text_color(kind)));
   }
-  out["fills"] = fills;
+  out["fills"] = fills();
   out["fonts"] = fonts;
   py::list rects, lines, texts;
   for (const auto& r : m.rects) {
@@ -99,6 +105,7 @@ void register_map(py::module_& m) {
       py::arg("fleet"), py::arg("pools"), py::arg("width"), py::arg("row_height"), py::arg("font_size"),
       py::arg("scale_exponent"), py::arg("max_rows"), py::arg("title"),
       "Returns the fleet map as SVG text, exactly as `cidrcheck map` writes it.");
+  m.attr("MAP_FILLS") = fills();
   m.attr("MAP_DEFAULTS") = py::dict(py::arg("width") = map_options{}.width, py::arg("row_height") = map_options{}.row_height,
                                     py::arg("font_size") = map_options{}.font_size,
                                     py::arg("scale_exponent") = map_options{}.scale_exponent,

@@ -261,7 +261,7 @@ class map_builder {
     auto pool_part = b.build() & pool_set_;
     s.label = range_text(s.span);
     if (pool_part.empty()) {
-      s.label += " (outside the pools)";
+      s.stats.push_back("outside the pools");
       return;
     }
     auto pool_size = pool_part.size();
