@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Checks `cidrcheck map` end to end: the SVG is well-formed XML with a bar,
-tooltip and label for every range, the file is replaced atomically (no
+tooltip and label for every range, renders (with rsvg-convert, when
+installed), the file is replaced atomically (no
 temporary file left, permissions kept), and a failed run leaves nothing behind.
 
 usage: map_svg_test.py CIDRCHECK SCRATCH   (run from the repository root)
@@ -55,6 +56,14 @@ def main():
     for colour, what in (("#e15759", "overlap band"), ("#edc948", "latent overlap band"), ("#cfe8e6", "free space")):
         if colour not in fills:
             fail(f"no {what} ({colour})")
+
+    # It renders: librsvg (.ci/install-deps) draws it to a PNG.
+    if shutil.which("rsvg-convert"):
+        png = scratch / "map.png"
+        subprocess.run(["rsvg-convert", "-o", str(png), str(out)], check=True)
+        if png.stat().st_size < 10_000:
+            fail("rsvg-convert drew an empty picture")
+        png.unlink()
 
     # Replacing the file keeps its mode and leaves no temporary file behind.
     os.chmod(out, 0o640)
