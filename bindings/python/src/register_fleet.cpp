@@ -161,7 +161,12 @@ void register_model(py::module_& m) {
   py::class_<fleet_model>(m, "FleetModel", "A fleet as read by the C++ loader; use cidrcheck.Fleet.")
       .def_property_readonly("ok", [](const fleet_model& f) { return !has_errors(f.diagnostics); },
                              "True when the fleet was read without errors.")
-      .def_property_readonly("files", [](const fleet_model& f) { return f.files; })
+      .def_property_readonly("files",
+                             [](const fleet_model& f) {
+                               py::list out;
+                               for (const auto& name : f.files) out.append(to_str(name));
+                               return out;
+                             })
       .def("diagnostics",
            [](const fleet_model& f) {
              py::list out;

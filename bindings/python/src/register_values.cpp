@@ -6,7 +6,6 @@
 
 #include <cidrcheck/algorithms.hpp>
 
-#include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
