@@ -34,6 +34,19 @@ struct set_like {
   address_set value;
 };
 
+/// Arguments taken as they are and converted by the function (which needs more
+/// than a caster knows: Prefix's strict flag, membership of any kind of value);
+/// the types only give help() the accepted types' names.
+struct prefix_arg {
+  py::object value;
+};
+struct member_arg {
+  py::object value;
+};
+struct values_arg {
+  py::object value;
+};
+
 /// Returns the address h stands for, or nullopt when h is of no address type.
 /// Throws parse_error for a string that is no address, ValueError for an int out of range.
 auto try_address(py::handle h) -> std::optional<address>;
@@ -93,6 +106,22 @@ CIDRCHECK_LIKE_CASTER(range_like, "AddressRange | Prefix | str | ipaddress.IPv4N
                       cidrcheck::python::try_range(src));
 
 #undef CIDRCHECK_LIKE_CASTER
+
+#define CIDRCHECK_OBJECT_CASTER(type, name)                                   \
+  template <>                                                                 \
+  struct type_caster<cidrcheck::python::type> {                               \
+    PYBIND11_TYPE_CASTER(cidrcheck::python::type, const_name(name));          \
+    bool load(handle src, bool) {                                             \
+      value.value = reinterpret_borrow<object>(src);                          \
+      return true;                                                            \
+    }                                                                         \
+  }
+
+CIDRCHECK_OBJECT_CASTER(prefix_arg, "Prefix | str | ipaddress.IPv4Network | ipaddress.IPv6Network");
+CIDRCHECK_OBJECT_CASTER(member_arg, "AddressLike | PrefixLike | RangeLike");
+CIDRCHECK_OBJECT_CASTER(values_arg, "AddressSet | Iterable[AddressLike | PrefixLike | RangeLike] | AddressLike");
+
+#undef CIDRCHECK_OBJECT_CASTER
 
 template <>
 struct type_caster<cidrcheck::python::set_like> {

@@ -52,9 +52,13 @@ class subnet_walk {
 
 }  // namespace
 
-auto address_iterator(std::vector<address_range> ranges) -> py::object { return py::cast(address_walk(std::move(ranges))); }
+auto address_iterator(std::vector<address_range> ranges) -> py::iterator {
+  return py::reinterpret_steal<py::iterator>(py::cast(address_walk(std::move(ranges))).release());
+}
 
-auto subnet_iterator(const prefix& p, int new_length) -> py::object { return py::cast(subnet_walk(p, new_length)); }
+auto subnet_iterator(const prefix& p, int new_length) -> py::iterator {
+  return py::reinterpret_steal<py::iterator>(py::cast(subnet_walk(p, new_length)).release());
+}
 
 auto length_of(const py::int_& n) -> py::ssize_t {
   if (n > py::int_(PY_SSIZE_T_MAX)) {

@@ -84,7 +84,9 @@ iterables. 'x in s' is True when every address of x is in s. len() and iteration
 are over addresses; ranges() and prefixes() give the compact forms. Equal sets
 compare and hash equal however they were built; <= and < are subset tests.
 Copies share storage, so a set is cheap to pass around and safe across threads.)");
-  c.def(py::init([](py::handle values, bool strict) { return build(values, strict ? host_bits::reject : host_bits::mask); }),
+  c.def(py::init([](const values_arg& values, bool strict) {
+          return build(values.value, strict ? host_bits::reject : host_bits::mask);
+        }),
         py::arg("values") = py::tuple(), py::arg("strict") = true)
       .def("__or__", [](const address_set& a, const address_set& b) { return a | b; }, py::is_operator())
       .def("__and__", [](const address_set& a, const address_set& b) { return a & b; }, py::is_operator())
@@ -112,7 +114,7 @@ Copies share storage, so a set is cheap to pass around and safe across threads.)
       .def("isdisjoint", [](const address_set& s, set_like other) { return !s.overlaps(other.value); }, py::arg("other"))
       .def("overlaps", [](const address_set& s, set_like other) { return s.overlaps(other.value); }, py::arg("other"),
            "Reports whether the two share any address.")
-      .def("__contains__", &set_contains)
+      .def("__contains__", [](const address_set& s, const member_arg& item) { return set_contains(s, item.value); })
       .def("__bool__", [](const address_set& s) { return !s.empty(); })
       .def("__len__", [](const address_set& s) { return length_of(count(s)); })
       .def_property_readonly("num_addresses", [](const address_set& s) { return count(s); },
@@ -152,12 +154,13 @@ when no block fits. For many takes, a PrefixAllocator is faster.)")
 Adds are buffered and merged in one sort, so adding n values costs O(n log n).
 build() returns the set so far; the builder stays usable.)")
       .def(py::init<>())
-      .def("add", [](address_set_builder& b, py::handle values, bool strict) {
-             add_values(b, values, strict ? host_bits::reject : host_bits::mask);
+      .def("add", [](address_set_builder& b, const values_arg& values, bool strict) {
+             add_values(b, values.value, strict ? host_bits::reject : host_bits::mask);
            },
            py::arg("values"), py::arg("strict") = true,
            "Adds a value (address, prefix, range, set, or text) or every value of an iterable.")
-      .def("remove", [](address_set_builder& b, py::handle values) { b.remove(build(values)); }, py::arg("values"),
+      .def("remove", [](address_set_builder& b, const values_arg& values) { b.remove(build(values.value)); },
+           py::arg("values"),
            "Removes a value or every value of an iterable (whatever of it is in the set).")
       .def("build", &address_set_builder::build, "Returns the set of everything added and not removed since.");
 }

@@ -152,10 +152,10 @@ no prefix (the message suggests the /32 or /128). Accepts ipaddress networks.
 Relations between IPv4 and IPv6 prefixes are False. 'x in p' is True for an
 address in p and, unlike ipaddress, for a prefix or range that lies within p.
 Immutable and hashable; ordered by version, address, then length.)");
-  c.def(py::init([](py::handle value, bool strict) {
-          auto p = try_prefix(value, strict ? host_bits::reject : host_bits::mask);
+  c.def(py::init([](const prefix_arg& value, bool strict) {
+          auto p = try_prefix(value.value, strict ? host_bits::reject : host_bits::mask);
           if (!p) throw py::type_error("Prefix() takes a str, a Prefix or an ipaddress network, not " +
-                                       std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+                                       std::string(py::str(py::type::handle_of(value.value).attr("__name__"))));
           return *p;
         }),
         py::arg("prefix"), py::arg("strict") = true)
@@ -190,7 +190,7 @@ yields itself, as ipaddress does.)")
            py::arg("other"), R"(Yields the blocks that make up this one minus other, the largest first, as
 ipaddress does. Raises ValueError when other is not within this block, and
 TypeError when it is of the other version.)")
-      .def("__contains__", [](const prefix& p, py::handle item) { return contains(address_range(p), item); })
+      .def("__contains__", [](const prefix& p, const member_arg& item) { return contains(address_range(p), item.value); })
       .def("__iter__", [](const prefix& p) { return address_iterator({address_range(p)}); })
       .def("__len__", [](const prefix& p) { return length_of(count(address_range(p))); })
       .def("__getitem__", [](const prefix& p, py::ssize_t i) { return index_of(p, i); })
@@ -221,7 +221,7 @@ AddressRange(prefix). Never empty. Immutable and hashable; ordered by (first, la
       .def("to_prefixes", &address_range::to_prefixes,
            "Returns the minimal list of prefixes that cover the range (summarize_address_range).")
       .def("to_prefix", &address_range::to_prefix, "Returns the prefix that is exactly this range, or None.")
-      .def("__contains__", [](const address_range& r, py::handle item) { return contains(r, item); })
+      .def("__contains__", [](const address_range& r, const member_arg& item) { return contains(r, item.value); })
       .def("__iter__", [](const address_range& r) { return address_iterator({r}); })
       .def("__len__", [](const address_range& r) { return length_of(count(r)); })
       .def("__str__", &address_range::to_string)
