@@ -69,6 +69,8 @@ class Finding:
     via: tuple[str, ...] = ()
     block: Optional[Record] = None
 
+    __hash__ = None  # type: ignore[assignment]  # its ranges are dicts: data to read, not a key
+
     def record(self) -> Record:
         """Returns the finding as one flat dict (the same keys for every finding), for tables."""
         first = self.ranges[0]
