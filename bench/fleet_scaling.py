@@ -33,7 +33,7 @@ def run(cmd):
                              capture_output=True, text=True)
         wall, kb = stats.read().split()[-2:]
     if out.returncode not in (0, 1):
-        sys.exit(f"check_scaling: {' '.join(cmd)} failed ({out.returncode}): {out.stderr}")
+        sys.exit(f"fleet_scaling: {' '.join(cmd)} failed ({out.returncode}): {out.stderr}")
     return out.stdout, float(wall), int(kb) / 1024
 
 
@@ -48,7 +48,7 @@ def main():
     sizes = a.sizes or ("1000,10000" if plan else "10000,20000,40000")
     targets = {1_000: 2.0, 10_000: 30.0} if plan else {10_000: 1.0}
     if not os.access(a.cidrcheck, os.X_OK):
-        sys.exit(f"check_scaling: no cidrcheck at {a.cidrcheck} (build it, or pass --cidrcheck)")
+        sys.exit(f"fleet_scaling: no cidrcheck at {a.cidrcheck} (build it, or pass --cidrcheck)")
     result_column = "changes" if plan else "findings"
     print(f"{'clusters':>9} {'ranges':>8} {result_column:>9} {'wall s':>7} {'peak MB':>8} {'ms/1k ranges':>13}")
     status = 0

@@ -1,9 +1,14 @@
 #include "atomic_file.hpp"
 
+#include "options.hpp"
+
+#include <cidrcheck/io/import.hpp>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,9 +57,16 @@ auto write_file_atomically(const std::string& given, const std::function<void(ou
     ::unlink(temp.c_str());
     return std::string(what) + ": " + std::strerror(error);
   };
-  mode_t mask = ::umask(0);
-  ::umask(mask);
-  if (::fchmod(fd, 0666 & ~mask) != 0) {
+  // A replaced file keeps its mode; a new one gets what open(2) would give it.
+  mode_t mode = 0;
+  if (struct stat existing {}; ::stat(path.c_str(), &existing) == 0) {
+    mode = existing.st_mode & 07777;
+  } else {
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  if (::fchmod(fd, mode) != 0) {
     int error = errno;
     ::close(fd);
     return fail("cannot set permissions", error);
@@ -83,6 +95,28 @@ auto write_file_atomically(const std::string& given, const std::function<void(ou
   if (!ok) return fail("cannot write", error != 0 ? error : EIO);
   if (std::rename(temp.c_str(), path.c_str()) != 0) return fail("cannot replace the file", errno);
   return {};
+}
+
+void refuse_input_as_output(const std::string& path, std::span<const std::string> sources, const std::string& help) {
+  if (path.empty() || path == "-") return;
+  for (const auto& s : sources) {
+    auto source_path = std::string(parse_source_spec(s).path);
+    std::error_code ec;  // a file that does not exist yet is no input
+    if (source_path != "-" && std::filesystem::equivalent(source_path, path, ec)) {
+      throw usage_error(path + " is an input file, and inputs are never modified: write elsewhere", help);
+    }
+  }
+}
+
+auto write_output(const std::string& path, const std::function<void(output&)>& render) -> bool {
+  if (path.empty() || path == "-") {
+    output out;
+    render(out);
+    return out.flush();
+  }
+  auto error = write_file_atomically(path, render);
+  if (!error.empty()) std::cerr << path << ": error: " << error << "\n";
+  return error.empty();
 }
 
 }  // namespace cidrcheck::cli

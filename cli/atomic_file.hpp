@@ -5,17 +5,26 @@
 #include "output.hpp"
 
 #include <functional>
+#include <span>
 #include <string>
 
 namespace cidrcheck::cli {
 
 /// Writes the file at path in full or not at all: render() fills a temporary
-/// file in the same directory, which then replaces path (rename(2)). The file
-/// gets the permissions a new file gets (0666 less the umask). A symbolic link
+/// file in the same directory, which then replaces path (rename(2)). A replaced
+/// file keeps its permissions; a new one gets 0666 less the umask. A symbolic link
 /// is followed (the link stays); a path that exists and is no regular file
 /// (/dev/stdout, a pipe) is written directly, never replaced. Returns "" on
 /// success, else why the file could not be written; the temporary file is
 /// removed then.
 auto write_file_atomically(const std::string& path, const std::function<void(output&)>& render) -> std::string;
+
+/// Throws usage_error (of `cidrcheck <help>`) when path names one of the input
+/// sources (fleet files or KIND:FILE imports): inputs are never modified.
+void refuse_input_as_output(const std::string& path, std::span<const std::string> sources, const std::string& help);
+
+/// Writes a command's output to path atomically, or to standard output when
+/// path is empty or "-". Prints why a write failed; returns whether it succeeded.
+auto write_output(const std::string& path, const std::function<void(output&)>& render) -> bool;
 
 }  // namespace cidrcheck::cli

@@ -36,6 +36,14 @@ auto parse_command(std::span<const std::string> args, const command_interface& c
   return parse_options(args, all, positional, c.name);
 }
 
+auto parse_prefix_option(const std::string& text, const std::string& option, const std::string& help) -> prefix {
+  try {
+    return prefix::parse(text);
+  } catch (const parse_error& e) {
+    throw usage_error(option + ": " + e.what(), help);
+  }
+}
+
 auto operands(const po::variables_map& vm) -> std::vector<std::string> {
   return vm.count("operand") ? vm["operand"].as<std::vector<std::string>>() : std::vector<std::string>{};
 }

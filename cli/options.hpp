@@ -3,6 +3,8 @@
 // description of a command's interface that --help, the man page and shell
 // completion are all generated from.
 
+#include <cidrcheck/prefix.hpp>
+
 #include <boost/program_options.hpp>
 
 #include <span>
@@ -70,6 +72,10 @@ auto parse_options(std::span<const std::string> args, const boost::program_optio
 /// the hidden option `operand`, and returns them.
 auto parse_command(std::span<const std::string> args, const command_interface& c)
     -> boost::program_options::variables_map;
+
+/// Parses the CIDR an option was given; throws usage_error naming the option
+/// and saying what is wrong ("host bits set (did you mean 10.0.0.0/8?)").
+auto parse_prefix_option(const std::string& text, const std::string& option, const std::string& help) -> prefix;
 
 /// Returns the operands parse_command() collected.
 auto operands(const boost::program_options::variables_map& vm) -> std::vector<std::string>;

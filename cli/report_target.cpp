@@ -56,12 +56,7 @@ auto parse_report_targets(const std::vector<std::string>& specs, const std::stri
 auto write_reports(std::span<const report_target> targets, const check_report& r, const text_style& style) -> bool {
   bool ok = true;
   for (const auto& t : targets) {
-    if (t.path.empty()) continue;
-    auto error = write_file_atomically(t.path, [&](output& out) { render(out, t.format, r, text_style{}); });
-    if (!error.empty()) {
-      std::cerr << t.path << ": error: " << error << "\n";
-      ok = false;
-    }
+    if (!t.path.empty()) ok = write_output(t.path, [&](output& out) { render(out, t.format, r, text_style{}); }) && ok;
   }
   for (const auto& t : targets) {
     if (!t.path.empty()) continue;

@@ -57,6 +57,8 @@ auto run_check(std::span<const std::string> args) -> int {
   auto settings = resolve_settings(vm, c.name);
   if (!settings) return exit_trouble;
   auto files = fleet_inputs(operands(vm), settings->cfg, c.name);
+  for (const auto& t : settings->targets) refuse_input_as_output(t.path, files, c.name);
+  if (vm.count("write-baseline")) refuse_input_as_output(vm["write-baseline"].as<std::string>(), files, c.name);
   std::unordered_set<std::string> baseline;
   if (vm.count("baseline")) {
     auto read = read_baseline(vm["baseline"].as<std::string>());
@@ -83,12 +85,7 @@ auto run_check(std::span<const std::string> args) -> int {
                      .suppressions = report.suppressions,
                      .warnings = report.warnings,
                      .files = report.files};
-    const auto& path = vm["write-baseline"].as<std::string>();
-    auto error = write_file_atomically(path, [&](output& out) { write_json(out, all); });
-    if (!error.empty()) {
-      std::cerr << path << ": error: " << error << "\n";
-      written = false;
-    }
+    written = write_output(vm["write-baseline"].as<std::string>(), [&](output& out) { write_json(out, all); });
   }
   written = write_reports(settings->targets, report, settings->style) && written;
   if (!written) return exit_trouble;

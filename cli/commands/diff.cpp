@@ -3,6 +3,7 @@
 
 #include "analysis.hpp"
 #include "app.hpp"
+#include "atomic_file.hpp"
 #include "git.hpp"
 
 #include <cidrcheck/fleet/fingerprint.hpp>
@@ -119,6 +120,7 @@ auto run_diff(std::span<const std::string> args) -> int {
   if (vm.count("rev")) {
     const auto& rev = vm["rev"].as<std::string>();
     auto files = fleet_inputs(given, settings->cfg, c.name);
+    for (const auto& t : settings->targets) refuse_input_as_output(t.path, files, c.name);
     auto old = load_at_revision(rev, files, *settings, c.name);
     if (old.failed) return exit_trouble;
     if (old.loaded) {
@@ -129,6 +131,7 @@ auto run_diff(std::span<const std::string> args) -> int {
     old_name = rev;
   } else {
     if (given.size() != 2) throw usage_error("diff takes two fleet files, OLD and NEW (or --rev REV)", c.name);
+    for (const auto& t : settings->targets) refuse_input_as_output(t.path, given, c.name);
     before = analyse(load_fleet(std::span(given).first(1), settings->cat, settings->limits), *settings);
     if (!before) return exit_trouble;
     after = analyse(load_fleet(std::span(given).last(1), settings->cat, settings->limits), *settings);

@@ -94,6 +94,8 @@ auto run_import(std::span<const std::string> args) -> int {
     sources = inputs;
   }
 
+  refuse_input_as_output(output_path, sources, help);
+
   const catalog& cat = builtin_catalog();
   fleet_loader loader(cat, limits);
   for (const auto& s : sources) loader.add_source(s);
@@ -115,14 +117,7 @@ auto run_import(std::span<const std::string> args) -> int {
   header.push_back("Each value names the file:line:column it was read from. Ranges a distribution or");
   header.push_back("network type brings are left out: `cidrcheck check` fills them in again.");
   auto text = write_fleet_yaml(loaded.value, header);
-  if (output_path.empty()) {
-    output out;
-    out.write(text);
-    if (!out.flush()) return exit_trouble;
-  } else if (auto error = write_file_atomically(output_path, [&](output& out) { out.write(text); }); !error.empty()) {
-    std::cerr << "cidrcheck: error: " << output_path << ": " << error << "\n";
-    return exit_trouble;
-  }
+  if (!write_output(output_path, [&](output& out) { out.write(text); })) return exit_trouble;
   return conflicts > 0 ? exit_findings : exit_ok;
 }
 

@@ -13,7 +13,6 @@
 #include <cidrcheck/io/plan_writer.hpp>
 #include <cidrcheck/io/read_file.hpp>
 
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -56,12 +55,6 @@ auto split_role(const std::string& text, const std::string& option, const std::s
                       help);
   }
   return {roles, text.substr(eq + 1)};
-}
-
-auto parse_cidr_flag(const std::string& text, const std::string& option, const std::string& help) -> prefix {
-  auto p = prefix::try_parse(text);
-  if (p) return *p;
-  throw usage_error(option + ": " + parse_error_message(parse_kind::prefix, text, p.error()), help);
 }
 
 auto parse_roles(const std::string& text, const std::string& help) -> role_set {
@@ -134,6 +127,7 @@ auto run_plan(std::span<const std::string> args) -> int {
   if (format == "yaml" && files.size() != 1) {
     throw usage_error("--format yaml writes one fleet file: plan a single file", help);
   }
+  refuse_input_as_output(output_path, files, help);
   const auto limits = limits_of(vm);
   const auto cat = catalog_for(*cfg);
 
@@ -141,9 +135,9 @@ auto run_plan(std::span<const std::string> args) -> int {
   options.fix_latent = vm["fix-latent"].as<bool>();
   for (const auto& p : strings("pool")) {
     auto [roles, cidr] = split_role(p, "--pool", help);
-    for (auto r : roles) options.settings.pools[r].push_back(parse_cidr_flag(cidr, "--pool", help));
+    for (auto r : roles) options.settings.pools[r].push_back(parse_prefix_option(cidr, "--pool", help));
   }
-  for (const auto& a : strings("avoid")) options.settings.avoid.push_back(parse_cidr_flag(a, "--avoid", help));
+  for (const auto& a : strings("avoid")) options.settings.avoid.push_back(parse_prefix_option(a, "--avoid", help));
   for (const auto& p : strings("pin")) options.settings.pins.push_back({p, {}});
   for (const auto& flag : strings("cost")) {
     auto [roles, value] = split_role(flag, "--cost", help);
@@ -209,14 +203,6 @@ auto run_plan(std::span<const std::string> args) -> int {
   auto result = plan(loaded.value, cat, options);
   for (const auto& d : result.diagnostics) std::cerr << format_diagnostic(d);
 
-  if (!output_path.empty()) {
-    std::error_code ec;
-    for (const auto& f : files) {
-      if (f != "-" && std::filesystem::equivalent(f, output_path, ec)) {
-        throw usage_error("-o " + output_path + " is an input file; the input is never modified: write elsewhere", help);
-      }
-    }
-  }
   auto render = [&](output& out) {
     if (format == "yaml") {
       auto text = apply_plan_to_text(original, display_name(files[0]), loaded.value, result);
@@ -236,17 +222,7 @@ auto run_plan(std::span<const std::string> args) -> int {
       write_plan_text(out, {loaded.value, result, loaded.files});
     }
   };
-  if (!output_path.empty()) {
-    auto error = write_file_atomically(output_path, render);
-    if (!error.empty()) {
-      std::cerr << output_path << ": error: " << error << "\n";
-      return exit_trouble;
-    }
-  } else {
-    output out;
-    render(out);
-    if (!out.flush()) return exit_trouble;
-  }
+  if (!write_output(output_path, render)) return exit_trouble;
   return result.complete() ? exit_ok : exit_findings;
 }
 

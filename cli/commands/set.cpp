@@ -117,17 +117,7 @@ auto parse(std::span<const std::string> args, const command_interface& c) -> std
 
 auto parse_pool(const std::vector<std::string>& texts, const std::string& help) -> address_set {
   address_set_builder b;
-  for (const auto& t : texts) {
-    auto p = prefix::try_parse(t);
-    if (!p) {
-      try {
-        prefix::parse(t);
-      } catch (const parse_error& e) {
-        throw usage_error(std::string("--within: ") + e.what(), help);
-      }
-    }
-    b.add(*p);
-  }
+  for (const auto& t : texts) b.add(parse_prefix_option(t, "--within", help));
   return b.build();
 }
 

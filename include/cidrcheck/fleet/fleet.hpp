@@ -109,6 +109,11 @@ struct owner {
   std::vector<std::uint32_t> ranges;     ///< indexes into fleet::ranges
 };
 
+/// Returns how messages name an owner: "cluster prod-eu", "network office".
+inline auto describe_owner(const owner& o) -> std::string {
+  return (o.kind == owner_kind::cluster ? "cluster " : "network ") + o.name;
+}
+
 /// A group of owners that all see each other; `routes` says which roles of a
 /// cluster member the link carries (a network member's ranges are always carried).
 struct connection {
@@ -200,6 +205,16 @@ struct fleet {
     if (r.role != range_role::external) return std::string(to_string(r.role));
     const auto& type = owners[r.owner].type;
     return type.empty() ? "network" : type;
+  }
+  /// Returns how messages name a range: "pods 100.96.0.0/11 of cluster prod-eu (kops default)";
+  /// a network named after its type ("tailscale") gets no role word.
+  auto describe_range(const fleet_range& r) const -> std::string {
+    const owner& o = owners[r.owner];
+    std::string role = role_name(r);
+    std::string out = (role == o.name ? "" : role + " ") + r.cidr.to_string() + " of " + describe_owner(o);
+    if (r.origin == range_origin::distribution_default) out += " (" + o.type + " default)";
+    if (r.origin == range_origin::network_type) out += " (from its type)";
+    return out;
   }
 };
 

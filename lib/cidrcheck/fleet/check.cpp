@@ -1,5 +1,6 @@
 #include <cidrcheck/algorithms.hpp>
 #include <cidrcheck/address_set.hpp>
+#include <cidrcheck/fleet/capacity.hpp>
 #include <cidrcheck/fleet/check.hpp>
 
 #include <algorithm>
@@ -17,24 +18,6 @@ namespace cidrcheck {
 namespace {
 
 constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
-
-// ---------------------------------------------------------------------------
-// Words for messages.
-
-auto describe_owner(const owner& o) -> std::string {
-  return (o.kind == owner_kind::cluster ? "cluster " : "network ") + o.name;
-}
-
-// "pods 100.96.0.0/11 of cluster prod-eu (kops default)"
-auto describe_range(const fleet& f, const fleet_range& r) -> std::string {
-  const owner& o = f.owners[r.owner];
-  // A network named after its type ("tailscale") needs no role word.
-  std::string role = f.role_name(r);
-  std::string out = (role == o.name ? "" : role + " ") + r.cidr.to_string() + " of " + describe_owner(o);
-  if (r.origin == range_origin::distribution_default) out += " (" + o.type + " default)";
-  if (r.origin == range_origin::network_type) out += " (from its type)";
-  return out;
-}
 
 // How costly a range is to move, for ordering the two sides of a finding:
 // services, then pods, then a cluster's network, then other networks.
@@ -201,13 +184,13 @@ class checker {
     const std::string& a_owner = f_.owners[a.owner].name;
     std::string shared = x.overlap->to_prefix()->to_string();
     if (x.id == rule::overlap_internal) {
-      x.message = describe_range(f_, a) + " overlaps " + f_.role_name(b) + " " + b.cidr.to_string() + " of the same " +
+      x.message = f_.describe_range(a) + " overlaps " + f_.role_name(b) + " " + b.cidr.to_string() + " of the same " +
                   (f_.owners[a.owner].kind == owner_kind::cluster ? "cluster" : "network") + " in " + shared;
       x.hint = "give each role of " + a_owner + " its own space: move the " + f_.role_name(a) +
                " range (`cidrcheck plan` proposes where)";
       return;
     }
-    std::string both = describe_range(f_, a) + " overlaps " + describe_range(f_, b) + " in " + shared;
+    std::string both = f_.describe_range(a) + " overlaps " + f_.describe_range(b) + " in " + shared;
     if (x.id == rule::latent_overlap) {
       x.message = both + "; nothing routes both yet, but connecting " + a_owner + " and " + f_.owners[b.owner].name +
                   " would break routing";
@@ -236,7 +219,7 @@ class checker {
       bool any_owner = *id == rule::reserved_range || *id == rule::documentation_range;
       special = special || any_owner;
       if (*id == rule::well_known_default || (!cluster && !any_owner)) continue;
-      auto& x = add(*id, {k}, describe_range(f_, r) + " overlaps " + b.name + " " + b.cidr.to_string(),
+      auto& x = add(*id, {k}, f_.describe_range(r) + " overlaps " + b.name + " " + b.cidr.to_string(),
                     hint_for_block(*id, r, b));
       x.block = finding_block{b.cidr, b.name, b.source};
       x.overlap = address_range(r.cidr.length() >= b.cidr.length() ? r.cidr : b.cidr);
@@ -244,7 +227,7 @@ class checker {
     if (!cluster) return;
     if (!special && !private_space().contains(r.cidr)) {
       add(rule::public_range, {k},
-          describe_range(f_, r) + " lies outside private space (RFC 1918, RFC 6598, fc00::/7), so pods cannot reach "
+          f_.describe_range(r) + " lies outside private space (RFC 1918, RFC 6598, fc00::/7), so pods cannot reach "
                                   "the real internet addresses it shadows",
           "use private space for cluster ranges unless the range is yours on the internet");
     }
@@ -252,7 +235,7 @@ class checker {
       for (const auto& reserved : d->reserved) {
         if (!r.cidr.overlaps(reserved)) continue;
         auto& x = add(rule::platform_reserved, {k},
-                      describe_range(f_, r) + " overlaps " + reserved.to_string() + ", which " + o.type +
+                      f_.describe_range(r) + " overlaps " + reserved.to_string() + ", which " + o.type +
                           " reserves for itself",
                       "move the " + f_.role_name(r) + " range out of " + reserved.to_string());
         x.block = finding_block{reserved, o.type + " reserved range", d->source};
@@ -260,7 +243,7 @@ class checker {
     }
     if (auto defaults = well_known_defaults().find(r.cidr); defaults != well_known_defaults().end()) {
       add(rule::well_known_default, {k},
-          describe_range(f_, r) + " is " + defaults->second + ", which the next cluster installed with defaults reuses",
+          f_.describe_range(r) + " is " + defaults->second + ", which the next cluster installed with defaults reuses",
           "choose a unique range now; a connection to any cluster on defaults would overlap");
     }
   }
@@ -285,7 +268,7 @@ class checker {
       if (f_.ranges[k].role == range_role::pods) pods.push_back(k);
     }
     check_services(o, services);
-    check_pods(o, pods);
+    check_pods(o, index, pods);
     check_dns(o, services);
   }
 
@@ -298,14 +281,14 @@ class checker {
       int largest = v4 ? 12 : 108;  // kube-apiserver: at most 20 host bits
       if (r.cidr.length() < largest) {
         add(rule::service_range_too_large, {k},
-            describe_range(f_, r) + " is larger than /" + std::to_string(largest) +
+            f_.describe_range(r) + " is larger than /" + std::to_string(largest) +
                 ", the largest service range kube-apiserver accepts",
             "use at most a /" + std::to_string(largest) + ", for example " +
                 prefix::containing(r.cidr.network(), largest).to_string());
       }
       if (r.cidr.width() - r.cidr.length() < 3) {
         add(rule::service_range_too_small, {k},
-            describe_range(f_, r) + " has fewer than 8 addresses, the least kube-apiserver accepts",
+            f_.describe_range(r) + " has fewer than 8 addresses, the least kube-apiserver accepts",
             "use at least a /" + std::to_string(r.cidr.width() - 3));
       }
     }
@@ -317,37 +300,29 @@ class checker {
     }
   }
 
-  void check_pods(const owner& o, const std::vector<std::uint32_t>& pods) {
-    // Node blocks: IPv4 pod ranges by the IPv4 mask; an IPv6-only cluster by the IPv6 mask.
-    bool any_v4 = std::any_of(pods.begin(), pods.end(), [&](auto k) { return f_.ranges[k].cidr.version() == ip_version::v4; });
-    ip_version counted = any_v4 ? ip_version::v4 : ip_version::v6;
-    std::uint64_t blocks = 0;
+  void check_pods(const owner& o, std::uint32_t index, const std::vector<std::uint32_t>& pods) {
     for (auto k : pods) {
       const auto& r = f_.ranges[k];
       int mask = c_.node_cidr_mask(o, r.cidr.version());
+      if (node_mask_fits(r.cidr, mask)) continue;
       if (mask < r.cidr.length() || mask > r.cidr.width()) {
         add(rule::node_mask_too_large, {k},
             "cluster " + o.name + "'s node CIDR mask /" + std::to_string(mask) + " does not fit in its " +
                 f_.role_name(r) + " " + r.cidr.to_string(),
             "use a node mask of at least /" + std::to_string(r.cidr.length()) + ", or a larger pod range");
-        continue;
-      }
-      if (r.cidr.version() == ip_version::v6 && mask - r.cidr.length() > 16) {
+      } else {
         add(rule::node_mask_too_large, {k},
             "cluster " + o.name + "'s IPv6 node mask /" + std::to_string(mask) + " is more than 16 bits longer than " +
                 r.cidr.to_string() + ", which kube-controller-manager refuses",
             "use an IPv6 node mask of at most /" + std::to_string(r.cidr.length() + 16));
-        continue;
       }
-      if (r.cidr.version() != counted) continue;
-      int bits = mask - r.cidr.length();
-      blocks = bits >= 63 ? std::numeric_limits<std::uint64_t>::max() / 2 : blocks + (std::uint64_t{1} << bits);
     }
+    auto capacity = node_capacity(f_, c_, index);
+    std::uint64_t blocks = capacity.node_blocks;
     if (!o.nodes || pods.empty() || blocks == 0) return;
-    int mask = c_.node_cidr_mask(o, counted);
     std::uint32_t first = pods.front();
     std::string subject = "the pod ranges of cluster " + o.name + " hold " + std::to_string(blocks) + " node blocks of /" +
-                          std::to_string(mask);
+                          std::to_string(capacity.node_mask);
     if (*o.nodes > blocks) {
       add(rule::pod_capacity, {first}, subject + ", fewer than its " + std::to_string(*o.nodes) + " nodes",
           "grow the pod range (one bit more doubles it) or lengthen the node mask; `cidrcheck plan` sizes it");

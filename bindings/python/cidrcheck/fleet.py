@@ -1,0 +1,427 @@
+"""Fleets: load one from files, text or plain dicts, check it, and ask it capacity questions.
+
+Every result is plain data: lists of dicts with the same keys in every dict, so
+``pandas.DataFrame(fleet.ranges())`` (or ``report.records()``, ``fleet.free_space()``,
+...) makes a table without this package depending on pandas.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Optional, Union
+
+from . import _core
+from ._core import AddressRange, AddressSet, Prefix, PrefixAllocator
+
+PrefixLike = Union[Prefix, str, Any]
+Record = dict[str, Any]
+
+_LIMITS = ("max_file_bytes", "max_depth", "max_nodes", "max_owners", "max_ranges")
+
+
+class FleetLoadError(ValueError):
+    """A fleet could not be read. ``diagnostics`` lists every problem found, each a
+    dict with ``severity``, ``code``, ``message``, ``file``, ``line``, ``column``,
+    ``notes`` and, for a fleet made from dicts, ``path`` (``clusters[0].pods[1]``).
+    The message shows the errors the way the CLI prints them."""
+
+    def __init__(self, diagnostics: list[Record]):
+        self.diagnostics = diagnostics
+        errors = [d for d in diagnostics if d["severity"] == "error"]
+        shown = [_format_diagnostic(d) for d in errors[:5]]
+        more = f"\n... and {len(errors) - 5} more errors" if len(errors) > 5 else ""
+        super().__init__(f"the fleet has {_plural(len(errors), 'error')}:\n" + "\n".join(shown) + more)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _format_diagnostic(d: Record) -> str:
+    where = d["file"] or "cidrcheck"
+    if d.get("path"):
+        where += f": {d['path']}"
+    elif d["line"]:
+        where += f":{d['line']}" + (f":{d['column']}" if d["column"] else "")
+    return f"{where}: {d['severity']}: {d['message']}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    """One finding of the check: a rule broken by one range or a pair of ranges.
+
+    ``ranges`` holds one or two range records (owner, role, cidr, file, line, ...),
+    the one cheaper to move first; ``overlap`` the exact addresses two ranges
+    share; ``routed_at`` and ``via`` where an overlap meets and through which
+    connections; ``block`` the well-known block of a catalog rule."""
+
+    rule: str
+    rule_id: str
+    severity: str
+    message: str
+    hint: str
+    ranges: tuple[Record, ...]
+    overlap: Optional[AddressRange] = None
+    routed_at: Optional[str] = None
+    via: tuple[str, ...] = ()
+    block: Optional[Record] = None
+
+    __hash__ = None  # type: ignore[assignment]  # its ranges are dicts: data to read, not a key
+
+    def record(self) -> Record:
+        """Returns the finding as one flat dict (the same keys for every finding), for tables."""
+        first = self.ranges[0]
+        other = self.ranges[1] if len(self.ranges) > 1 else {}
+        overlap = None
+        if self.overlap is not None:
+            as_prefix = self.overlap.to_prefix()
+            overlap = str(as_prefix if as_prefix is not None else self.overlap)
+        return {
+            "severity": self.severity,
+            "rule": self.rule,
+            "rule_id": self.rule_id,
+            "owner": first["owner"],
+            "role": first["role"],
+            "cidr": first["cidr"],
+            "other_owner": other.get("owner"),
+            "other_role": other.get("role"),
+            "other_cidr": other.get("cidr"),
+            "overlap": overlap,
+            "routed_at": self.routed_at,
+            "via": "; ".join(self.via) or None,
+            "block": self.block["cidr"] if self.block else None,
+            "message": self.message,
+            "hint": self.hint,
+            "file": first["file"],
+            "line": first["line"],
+            "column": first["column"],
+        }
+
+
+class Report(Sequence[Finding]):
+    """The findings of one check, in the CLI's order (by position, then rule).
+
+    A sequence of Finding; ``records()`` gives one flat dict each for a table,
+    ``errors``/``warnings``/``notes`` count them, and ``ok`` is True when there
+    is no error."""
+
+    def __init__(self, findings: list[Finding]):
+        self._findings = findings
+
+    def __len__(self) -> int:
+        return len(self._findings)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._findings[index]
+
+    def __iter__(self) -> Iterator[Finding]:
+        return iter(self._findings)
+
+    def _count(self, severity: str) -> int:
+        return sum(1 for f in self._findings if f.severity == severity)
+
+    @property
+    def errors(self) -> int:
+        return self._count("error")
+
+    @property
+    def warnings(self) -> int:
+        return self._count("warning")
+
+    @property
+    def notes(self) -> int:
+        return self._count("note")
+
+    @property
+    def ok(self) -> bool:
+        """True when no finding is an error (what `cidrcheck check` exits 0 for)."""
+        return self.errors == 0
+
+    def records(self) -> list[Record]:
+        """Returns one flat dict per finding (see Finding.record)."""
+        return [f.record() for f in self._findings]
+
+    def __repr__(self) -> str:
+        counts = [(self.errors, "error"), (self.warnings, "warning"), (self.notes, "note")]
+        return "Report(" + ", ".join(_plural(n, word) for n, word in counts) + ")"
+
+
+def _scalar(value: Any, path: str) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return json.dumps(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if type(value).__module__ in ("ipaddress", "cidrcheck._core"):
+        return json.dumps(str(value))
+    raise TypeError(f"{path or 'the fleet'}: cannot put a {type(value).__name__} in a fleet")
+
+
+def _json_lines(value: Any, path: str, key: str, comma: str, depth: int, out: list[tuple[str, str]]) -> None:
+    """Appends value as JSON, one scalar a line, each line with the path it belongs to."""
+    indent = "  " * depth
+    if isinstance(value, Mapping):
+        out.append((f"{indent}{key}{{", path))
+        items = list(value.items())
+        for n, (k, v) in enumerate(items):
+            if not isinstance(k, str):
+                raise TypeError(f"{path or 'the fleet'}: keys must be strings, not {k!r}")
+            child = f"{path}.{k}" if path else k
+            _json_lines(v, child, json.dumps(k, ensure_ascii=False) + ": ", "," if n + 1 < len(items) else "", depth + 1, out)
+        out.append((f"{indent}}}{comma}", path))
+    elif isinstance(value, (list, tuple)):
+        out.append((f"{indent}{key}[", path))
+        for n, v in enumerate(value):
+            _json_lines(v, f"{path}[{n}]", "", "," if n + 1 < len(value) else "", depth + 1, out)
+        out.append((f"{indent}]{comma}", path))
+    else:
+        out.append((f"{indent}{key}{_scalar(value, path)}{comma}", path))
+
+
+def _limits(options: dict[str, int]) -> _core.FleetLimits:
+    limits = _core.FleetLimits()
+    for name, value in options.items():
+        if name not in _LIMITS:
+            raise TypeError(f"unknown option {name!r}; the limits are {', '.join(_LIMITS)}")
+        setattr(limits, name, value)
+    return limits
+
+
+class Fleet:
+    """A fleet of clusters and networks with the connections between them.
+
+    Make one with Fleet.load(path, ...), Fleet.from_text(yaml) or
+    Fleet.from_dict(data); a fleet with errors raises FleetLoadError, and
+    warnings (an unknown distribution, ...) are in ``diagnostics``. Keyword
+    arguments max_file_bytes, max_depth, max_nodes, max_owners and max_ranges
+    set the limits of docs/fleet-format.md.
+
+    The fleet is read once into the C++ model; check() and the capacity
+    questions run there, and every answer is plain data."""
+
+    def __init__(self, model: _core.FleetModel, paths: Optional[list[str]] = None):
+        """Wraps a loaded model; use the load(), from_text() and from_dict() constructors."""
+        diagnostics = model.diagnostics()
+        if paths is not None:
+            for d in diagnostics:
+                _add_path(d, paths)
+        if not model.ok:
+            raise FleetLoadError(diagnostics)
+        self._model = model
+        self.diagnostics: list[Record] = diagnostics
+        """The warnings found while reading (errors raise FleetLoadError instead)."""
+
+    @classmethod
+    def load(cls, *paths: Union[str, os.PathLike], **limits: int) -> Fleet:
+        """Reads fleet files (YAML or JSON) as one fleet; "-" reads standard input."""
+        if not paths:
+            raise TypeError("Fleet.load() needs at least one path")
+        return cls(_core.load_fleet([os.fsencode(p) for p in paths], [], _limits(limits)))
+
+    @classmethod
+    def from_text(cls, text: str, name: str = "<string>", **limits: int) -> Fleet:
+        """Reads a fleet from YAML or JSON text; diagnostics name it `name`. Text that
+        cannot be UTF-8 (a lone surrogate) raises UnicodeEncodeError, a ValueError."""
+        return cls(_core.load_fleet([], [(text.encode(), name)], _limits(limits)))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], name: str = "<dict>", **limits: int) -> Fleet:
+        """Reads a fleet from plain Python data in the shape of the fleet file:
+        {"clusters": [{"name": ..., "pods": "10.0.0.0/16", ...}], ...}. Values may
+        also be Prefix or ipaddress objects. Each diagnostic gets a ``path``
+        (``clusters[0].pods``) saying where in the data the problem is."""
+        lines: list[tuple[str, str]] = []
+        _json_lines(data, "", "", "", 0, lines)
+        text = "\n".join(text for text, _ in lines) + "\n"
+        model = _core.load_fleet([], [(text.encode(), name)], _limits(limits))
+        return cls(model, paths=[path for _, path in lines])
+
+    # --- what the fleet holds -------------------------------------------------
+
+    @property
+    def files(self) -> list[str]:
+        """The sources read, in order."""
+        return self._model.files
+
+    def owners(self) -> list[Record]:
+        """Returns one record per cluster and network: name, kind, type, kubernetes,
+        nodes, node_cidr_mask, ranges (how many), movable, file, line, column."""
+        return self._model.owners()
+
+    def ranges(self) -> list[Record]:
+        """Returns one record per range (defaults filled in): owner, owner_kind, role,
+        cidr, version, prefixlen, num_addresses, origin (declared,
+        distribution-default, network-type), file, line, column."""
+        return self._model.ranges()
+
+    def connections(self) -> list[Record]:
+        """Returns one record per connection: name, description, members, via, routes, file, line, column."""
+        return self._model.connections()
+
+    def __repr__(self) -> str:
+        owners, ranges, connections = self._model.counts()
+        files = ", ".join(repr(f) for f in self.files[:3]) + (", ..." if len(self.files) > 3 else "")
+        return f"<Fleet of {_plural(owners, 'owner')}, {_plural(ranges, 'range')}, {_plural(connections, 'connection')} from {files}>"
+
+    # --- the check ----------------------------------------------------------------
+
+    def check(self, capacity_warning: float = 0.8) -> Report:
+        """Applies every rule (docs/rules.md) and returns the findings, as `cidrcheck check` does.
+        capacity_warning is the share of node capacity in use that pod-capacity warns about."""
+        return Report([_finding(d) for d in self._model.check(capacity_warning)])
+
+    # --- capacity ---------------------------------------------------------------
+
+    def used_space(self) -> AddressSet:
+        """Returns every address some range of the fleet covers."""
+        return self._model.used_space()
+
+    def default_pools(self) -> list[Prefix]:
+        """Returns the pools capacity questions use when given none: the private
+        blocks (RFC 1918, RFC 6598, fc00::/7) that hold part of some range."""
+        return self._model.default_pools()
+
+    def _pools(self, pools: Optional[Union[PrefixLike, Sequence[PrefixLike]]]) -> list[Prefix]:
+        if pools is None:
+            return self.default_pools()
+        if isinstance(pools, (str, Prefix)) or type(pools).__module__ == "ipaddress":
+            pools = [pools]
+        return [Prefix(p) for p in pools]
+
+    def pool_usage(self, pools=None, fit: Union[int, Sequence[int]] = ()) -> list[Record]:
+        """Returns one record per pool: pool, version, num_addresses, used, free,
+        used_percent, largest_free, free_blocks (the prefixes the free space splits
+        into) and, for each length L in fit, "fits /L": how many /L blocks still fit."""
+        lengths = [fit] if isinstance(fit, int) else list(fit)
+        out = []
+        for pool, used, free in self._model.pool_usage(self._pools(pools)):
+            allocator = PrefixAllocator(free)
+            largest = allocator.largest(pool.version)
+            record = {
+                "pool": str(pool),
+                "version": pool.version,
+                "num_addresses": pool.num_addresses,
+                "used": used.num_addresses,
+                "free": free.num_addresses,
+                "used_percent": 100 * used.num_addresses / pool.num_addresses,
+                "largest_free": str(largest) if largest is not None else None,
+                "free_blocks": len(free.prefixes()),
+            }
+            for length in lengths:
+                record[f"fits /{length}"] = allocator.count_fitting(length, pool.version) if length <= pool.max_prefixlen else 0
+            out.append(record)
+        return out
+
+    def free_space(self, pools=None) -> list[Record]:
+        """Returns one record per free block, the minimal prefixes of each pool's
+        free space: pool, cidr, prefixlen, num_addresses, first, last."""
+        out = []
+        for pool, _, free in self._model.pool_usage(self._pools(pools)):
+            for block in free.prefixes():
+                out.append({
+                    "pool": str(pool),
+                    "cidr": str(block),
+                    "prefixlen": block.prefixlen,
+                    "num_addresses": block.num_addresses,
+                    "first": str(block.network_address),
+                    "last": str(block.broadcast_address),
+                })
+        return out
+
+    def allocator(self, pools=None) -> PrefixAllocator:
+        """Returns a PrefixAllocator over the free space of the pools (the pools
+        minus every range of the fleet): take() plans new ranges by best fit."""
+        free = AddressSet(self._pools(pools)) - self.used_space()
+        return PrefixAllocator(free)
+
+    def count_fitting(self, prefixlen: int, pools=None, version: Optional[int] = None) -> int:
+        """Returns how many more /prefixlen blocks fit in the pools' free space."""
+        return self.allocator(pools).count_fitting(prefixlen, version)
+
+    def largest_free(self, pools=None, version: Optional[int] = None) -> Optional[Prefix]:
+        """Returns the largest free block of the pools, or None."""
+        return self.allocator(pools).largest(version)
+
+    def node_capacity(self) -> list[Record]:
+        """Returns one record per cluster, counted as the pod-capacity rule counts:
+        cluster, pods (its pod CIDRs), version, node_mask, node_blocks (how many
+        nodes the pod ranges can number), nodes (declared), used_percent, spare."""
+        out = []
+        for r in self._model.node_capacity():
+            blocks, nodes = r["node_blocks"], r["nodes"]
+            r["pods"] = ", ".join(r["pods"])
+            r["used_percent"] = 100 * nodes / blocks if nodes is not None and blocks else None
+            r["spare"] = blocks - nodes if nodes is not None else None
+            out.append(r)
+        return out
+
+    def utilisation(self, by: str = "role", pools=None) -> list[Record]:
+        """Returns how much of each pool each role (by="role") or owner (by="owner")
+        covers: pool, role or owner, addresses, percent (of the pool). Overlapping
+        ranges of one group count once, so percents of a pool can exceed 100 only
+        where groups overlap each other."""
+        pools = self._pools(pools)
+        sizes = {p: p.num_addresses for p in pools}
+        return [
+            {"pool": str(pool), by: group, "addresses": n, "percent": 100 * n / sizes[pool]}
+            for pool, group, n in self._model.usage(pools, by)
+        ]
+
+    # --- the map --------------------------------------------------------------------
+
+    def map_layout(self, pools=None, **options: Any) -> Record:
+        """Returns the fleet map's layout as plain data (see cidrcheck.plot)."""
+        return _core.map_layout(self._model, **_map_options(self, pools, options))
+
+    def to_svg(self, pools=None, **options: Any) -> str:
+        """Returns the fleet map as SVG text, the same picture `cidrcheck map` writes.
+        Options: width, row_height, font_size (pixels), scale_exponent, max_rows, title."""
+        return _core.map_svg(self._model, **_map_options(self, pools, options))
+
+    def draw(self, ax=None, pools=None, **options: Any):
+        """Draws the fleet map with matplotlib and returns the figure: one row per
+        owner with its ranges as bars coloured by role, overlaps as red (error) or
+        yellow (latent) bands, free space of each pool in pale teal. Needs
+        matplotlib. Options as for to_svg(); ax draws into existing axes."""
+        from .plot import draw_layout
+
+        return draw_layout(self.map_layout(pools, **options), ax=ax)
+
+
+def _map_options(fleet: Fleet, pools, options: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(options) - set(_core.MAP_DEFAULTS) - {"title"}
+    if unknown:
+        raise TypeError(f"unknown map option {sorted(unknown)[0]!r}; the options are "
+                        f"{', '.join(sorted(_core.MAP_DEFAULTS))}, title")
+    merged = {**_core.MAP_DEFAULTS, "title": None, **options}
+    merged["pools"] = [] if pools is None else fleet._pools(pools)
+    return merged
+
+
+def _finding(d: Record) -> Finding:
+    return Finding(
+        rule=d["rule"],
+        rule_id=d["rule_id"],
+        severity=d["severity"],
+        message=d["message"],
+        hint=d["hint"],
+        ranges=tuple(d["ranges"]),
+        overlap=d["overlap"],
+        routed_at=d["routed_at"],
+        via=tuple(d["via"]),
+        block=d["block"],
+    )
+
+
+def _add_path(d: Record, paths: list[str]) -> None:
+    """Adds to a diagnostic of a fleet made from dicts the path of its line in the data."""
+    if d["file"] and 0 < d["line"] <= len(paths):
+        d["path"] = paths[d["line"] - 1] or "(the top level)"
+    for note in d["notes"]:
+        _add_path(note, paths)

@@ -1,0 +1,16 @@
+// cidrcheck._core: the compiled half of the cidrcheck Python package. This file
+// only wires the parts together; each concept registers itself in its own file.
+
+#include "register.hpp"
+
+#include <cidrcheck/version.hpp>
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "The compiled core of cidrcheck; import cidrcheck, not this module.";
+  m.attr("__version__") = cidrcheck::version_string;
+  cidrcheck::python::register_errors(m);
+  cidrcheck::python::register_values(m);
+  cidrcheck::python::register_sets(m);
+  cidrcheck::python::register_fleet(m);
+  cidrcheck::python::register_map(m);
+}

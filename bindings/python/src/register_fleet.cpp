@@ -1,0 +1,280 @@
+// The fleet model for cidrcheck.Fleet: loading, the check, and the capacity
+// questions. Results come back as plain data (dicts, lists, ints, strings).
+
+#include "convert.hpp"
+#include "fleet_model.hpp"
+#include "register.hpp"
+
+#include <cidrcheck/fleet/capacity.hpp>
+#include <cidrcheck/fleet/check.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+
+#include <pybind11/stl.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cidrcheck::python {
+
+namespace {
+
+auto origin_name(range_origin o) -> const char* {
+  switch (o) {
+    case range_origin::declared: return "declared";
+    case range_origin::distribution_default: return "distribution-default";
+    case range_origin::network_type: return "network-type";
+  }
+  return "declared";
+}
+
+auto kind_name(owner_kind k) -> const char* { return k == owner_kind::cluster ? "cluster" : "network"; }
+
+auto diagnostic_dict(const diagnostic& d) -> py::dict {
+  py::dict out;
+  out["severity"] = std::string(to_string(d.level));
+  out["code"] = d.code;
+  out["message"] = to_str(d.message);
+  out["file"] = to_str(d.where.file);
+  out["line"] = d.where.line;
+  out["column"] = d.where.column;
+  py::list notes;
+  for (const auto& n : d.notes) notes.append(diagnostic_dict(n));
+  out["notes"] = notes;
+  return out;
+}
+
+auto range_record(const fleet& f, std::uint32_t k) -> py::dict {
+  const auto& r = f.ranges[k];
+  const auto& o = f.owners[r.owner];
+  py::dict out;
+  out["owner"] = to_str(o.name);
+  out["owner_kind"] = kind_name(o.kind);
+  out["role"] = to_str(f.role_name(r));
+  out["cidr"] = r.cidr.to_string();
+  out["version"] = version_number(r.cidr.version());
+  out["prefixlen"] = r.cidr.length();
+  out["num_addresses"] = count(address_range(r.cidr));
+  out["origin"] = origin_name(r.origin);
+  out["file"] = to_str(r.where.file);
+  out["line"] = r.where.line;
+  out["column"] = r.where.column;
+  return out;
+}
+
+auto owner_record(const fleet& f, const catalog& c, std::uint32_t k) -> py::dict {
+  const auto& o = f.owners[k];
+  py::dict out;
+  out["name"] = to_str(o.name);
+  out["kind"] = kind_name(o.kind);
+  out["type"] = to_str(o.type);
+  out["kubernetes"] = o.kubernetes ? py::object(py::str(std::to_string(o.kubernetes->major) + "." +
+                                                        std::to_string(o.kubernetes->minor)))
+                                   : py::none();
+  out["nodes"] = o.nodes ? py::object(py::int_(*o.nodes)) : py::none();
+  out["node_cidr_mask"] = o.kind == owner_kind::cluster ? py::object(py::int_(c.node_cidr_mask(o, ip_version::v4))) : py::none();
+  out["ranges"] = o.ranges.size();
+  out["movable"] = o.movable;
+  out["file"] = to_str(o.where.file);
+  out["line"] = o.where.line;
+  out["column"] = o.where.column;
+  return out;
+}
+
+auto connection_record(const fleet& f, std::uint32_t k) -> py::dict {
+  const auto& c = f.connections[k];
+  py::dict out;
+  out["name"] = to_str(c.name);
+  out["description"] = to_str(f.describe_connection(k));
+  py::list members;
+  for (auto m : c.members) members.append(to_str(f.owners[m].name));
+  out["members"] = members;
+  out["via"] = to_str(c.via);
+  py::list routes;
+  for (auto role : {range_role::network, range_role::pods, range_role::services}) {
+    if (c.routes.has(role)) routes.append(std::string(to_string(role)));
+  }
+  out["routes"] = routes;
+  out["file"] = to_str(c.where.file);
+  out["line"] = c.where.line;
+  out["column"] = c.where.column;
+  return out;
+}
+
+auto finding_dict(const fleet& f, const finding& x) -> py::dict {
+  py::dict out;
+  out["rule"] = std::string(info(x.id).name);
+  out["rule_id"] = std::string(info(x.id).id);
+  out["severity"] = std::string(to_string(x.level));
+  out["message"] = to_str(x.message);
+  out["hint"] = to_str(x.hint);
+  py::list ranges;
+  for (auto k : x.ranges) ranges.append(range_record(f, k));
+  out["ranges"] = ranges;
+  out["overlap"] = x.overlap ? py::cast(*x.overlap) : py::none();
+  out["routed_at"] = x.routed_at ? py::object(to_str(f.owners[*x.routed_at].name)) : py::none();
+  py::list via;
+  for (auto c : x.via) via.append(to_str(f.describe_connection(c)));
+  out["via"] = via;
+  if (x.block) {
+    py::dict block;
+    block["cidr"] = x.block->cidr.to_string();
+    block["name"] = to_str(x.block->name);
+    block["source"] = to_str(x.block->source);
+    out["block"] = block;
+  } else {
+    out["block"] = py::none();
+  }
+  return out;
+}
+
+auto load(const std::vector<std::string>& files, const std::vector<std::pair<std::string, std::string>>& texts,
+          const fleet_limits& limits) -> fleet_model {
+  fleet_load_result loaded;
+  {
+    py::gil_scoped_release unlocked;
+    fleet_loader loader(builtin_catalog(), limits);
+    for (const auto& path : files) loader.add_file(path);
+    for (const auto& [text, name] : texts) loader.add_text(text, name);
+    loaded = loader.finish();
+  }
+  return {std::make_shared<const fleet>(std::move(loaded.value)), std::move(loaded.files), std::move(loaded.diagnostics)};
+}
+
+auto to_prefixes(const std::vector<prefix_like>& pools) -> std::vector<prefix> {
+  std::vector<prefix> out;
+  for (const auto& p : pools) out.push_back(p.value);
+  return out;
+}
+
+void register_model(py::module_& m) {
+  py::class_<fleet_limits>(m, "FleetLimits", "Limits on fleet input (see docs/fleet-format.md).")
+      .def(py::init<>())
+      .def_readwrite("max_file_bytes", &fleet_limits::max_file_bytes)
+      .def_readwrite("max_depth", &fleet_limits::max_depth)
+      .def_readwrite("max_nodes", &fleet_limits::max_nodes)
+      .def_readwrite("max_owners", &fleet_limits::max_owners)
+      .def_readwrite("max_ranges", &fleet_limits::max_ranges)
+      .def_readwrite("max_errors", &fleet_limits::max_errors);
+
+  py::class_<fleet_model>(m, "FleetModel", "A fleet as read by the C++ loader; use cidrcheck.Fleet.")
+      .def_property_readonly("ok", [](const fleet_model& f) { return !has_errors(f.diagnostics); },
+                             "True when the fleet was read without errors.")
+      .def_property_readonly("files",
+                             [](const fleet_model& f) {
+                               py::list out;
+                               for (const auto& name : f.files) out.append(to_str(name));
+                               return out;
+                             })
+      .def("diagnostics",
+           [](const fleet_model& f) {
+             py::list out;
+             for (const auto& d : f.diagnostics) out.append(diagnostic_dict(d));
+             return out;
+           })
+      .def("owners",
+           [](const fleet_model& f) {
+             py::list out;
+             for (std::uint32_t k = 0; k < f.value->owners.size(); ++k) out.append(owner_record(*f.value, builtin_catalog(), k));
+             return out;
+           })
+      .def("ranges",
+           [](const fleet_model& f) {
+             py::list out;
+             for (std::uint32_t k = 0; k < f.value->ranges.size(); ++k) out.append(range_record(*f.value, k));
+             return out;
+           })
+      .def("connections",
+           [](const fleet_model& f) {
+             py::list out;
+             for (std::uint32_t k = 0; k < f.value->connections.size(); ++k) out.append(connection_record(*f.value, k));
+             return out;
+           })
+      .def("counts",
+           [](const fleet_model& f) {
+             return std::make_tuple(f.value->owners.size(), f.value->ranges.size(), f.value->connections.size());
+           })
+      .def("check",
+           [](const fleet_model& f, double capacity_warning) {
+             std::vector<finding> findings;
+             {
+               py::gil_scoped_release unlocked;
+               findings = check(*f.value, builtin_catalog(), {capacity_warning});
+             }
+             py::list out;
+             for (const auto& x : findings) out.append(finding_dict(*f.value, x));
+             return out;
+           },
+           py::arg("capacity_warning") = check_options{}.capacity_warning)
+      .def("used_space", [](const fleet_model& f) { return used_space(*f.value); })
+      .def("default_pools", [](const fleet_model& f) { return default_pools(*f.value, builtin_catalog()); })
+      .def("pool_usage",
+           [](const fleet_model& f, const std::vector<prefix_like>& pools) {
+             py::list out;
+             for (auto& p : pool_usage(*f.value, to_prefixes(pools))) out.append(py::make_tuple(p.pool, p.used, p.free));
+             return out;
+           },
+           py::arg("pools"))
+      .def("usage",
+           [](const fleet_model& f, const std::vector<prefix_like>& pools, const std::string& by) {
+             if (by != "role" && by != "owner") throw py::value_error("by must be 'role' or 'owner', not '" + by + "'");
+             py::list out;
+             for (const auto& u : usage(*f.value, to_prefixes(pools), by == "role" ? usage_group::role : usage_group::owner)) {
+               out.append(py::make_tuple(u.pool, to_str(u.group), to_int(u.addresses)));
+             }
+             return out;
+           },
+           py::arg("pools"), py::arg("by"))
+      .def("node_capacity", [](const fleet_model& f) {
+        py::list out;
+        for (std::uint32_t k = 0; k < f.value->owners.size(); ++k) {
+          const auto& o = f.value->owners[k];
+          if (o.kind != owner_kind::cluster) continue;
+          auto c = node_capacity(*f.value, builtin_catalog(), k);
+          py::list pods;
+          for (auto r : o.ranges) {
+            if (f.value->ranges[r].role == range_role::pods) pods.append(f.value->ranges[r].cidr.to_string());
+          }
+          py::dict d;
+          d["cluster"] = to_str(o.name);
+          d["pods"] = pods;
+          d["version"] = c.version == ip_version::none ? py::object(py::none()) : py::int_(version_number(c.version));
+          d["node_mask"] = c.version == ip_version::none ? py::object(py::none()) : py::int_(c.node_mask);
+          d["node_blocks"] = c.node_blocks;
+          d["nodes"] = c.nodes ? py::object(py::int_(*c.nodes)) : py::none();
+          out.append(d);
+        }
+        return out;
+      });
+
+  m.def("load_fleet", &load, py::arg("files"), py::arg("texts"), py::arg("limits"),
+        "Reads fleet files and texts ((text, name) pairs) as one fleet; never raises for bad input.");
+}
+
+}  // namespace
+
+void register_fleet(py::module_& m) {
+  register_model(m);
+  m.def(
+      "node_capacity", [](prefix_like pods, int node_mask) { return node_blocks(pods.value, node_mask); },
+      py::arg("pods"), py::arg("node_mask"),
+      R"(Returns how many nodes a pod range can number with a node CIDR mask: one
+block of /node_mask per node, 2**(node_mask - prefixlen); 0 when the mask is
+shorter than the range, longer than an address, or (IPv6) more than 16 bits
+longer than the range, which kube-controller-manager refuses.)");
+  m.def("rules", [] {
+    py::list out;
+    for (const auto& r : rule_table()) {
+      py::dict d;
+      d["rule_id"] = std::string(r.id);
+      d["rule"] = std::string(r.name);
+      d["severity"] = std::string(to_string(r.default_severity));
+      d["summary"] = std::string(r.summary);
+      out.append(d);
+    }
+    return out;
+  }, "Returns every rule of the check: rule_id, rule, severity and summary.");
+}
+
+}  // namespace cidrcheck::python

@@ -1,0 +1,1 @@
+map -o - tests/fixtures/fleets/bad-yaml.yaml

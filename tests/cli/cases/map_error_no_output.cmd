@@ -1,0 +1,1 @@
+map data/examples/mesh-shared-services.yaml

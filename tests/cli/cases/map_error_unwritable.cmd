@@ -1,0 +1,1 @@
+map -o /nonexistent-directory/map.svg data/examples/mesh-shared-services.yaml

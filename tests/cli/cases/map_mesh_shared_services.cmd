@@ -1,0 +1,1 @@
+map -o - data/examples/mesh-shared-services.yaml
