@@ -113,12 +113,6 @@ auto limits_of(const po::variables_map& vm) -> fleet_limits {
   return limits;
 }
 
-auto catalog_for(const config& cfg) -> catalog {
-  catalog c = builtin_catalog();
-  c.blocks.insert(c.blocks.end(), cfg.reserved.begin(), cfg.reserved.end());
-  return c;
-}
-
 auto resolve_settings(const po::variables_map& vm, const std::string& help) -> std::optional<run_settings> {
   run_settings s;
   auto cfg = read_configuration(vm, help);

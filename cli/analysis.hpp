@@ -35,8 +35,6 @@ auto read_configuration(const boost::program_options::variables_map& vm, const s
     -> std::optional<config>;
 /// Returns the input limits of --max-file-bytes and the rest.
 auto limits_of(const boost::program_options::variables_map& vm) -> fleet_limits;
-/// Returns the built-in catalog plus a configuration's extra reserved ranges.
-auto catalog_for(const config& cfg) -> catalog;
 
 /// The settings of a run.
 struct run_settings {

@@ -36,36 +36,34 @@ constexpr std::string_view plan_description =
     "errors cannot be resolved (the partial plan is still printed), 2 bad usage or\n"
     "input, 3 internal error.";
 
-const std::vector<std::string_view> role_words{"network", "pods", "services", "all"};
-
 // Parses "ROLE=VALUE" for --pool and --cost; returns the role indexes it names.
 auto split_role(const std::string& text, const std::string& option, const std::string& help)
     -> std::pair<std::vector<std::size_t>, std::string> {
   auto eq = text.find('=');
   if (eq == std::string::npos) throw usage_error(option + " takes ROLE=VALUE, not '" + text + "'", help);
   auto role = text.substr(0, eq);
-  std::vector<std::size_t> roles;
-  if (role == "network") roles = {0};
-  if (role == "pods") roles = {1};
-  if (role == "services") roles = {2};
-  if (role == "all") roles = {0, 1, 2};
-  if (roles.empty()) {
+  auto roles = parse_cluster_roles(role);
+  if (!roles) {
     throw usage_error(option + ": unknown role '" + role + "' (network, pods, services or all)" +
-                          detail::did_you_mean(role, role_words),
+                          detail::did_you_mean(role, cluster_role_words),
                       help);
   }
-  return {roles, text.substr(eq + 1)};
+  std::vector<std::size_t> indexes;
+  for (auto r : {range_role::network, range_role::pods, range_role::services}) {
+    if (roles->has(r)) indexes.push_back(static_cast<std::size_t>(r));
+  }
+  return {indexes, text.substr(eq + 1)};
 }
 
 auto parse_roles(const std::string& text, const std::string& help) -> role_set {
   role_set roles = role_set::none();
   std::stringstream in(text);
   for (std::string word; std::getline(in, word, ',');) {
-    if (word == "all") return role_set::all();
-    if (word == "network" || word == "nodes") roles.add(range_role::network);
-    else if (word == "pods") roles.add(range_role::pods);
-    else if (word == "services") roles.add(range_role::services);
-    else throw usage_error("--routes: unknown role '" + word + "'" + detail::did_you_mean(word, role_words), help);
+    auto named = parse_cluster_roles(word);
+    if (!named) {
+      throw usage_error("--routes: unknown role '" + word + "'" + detail::did_you_mean(word, cluster_role_words), help);
+    }
+    roles.add(*named);
   }
   return roles;
 }

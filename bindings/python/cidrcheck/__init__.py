@@ -15,6 +15,8 @@ Fleets (docs/fleet-format.md) load from files, text or dicts:
 >>> fleet = cidrcheck.Fleet.load("fleet.yaml")                  # doctest: +SKIP
 >>> report = fleet.check()                                      # doctest: +SKIP
 >>> pandas.DataFrame(report.records())                          # doctest: +SKIP
+>>> plan = fleet.plan(pools={"pods": "100.64.0.0/10"})          # doctest: +SKIP
+>>> pandas.DataFrame(plan.records())                            # doctest: +SKIP
 
 See docs/python.md for the guide.
 """
@@ -33,20 +35,26 @@ from ._core import (
     rules,
     summarize_address_range,
 )
-from .fleet import Finding, Fleet, FleetLoadError, Report
+from .fleet import Change, Config, ConfigLoadError, Finding, Fleet, FleetLoadError, Plan, Report, Step, Suppressed
 
 __all__ = [
     "Address",
     "AddressRange",
     "AddressSet",
     "AddressSetBuilder",
+    "Change",
+    "Config",
+    "ConfigLoadError",
     "Finding",
     "Fleet",
     "FleetLoadError",
     "ParseError",
+    "Plan",
     "Prefix",
     "PrefixAllocator",
     "Report",
+    "Step",
+    "Suppressed",
     "__version__",
     "collapse_addresses",
     "node_capacity",

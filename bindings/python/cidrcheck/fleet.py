@@ -22,18 +22,32 @@ Record = dict[str, Any]
 _LIMITS = ("max_file_bytes", "max_depth", "max_nodes", "max_owners", "max_ranges")
 
 
-class FleetLoadError(ValueError):
-    """A fleet could not be read. ``diagnostics`` lists every problem found, each a
-    dict with ``severity``, ``code``, ``message``, ``file``, ``line``, ``column``,
-    ``notes`` and, for a fleet made from dicts, ``path`` (``clusters[0].pods[1]``).
-    The message shows the errors the way the CLI prints them."""
+class _InputError(ValueError):
+    """Input that could not be read; ``diagnostics`` lists every problem found."""
+
+    _what = "the input"
 
     def __init__(self, diagnostics: list[Record]):
         self.diagnostics = diagnostics
         errors = [d for d in diagnostics if d["severity"] == "error"]
         shown = [_format_diagnostic(d) for d in errors[:5]]
         more = f"\n... and {len(errors) - 5} more errors" if len(errors) > 5 else ""
-        super().__init__(f"the fleet has {_plural(len(errors), 'error')}:\n" + "\n".join(shown) + more)
+        super().__init__(f"{self._what} has {_plural(len(errors), 'error')}:\n" + "\n".join(shown) + more)
+
+
+class FleetLoadError(_InputError):
+    """A fleet could not be read. ``diagnostics`` lists every problem found, each a
+    dict with ``severity``, ``code``, ``message``, ``file``, ``line``, ``column``,
+    ``notes`` and, for a fleet made from dicts, ``path`` (``clusters[0].pods[1]``).
+    The message shows the errors the way the CLI prints them."""
+
+    _what = "the fleet"
+
+
+class ConfigLoadError(_InputError):
+    """A .cidrcheck.yaml could not be read; ``diagnostics`` as for FleetLoadError."""
+
+    _what = "the configuration"
 
 
 def _plural(n: int, word: str) -> str:
@@ -101,15 +115,32 @@ class Finding:
         }
 
 
+@dataclasses.dataclass(frozen=True)
+class Suppressed:
+    """A finding that a suppression hides, with the suppression's reason, its
+    expiry date ("YYYY-MM-DD" or None) and where it is written."""
+
+    finding: Finding
+    reason: str
+    expires: Optional[str]
+    file: str
+    line: int
+    column: int
+
+
 class Report(Sequence[Finding]):
-    """The findings of one check, in the CLI's order (by position, then rule).
+    """The findings of one check, in the CLI's order (by position, then rule),
+    judged as `cidrcheck check` judges them: rule settings of the configuration,
+    and suppressions (the configuration's and the fleet file's).
 
     A sequence of Finding; ``records()`` gives one flat dict each for a table,
-    ``errors``/``warnings``/``notes`` count them, and ``ok`` is True when there
-    is no error."""
+    ``errors``/``warnings``/``notes`` count them, ``ok`` is True when there
+    is no error, and ``suppressed`` lists what suppressions hide."""
 
-    def __init__(self, findings: list[Finding]):
+    def __init__(self, findings: list[Finding], suppressed: Sequence[Suppressed] = ()):
         self._findings = findings
+        self.suppressed: tuple[Suppressed, ...] = tuple(suppressed)
+        """The findings suppressions hide (not counted in errors, warnings or notes)."""
 
     def __len__(self) -> int:
         return len(self._findings)
@@ -146,7 +177,212 @@ class Report(Sequence[Finding]):
 
     def __repr__(self) -> str:
         counts = [(self.errors, "error"), (self.warnings, "warning"), (self.notes, "note")]
-        return "Report(" + ", ".join(_plural(n, word) for n, word in counts) + ")"
+        hidden = f", {len(self.suppressed)} suppressed" if self.suppressed else ""
+        return "Report(" + ", ".join(_plural(n, word) for n, word in counts) + hidden + ")"
+
+
+def _report(data: Record) -> Report:
+    suppressed = [
+        Suppressed(_finding(d["finding"]), d["reason"], d["expires"], d["file"], d["line"], d["column"])
+        for d in data["suppressed"]
+    ]
+    return Report([_finding(d) for d in data["findings"]], suppressed)
+
+
+class Config:
+    """A .cidrcheck.yaml (docs/configuration.md): rule settings, extra reserved
+    ranges and suppressions, applied by Fleet.check(), plan() and the map as the
+    CLI applies them. Its ``inputs``, ``fail_on`` and ``min_severity`` concern CLI
+    runs only."""
+
+    def __init__(self, model: _core.ConfigModel):
+        """Wraps a loaded model; use the load() and find() constructors."""
+        diagnostics = model.diagnostics()
+        if not model.ok:
+            raise ConfigLoadError(diagnostics)
+        self._model = model
+        self.diagnostics: list[Record] = diagnostics
+        """The warnings found while reading (errors raise ConfigLoadError instead)."""
+
+    @classmethod
+    def load(cls, path: Union[str, os.PathLike]) -> Config:
+        """Reads a configuration file; raises ConfigLoadError for a bad one."""
+        return cls(_core.load_config(os.fsencode(path)))
+
+    @classmethod
+    def find(cls, start: Union[str, os.PathLike] = ".") -> Optional[Config]:
+        """Returns the configuration that applies in directory start, found as
+        `cidrcheck check` finds it (.cidrcheck.yaml there or in a parent, up to
+        the repository root), or None."""
+        found = _core.find_config(os.fsencode(start))
+        if found is None:
+            return None
+        return cls.load(found if os.path.isabs(found) else os.path.join(start, found))
+
+    @property
+    def file(self) -> str:
+        """The file it was read from."""
+        return self._model.file
+
+    def __repr__(self) -> str:
+        return f"<Config from {self.file!r}>"
+
+
+ConfigLike = Union[Config, str, os.PathLike, None]
+
+
+def _config_model(config: ConfigLike) -> Optional[_core.ConfigModel]:
+    if config is None:
+        return None
+    if not isinstance(config, Config):
+        config = Config.load(config)
+    return config._model
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One step of a live migration, with the facts it relies on: dicts of
+    ``fact`` and ``source`` (the documentation that says so)."""
+
+    text: str
+    relies_on: tuple[Record, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Change:
+    """One range the plan moves, resizes or creates.
+
+    ``old`` is None for a new range (one the fleet file requested, ``pods: /16``);
+    ``origin`` says whether the old range was declared, a default, or is new;
+    ``file``/``line``/``column`` point at the range (or the request);
+    ``dns_old``/``dns_new`` are set when the cluster DNS address moves with the
+    service range; ``transition_safe`` says the new range is free of every old
+    one, so both can be routed during the move."""
+
+    owner: str
+    owner_kind: str
+    role: str
+    old: Optional[Prefix]
+    new: Prefix
+    cost: int
+    origin: str
+    file: str
+    line: int
+    column: int
+    transition_safe: bool
+    reasons: tuple[str, ...]
+    steps: tuple[Step, ...]
+    dns_old: Optional[Any] = None
+    dns_new: Optional[Any] = None
+
+    def record(self) -> Record:
+        """Returns the change as one flat dict (the same keys for every change), for tables."""
+        return {
+            "owner": self.owner,
+            "owner_kind": self.owner_kind,
+            "role": self.role,
+            "from": str(self.old) if self.old is not None else None,
+            "to": str(self.new),
+            "cost": self.cost,
+            "origin": self.origin,
+            "transition_safe": self.transition_safe,
+            "dns_from": str(self.dns_old) if self.dns_old is not None else None,
+            "dns_to": str(self.dns_new) if self.dns_new is not None else None,
+            "steps": len(self.steps),
+            "reason": self.reasons[0] if self.reasons else None,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+        }
+
+
+class Plan:
+    """The cheapest renumbering that leaves a fleet without errors, as `cidrcheck
+    plan` proposes it (docs/planning.md).
+
+    ``changes`` lists the moves (Change); ``complete`` is True when no error is
+    left and ``problems`` says what is left otherwise; ``optimal`` is True when
+    the choice of ranges to move was proven cheapest; ``remaining`` is the
+    Report of the fleet as planned; ``fleet`` is that fleet, to check, map or
+    ask capacity questions of; to_yaml() is the fleet file with the plan applied."""
+
+    def __init__(self, data: Record):
+        self.changes: list[Change] = [_change(c) for c in data["changes"]]
+        self.problems: list[Record] = data["problems"]
+        """What the plan cannot fix: dicts of rule (None when a pool had no room), message, ranges, requests."""
+        self.diagnostics: list[Record] = data["diagnostics"]
+        """Problems with the plan settings: a pin that matches nothing, an empty pool."""
+        self.complete: bool = data["complete"]
+        self.optimal: bool = data["optimal"]
+        self.total_cost: int = data["total_cost"]
+        self.owners_changed: int = data["owners_changed"]
+        self.remaining: Report = _report(data["remaining"])
+        self.fleet: Fleet = Fleet(data["fleet"])
+        self._yaml: Optional[str] = data["yaml"]
+
+    @property
+    def ok(self) -> bool:
+        """True when the plan leaves no errors (what `cidrcheck plan` exits 0 for)."""
+        return self.complete
+
+    def records(self) -> list[Record]:
+        """Returns one flat dict per change (see Change.record)."""
+        return [c.record() for c in self.changes]
+
+    def to_yaml(self) -> str:
+        """Returns the fleet file with the plan applied, as `cidrcheck plan --format
+        yaml` writes it: moved CIDRs replaced where they are written, comments and
+        layout kept. Only for a fleet read from one file or one text; raises
+        ValueError otherwise."""
+        if self._yaml is None:
+            raise ValueError("to_yaml() needs a fleet read from one fleet file or one text; "
+                             "this one was read from " + (", ".join(self.fleet.files) or "several sources"))
+        return self._yaml
+
+    def __repr__(self) -> str:
+        state = "complete" if self.complete else _plural(len(self.problems), "problem") + " left"
+        return (f"Plan({_plural(len(self.changes), 'change')} in {_plural(self.owners_changed, 'owner')}, "
+                f"total cost {self.total_cost}, {state})")
+
+
+def _change(d: Record) -> Change:
+    return Change(
+        owner=d["owner"],
+        owner_kind=d["owner_kind"],
+        role=d["role"],
+        old=d["from"],
+        new=d["to"],
+        cost=d["cost"],
+        origin=d["origin"],
+        file=d["file"],
+        line=d["line"],
+        column=d["column"],
+        transition_safe=d["transition_safe"],
+        reasons=tuple(d["reasons"]),
+        steps=tuple(Step(s["step"], tuple(s["relies_on"])) for s in d["steps"]),
+        dns_old=d["dns_from"],
+        dns_new=d["dns_to"],
+    )
+
+
+def _role_pairs(name: str, value: Any, single) -> list[tuple[str, Any]]:
+    """Splits {role: value or [values]} (or one value or list for every role) into (role, value) pairs."""
+    if value is None:
+        return []
+    if not isinstance(value, Mapping):
+        value = {"all": value}
+    out = []
+    for role, items in value.items():
+        if not isinstance(role, str):
+            raise TypeError(f"{name}: roles are strings (network, pods, services, all), not {role!r}")
+        if single(items):
+            items = [items]
+        out.extend((role, item) for item in items)
+    return out
+
+
+def _is_one_prefix(value: Any) -> bool:
+    return isinstance(value, (str, Prefix)) or type(value).__module__ == "ipaddress"
 
 
 def _scalar(value: Any, path: str) -> str:
@@ -219,7 +455,9 @@ class Fleet:
 
     @classmethod
     def load(cls, *paths: Union[str, os.PathLike], **limits: int) -> Fleet:
-        """Reads fleet files (YAML or JSON) as one fleet; "-" reads standard input."""
+        """Reads fleet files (YAML or JSON) as one fleet; "-" reads standard input.
+        A path "KIND:FILE" imports another tool's export (docs/import.md), as the
+        CLI does: Fleet.load("fleet.yaml", "aws-vpcs:vpcs.json")."""
         if not paths:
             raise TypeError("Fleet.load() needs at least one path")
         return cls(_core.load_fleet([os.fsencode(p) for p in paths], [], _limits(limits)))
@@ -271,10 +509,62 @@ class Fleet:
 
     # --- the check ----------------------------------------------------------------
 
-    def check(self, capacity_warning: float = 0.8) -> Report:
-        """Applies every rule (docs/rules.md) and returns the findings, as `cidrcheck check` does.
+    def check(self, capacity_warning: float = 0.8, config: ConfigLike = None) -> Report:
+        """Applies every rule (docs/rules.md) and returns the findings, as `cidrcheck check` does:
+        the fleet file's suppressions apply, and with config (a Config or the path of a
+        .cidrcheck.yaml) its rule settings, reserved ranges and suppressions too.
         capacity_warning is the share of node capacity in use that pod-capacity warns about."""
-        return Report([_finding(d) for d in self._model.check(capacity_warning)])
+        return _report(self._model.check(capacity_warning, _config_model(config)))
+
+    # --- planning ---------------------------------------------------------------
+
+    def plan(
+        self,
+        pools: Any = None,
+        avoid: Union[PrefixLike, Sequence[PrefixLike]] = (),
+        pin: Union[str, Sequence[str]] = (),
+        cost: Optional[Mapping[str, int]] = None,
+        headroom: Optional[float] = None,
+        connect: Sequence[Sequence[str]] = (),
+        routes: Union[str, Sequence[str]] = "all",
+        fix_latent: bool = False,
+        config: ConfigLike = None,
+        capacity_warning: float = 0.8,
+    ) -> Plan:
+        """Proposes the cheapest renumbering that leaves the fleet without errors, as
+        `cidrcheck plan` does (docs/planning.md), with the same options:
+
+        pools: where new ranges may come from: {"pods": "100.64.0.0/10", "services":
+          ["10.64.0.0/12"], ...}, roles network, pods, services or all; a plain
+          prefix or list is for every role. Replaces the fleet file's pools per role.
+        avoid: space no new range may use. pin: ranges that must not move
+          ("owner", "owner/role", "*" matches any text). cost: {"pods": 3, ...}.
+        headroom: size pod ranges for nodes x headroom (default 1.25).
+        connect: groups of owner names to plan as if connected (what-if), carrying
+          routes ("all", "pods,services" or a list of roles).
+        fix_latent: also remove latent overlaps. config: as for check()."""
+        if isinstance(routes, str):
+            routes = routes.split(",")
+        if isinstance(pin, str):
+            pin = [pin]
+        if _is_one_prefix(avoid):
+            avoid = [avoid]
+        if any(isinstance(group, str) for group in connect):
+            raise TypeError("connect takes groups of owner names: [['a', 'b'], ...]")
+        data = _core.plan(
+            self._model,
+            pools=_role_pairs("pools", pools, _is_one_prefix),
+            avoid=list(avoid),
+            pins=list(pin),
+            costs=_role_pairs("cost", cost, lambda v: isinstance(v, int)),
+            headroom=headroom,
+            connect=[list(group) for group in connect],
+            routes=list(routes),
+            fix_latent=fix_latent,
+            capacity_warning=capacity_warning,
+            config=_config_model(config),
+        )
+        return Plan(data)
 
     # --- capacity ---------------------------------------------------------------
 
@@ -290,7 +580,7 @@ class Fleet:
     def _pools(self, pools: Optional[Union[PrefixLike, Sequence[PrefixLike]]]) -> list[Prefix]:
         if pools is None:
             return self.default_pools()
-        if isinstance(pools, (str, Prefix)) or type(pools).__module__ == "ipaddress":
+        if _is_one_prefix(pools):
             pools = [pools]
         return [Prefix(p) for p in pools]
 
@@ -375,23 +665,24 @@ class Fleet:
 
     # --- the map --------------------------------------------------------------------
 
-    def map_layout(self, pools=None, **options: Any) -> Record:
+    def map_layout(self, pools=None, config: ConfigLike = None, **options: Any) -> Record:
         """Returns the fleet map's layout as plain data (see cidrcheck.plot)."""
-        return _core.map_layout(self._model, **_map_options(self, pools, options))
+        return _core.map_layout(self._model, **_map_options(self, pools, options), config=_config_model(config))
 
-    def to_svg(self, pools=None, **options: Any) -> str:
+    def to_svg(self, pools=None, config: ConfigLike = None, **options: Any) -> str:
         """Returns the fleet map as SVG text, the same picture `cidrcheck map` writes.
-        Options: width, row_height, font_size (pixels), scale_exponent, max_rows, title."""
-        return _core.map_svg(self._model, **_map_options(self, pools, options))
+        Options: width, row_height, font_size (pixels), scale_exponent, max_rows, title;
+        config as for check() (suppressed overlaps are not drawn)."""
+        return _core.map_svg(self._model, **_map_options(self, pools, options), config=_config_model(config))
 
-    def draw(self, ax=None, pools=None, **options: Any):
+    def draw(self, ax=None, pools=None, config: ConfigLike = None, **options: Any):
         """Draws the fleet map with matplotlib and returns the figure: one row per
         owner with its ranges as bars coloured by role, overlaps as red (error) or
         yellow (latent) bands, free space of each pool in pale teal. Needs
         matplotlib. Options as for to_svg(); ax draws into existing axes."""
         from .plot import draw_layout
 
-        return draw_layout(self.map_layout(pools, **options), ax=ax)
+        return draw_layout(self.map_layout(pools, config, **options), ax=ax)
 
 
 def _map_options(fleet: Fleet, pools, options: dict[str, Any]) -> dict[str, Any]:

@@ -1,20 +1,65 @@
 #pragma once
-// The loaded fleet that cidrcheck.Fleet wraps: shared by register_fleet.cpp and register_map.cpp.
+// The loaded fleet that cidrcheck.Fleet wraps, and what the register_*.cpp
+// files that work on it share: the configuration, the judged check, and the
+// conversions of the fleet's parts to plain Python data.
 
+#include <cidrcheck/fleet/catalog.hpp>
+#include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/suppression.hpp>
+#include <cidrcheck/fleet/triage.hpp>
+#include <cidrcheck/io/config_loader.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
 
+#include <pybind11/pybind11.h>
+
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cidrcheck::python {
+
+namespace py = pybind11;
 
 /// A fleet as read, with what was read and every diagnostic. Immutable once loaded.
 struct fleet_model {
   std::shared_ptr<const fleet> value;
   std::vector<std::string> files;
   std::vector<diagnostic> diagnostics;
+  std::vector<suppression> suppressions;  ///< the fleet files' own
+  /// The text of a fleet read from exactly one fleet file or text, and its
+  /// name: what Plan.to_yaml() applies a plan to. nullopt otherwise.
+  std::optional<std::pair<std::string, std::string>> source;
 };
+
+/// A .cidrcheck.yaml as read (cidrcheck.Config wraps it).
+struct config_model {
+  config value;
+  std::vector<diagnostic> diagnostics;
+};
+
+/// The catalog and judgement a run uses: the built-in catalog plus the
+/// configuration's reserved blocks, its rule settings, and its suppressions
+/// followed by the fleet's. The spans of options point into this object.
+struct judgement {
+  catalog cat;
+  std::vector<suppression> suppressions;
+  triage_options options;
+
+  judgement(const fleet_model& f, const config_model* cfg);
+  judgement(const judgement&) = delete;
+  auto operator=(const judgement&) -> judgement& = delete;
+};
+
+/// Returns a diagnostic as a dict: severity, code, message, file, line, column, notes.
+auto diagnostic_dict(const diagnostic& d) -> py::dict;
+/// Returns range k of f as a record: owner, owner_kind, role, cidr, version, ... column.
+auto range_record(const fleet& f, std::uint32_t k) -> py::dict;
+/// Returns a finding as a dict, its ranges as range records.
+auto finding_dict(const fleet& f, const finding& x) -> py::dict;
+/// Returns a triage result as {"findings": [...], "suppressed": [{"finding", "reason", ...}]}.
+auto triage_dict(const fleet& f, const triage_result& t, const std::vector<suppression>& suppressions) -> py::dict;
 
 }  // namespace cidrcheck::python

@@ -12,5 +12,6 @@ PYBIND11_MODULE(_core, m) {
   cidrcheck::python::register_values(m);
   cidrcheck::python::register_sets(m);
   cidrcheck::python::register_fleet(m);
+  cidrcheck::python::register_plan(m);
   cidrcheck::python::register_map(m);
 }

@@ -13,6 +13,8 @@ void register_values(pybind11::module_& m);
 void register_sets(pybind11::module_& m);
 /// The fleet model: loading, check, capacity (wrapped by cidrcheck.Fleet).
 void register_fleet(pybind11::module_& m);
+/// Planning: the plan as plain data, the planned fleet, the fleet file with the plan applied.
+void register_plan(pybind11::module_& m);
 /// The fleet map's layout, its palette and its SVG (drawn by cidrcheck.plot).
 void register_map(pybind11::module_& m);
 

@@ -9,6 +9,8 @@
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/io/import.hpp>
+#include <cidrcheck/io/read_file.hpp>
 
 #include <pybind11/stl.h>
 
@@ -30,38 +32,6 @@ auto origin_name(range_origin o) -> const char* {
 }
 
 auto kind_name(owner_kind k) -> const char* { return k == owner_kind::cluster ? "cluster" : "network"; }
-
-auto diagnostic_dict(const diagnostic& d) -> py::dict {
-  py::dict out;
-  out["severity"] = std::string(to_string(d.level));
-  out["code"] = d.code;
-  out["message"] = to_str(d.message);
-  out["file"] = to_str(d.where.file);
-  out["line"] = d.where.line;
-  out["column"] = d.where.column;
-  py::list notes;
-  for (const auto& n : d.notes) notes.append(diagnostic_dict(n));
-  out["notes"] = notes;
-  return out;
-}
-
-auto range_record(const fleet& f, std::uint32_t k) -> py::dict {
-  const auto& r = f.ranges[k];
-  const auto& o = f.owners[r.owner];
-  py::dict out;
-  out["owner"] = to_str(o.name);
-  out["owner_kind"] = kind_name(o.kind);
-  out["role"] = to_str(f.role_name(r));
-  out["cidr"] = r.cidr.to_string();
-  out["version"] = version_number(r.cidr.version());
-  out["prefixlen"] = r.cidr.length();
-  out["num_addresses"] = count(address_range(r.cidr));
-  out["origin"] = origin_name(r.origin);
-  out["file"] = to_str(r.where.file);
-  out["line"] = r.where.line;
-  out["column"] = r.where.column;
-  return out;
-}
 
 auto owner_record(const fleet& f, const catalog& c, std::uint32_t k) -> py::dict {
   const auto& o = f.owners[k];
@@ -102,44 +72,35 @@ auto connection_record(const fleet& f, std::uint32_t k) -> py::dict {
   return out;
 }
 
-auto finding_dict(const fleet& f, const finding& x) -> py::dict {
-  py::dict out;
-  out["rule"] = std::string(info(x.id).name);
-  out["rule_id"] = std::string(info(x.id).id);
-  out["severity"] = std::string(to_string(x.level));
-  out["message"] = to_str(x.message);
-  out["hint"] = to_str(x.hint);
-  py::list ranges;
-  for (auto k : x.ranges) ranges.append(range_record(f, k));
-  out["ranges"] = ranges;
-  out["overlap"] = x.overlap ? py::cast(*x.overlap) : py::none();
-  out["routed_at"] = x.routed_at ? py::object(to_str(f.owners[*x.routed_at].name)) : py::none();
-  py::list via;
-  for (auto c : x.via) via.append(to_str(f.describe_connection(c)));
-  out["via"] = via;
-  if (x.block) {
-    py::dict block;
-    block["cidr"] = x.block->cidr.to_string();
-    block["name"] = to_str(x.block->name);
-    block["source"] = to_str(x.block->source);
-    out["block"] = block;
-  } else {
-    out["block"] = py::none();
-  }
-  return out;
-}
-
-auto load(const std::vector<std::string>& files, const std::vector<std::pair<std::string, std::string>>& texts,
+// Reads the sources (fleet files or KIND:FILE imports) and texts as one fleet.
+// A fleet of one fleet file or one text keeps that text (Plan.to_yaml()).
+auto load(const std::vector<std::string>& sources, const std::vector<std::pair<std::string, std::string>>& texts,
           const fleet_limits& limits) -> fleet_model {
+  fleet_model out;
   fleet_load_result loaded;
   {
     py::gil_scoped_release unlocked;
     fleet_loader loader(builtin_catalog(), limits);
-    for (const auto& path : files) loader.add_file(path);
-    for (const auto& [text, name] : texts) loader.add_text(text, name);
+    if (sources.size() == 1 && texts.empty() && !parse_source_spec(sources[0]).kind) {
+      // Read it here to keep the text; a file that cannot be read is left to the loader to report.
+      auto file = read_file(sources[0], limits.max_file_bytes, "max-file-bytes");
+      if (file.error.empty()) out.source.emplace(std::move(file.text), display_name(sources[0]));
+    } else if (sources.empty() && texts.size() == 1) {
+      out.source.emplace(texts[0].first, texts[0].second);
+    }
+    if (out.source) {
+      loader.add_text(out.source->first, out.source->second);
+    } else {
+      for (const auto& spec : sources) loader.add_source(spec);
+      for (const auto& [text, name] : texts) loader.add_text(text, name);
+    }
     loaded = loader.finish();
   }
-  return {std::make_shared<const fleet>(std::move(loaded.value)), std::move(loaded.files), std::move(loaded.diagnostics)};
+  out.value = std::make_shared<const fleet>(std::move(loaded.value));
+  out.files = std::move(loaded.files);
+  out.diagnostics = std::move(loaded.diagnostics);
+  out.suppressions = std::move(loaded.suppressions);
+  return out;
 }
 
 auto to_prefixes(const std::vector<prefix_like>& pools) -> std::vector<prefix> {
@@ -196,17 +157,17 @@ void register_model(py::module_& m) {
              return std::make_tuple(f.value->owners.size(), f.value->ranges.size(), f.value->connections.size());
            })
       .def("check",
-           [](const fleet_model& f, double capacity_warning) {
-             std::vector<finding> findings;
+           [](const fleet_model& f, double capacity_warning, const config_model* cfg) {
+             judgement j(f, cfg);
+             triage_result judged;
              {
                py::gil_scoped_release unlocked;
-               findings = check(*f.value, builtin_catalog(), {capacity_warning});
+               judged = triage(*f.value, check(*f.value, j.cat, {capacity_warning}), j.options);
              }
-             py::list out;
-             for (const auto& x : findings) out.append(finding_dict(*f.value, x));
-             return out;
+             return triage_dict(*f.value, judged, j.suppressions);
            },
-           py::arg("capacity_warning") = check_options{}.capacity_warning)
+           py::arg("capacity_warning") = check_options{}.capacity_warning, py::arg("config") = nullptr,
+           "The findings as `cidrcheck check` reports them: {'findings': [...], 'suppressed': [...]}.")
       .def("used_space", [](const fleet_model& f) { return used_space(*f.value); })
       .def("default_pools", [](const fleet_model& f) { return default_pools(*f.value, builtin_catalog()); })
       .def("pool_usage",
@@ -248,11 +209,123 @@ void register_model(py::module_& m) {
         return out;
       });
 
-  m.def("load_fleet", &load, py::arg("files"), py::arg("texts"), py::arg("limits"),
-        "Reads fleet files and texts ((text, name) pairs) as one fleet; never raises for bad input.");
+  m.def("load_fleet", &load, py::arg("sources"), py::arg("texts"), py::arg("limits"),
+        "Reads fleet files, KIND:FILE imports and texts ((text, name) pairs) as one fleet; never raises for bad input.");
+
+  py::class_<config_model>(m, "ConfigModel", "A .cidrcheck.yaml as read; use cidrcheck.Config.")
+      .def_property_readonly("ok", [](const config_model& c) { return !has_errors(c.diagnostics); })
+      .def_property_readonly("file", [](const config_model& c) { return to_str(c.value.file); })
+      .def("diagnostics", [](const config_model& c) {
+        py::list out;
+        for (const auto& d : c.diagnostics) out.append(diagnostic_dict(d));
+        return out;
+      });
+  m.def(
+      "load_config",
+      [](const std::string& path) {
+        auto loaded = load_config(path);
+        return config_model{std::move(loaded.value), std::move(loaded.diagnostics)};
+      },
+      py::arg("path"), "Reads a .cidrcheck.yaml; never raises for bad input.");
+  m.def(
+      "find_config",
+      [](const std::string& start) -> std::optional<std::string> {
+        auto found = find_config(start);
+        if (!found) return std::nullopt;
+        return found->string();
+      },
+      py::arg("start"), "Returns the .cidrcheck.yaml that applies in directory start, as `cidrcheck check` finds it.");
 }
 
 }  // namespace
+
+auto diagnostic_dict(const diagnostic& d) -> py::dict {
+  py::dict out;
+  out["severity"] = std::string(to_string(d.level));
+  out["code"] = d.code;
+  out["message"] = to_str(d.message);
+  out["file"] = to_str(d.where.file);
+  out["line"] = d.where.line;
+  out["column"] = d.where.column;
+  py::list notes;
+  for (const auto& n : d.notes) notes.append(diagnostic_dict(n));
+  out["notes"] = notes;
+  return out;
+}
+
+auto range_record(const fleet& f, std::uint32_t k) -> py::dict {
+  const auto& r = f.ranges[k];
+  const auto& o = f.owners[r.owner];
+  py::dict out;
+  out["owner"] = to_str(o.name);
+  out["owner_kind"] = kind_name(o.kind);
+  out["role"] = to_str(f.role_name(r));
+  out["cidr"] = r.cidr.to_string();
+  out["version"] = version_number(r.cidr.version());
+  out["prefixlen"] = r.cidr.length();
+  out["num_addresses"] = count(address_range(r.cidr));
+  out["origin"] = origin_name(r.origin);
+  out["file"] = to_str(r.where.file);
+  out["line"] = r.where.line;
+  out["column"] = r.where.column;
+  return out;
+}
+
+auto finding_dict(const fleet& f, const finding& x) -> py::dict {
+  py::dict out;
+  out["rule"] = std::string(info(x.id).name);
+  out["rule_id"] = std::string(info(x.id).id);
+  out["severity"] = std::string(to_string(x.level));
+  out["message"] = to_str(x.message);
+  out["hint"] = to_str(x.hint);
+  py::list ranges;
+  for (auto k : x.ranges) ranges.append(range_record(f, k));
+  out["ranges"] = ranges;
+  out["overlap"] = x.overlap ? py::cast(*x.overlap) : py::none();
+  out["routed_at"] = x.routed_at ? py::object(to_str(f.owners[*x.routed_at].name)) : py::none();
+  py::list via;
+  for (auto c : x.via) via.append(to_str(f.describe_connection(c)));
+  out["via"] = via;
+  if (x.block) {
+    py::dict block;
+    block["cidr"] = x.block->cidr.to_string();
+    block["name"] = to_str(x.block->name);
+    block["source"] = to_str(x.block->source);
+    out["block"] = block;
+  } else {
+    out["block"] = py::none();
+  }
+  return out;
+}
+
+judgement::judgement(const fleet_model& f, const config_model* cfg)
+    : cat(cfg ? catalog_for(cfg->value) : builtin_catalog()) {
+  if (cfg) suppressions = cfg->value.suppressions;
+  suppressions.insert(suppressions.end(), f.suppressions.begin(), f.suppressions.end());
+  options = {cfg ? std::span<const rule_override>(cfg->value.rules) : std::span<const rule_override>(), suppressions,
+             today_utc()};
+}
+
+auto triage_dict(const fleet& f, const triage_result& t, const std::vector<suppression>& suppressions) -> py::dict {
+  py::list findings, suppressed;
+  for (const auto& x : t.findings) findings.append(finding_dict(f, x));
+  for (const auto& x : t.suppressed) {
+    const auto& s = suppressions[x.suppression];
+    py::dict d;
+    d["finding"] = finding_dict(f, x.value);
+    d["reason"] = to_str(s.reason);
+    d["expires"] = s.expires ? py::object(py::str(to_iso_date(*s.expires))) : py::none();
+    d["file"] = to_str(s.where.file);
+    d["line"] = s.where.line;
+    d["column"] = s.where.column;
+    suppressed.append(d);
+  }
+  py::dict out;
+  out["findings"] = findings;
+  out["suppressed"] = suppressed;
+  return out;
+}
+
 
 void register_fleet(py::module_& m) {
   register_model(m);

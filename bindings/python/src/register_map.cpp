@@ -7,7 +7,6 @@
 
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/map.hpp>
-#include <cidrcheck/io/catalog_loader.hpp>
 
 #include <pybind11/stl.h>
 
@@ -38,10 +37,12 @@ auto options_from(const std::vector<prefix_like>& pools, double width, double ro
   return o;
 }
 
-auto layout(const fleet_model& f, const map_options& options) -> fleet_map {
+// Lays out the map with the findings `cidrcheck map` draws: judged by the configuration and suppressions.
+auto layout(const fleet_model& f, const map_options& options, const config_model* cfg) -> fleet_map {
+  judgement j(f, cfg);
   py::gil_scoped_release unlocked;
-  auto findings = check(*f.value, builtin_catalog());
-  return layout_map(*f.value, findings, builtin_catalog(), options);
+  auto judged = triage(*f.value, check(*f.value, j.cat), j.options);
+  return layout_map(*f.value, judged.findings, j.cat, options);
 }
 
 // Every fill's colour and opacity, by name: one palette for the map and any other chart.
@@ -90,20 +91,22 @@ void register_map(py::module_& m) {
   m.def(
       "map_layout",
       [](const fleet_model& f, const std::vector<prefix_like>& pools, double width, double row_height, double font_size,
-         double scale_exponent, std::size_t max_rows, const std::optional<std::string>& title) {
-        return layout_dict(layout(f, options_from(pools, width, row_height, font_size, scale_exponent, max_rows, title)));
+         double scale_exponent, std::size_t max_rows, const std::optional<std::string>& title, const config_model* cfg) {
+        return layout_dict(
+            layout(f, options_from(pools, width, row_height, font_size, scale_exponent, max_rows, title), cfg));
       },
       py::arg("fleet"), py::arg("pools"), py::arg("width"), py::arg("row_height"), py::arg("font_size"),
-      py::arg("scale_exponent"), py::arg("max_rows"), py::arg("title"),
+      py::arg("scale_exponent"), py::arg("max_rows"), py::arg("title"), py::arg("config") = nullptr,
       "Returns the fleet map's layout as plain data: sizes, fills, fonts, rects, lines and texts, in pixels.");
   m.def(
       "map_svg",
       [](const fleet_model& f, const std::vector<prefix_like>& pools, double width, double row_height, double font_size,
-         double scale_exponent, std::size_t max_rows, const std::optional<std::string>& title) {
-        return to_svg(layout(f, options_from(pools, width, row_height, font_size, scale_exponent, max_rows, title)));
+         double scale_exponent, std::size_t max_rows, const std::optional<std::string>& title, const config_model* cfg) {
+        return to_svg(
+            layout(f, options_from(pools, width, row_height, font_size, scale_exponent, max_rows, title), cfg));
       },
       py::arg("fleet"), py::arg("pools"), py::arg("width"), py::arg("row_height"), py::arg("font_size"),
-      py::arg("scale_exponent"), py::arg("max_rows"), py::arg("title"),
+      py::arg("scale_exponent"), py::arg("max_rows"), py::arg("title"), py::arg("config") = nullptr,
       "Returns the fleet map as SVG text, exactly as `cidrcheck map` writes it.");
   m.attr("MAP_FILLS") = fills();
   m.attr("MAP_DEFAULTS") = py::dict(py::arg("width") = map_options{}.width, py::arg("row_height") = map_options{}.row_height,

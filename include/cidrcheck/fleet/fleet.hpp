@@ -45,8 +45,24 @@ struct role_set {
   constexpr void add(range_role r) noexcept {
     if (r != range_role::external) bits = static_cast<std::uint8_t>(bits | 1 << static_cast<int>(r));
   }
+  constexpr void add(role_set other) noexcept { bits = static_cast<std::uint8_t>(bits | other.bits); }
   friend constexpr bool operator==(role_set, role_set) noexcept = default;
 };
+
+/// The words that name cluster roles in fleet files and options: "network"
+/// (also "nodes"), "pods", "services", and "all" for the three.
+inline constexpr std::string_view cluster_role_words[] = {"network", "pods", "services", "all"};
+
+/// Returns the roles a word names (see cluster_role_words), or nullopt.
+constexpr auto parse_cluster_roles(std::string_view word) noexcept -> std::optional<role_set> {
+  if (word == "all") return role_set::all();
+  role_set out = role_set::none();
+  if (word == "network" || word == "nodes") out.add(range_role::network);
+  else if (word == "pods") out.add(range_role::pods);
+  else if (word == "services") out.add(range_role::services);
+  else return std::nullopt;
+  return out;
+}
 
 /// A Kubernetes minor version, "1.29".
 struct kube_version {

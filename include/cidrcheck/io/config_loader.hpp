@@ -63,6 +63,10 @@ auto load_config(const std::string& path) -> config_load_result;
 auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory)
     -> config_load_result;
 
+/// Returns the built-in catalog (builtin_catalog()) plus the configuration's
+/// extra reserved blocks: the catalog a run with this configuration checks against.
+auto catalog_for(const config& cfg) -> catalog;
+
 /// Returns the commented starter file `cidrcheck init` writes (data/starter-config.yaml).
 auto starter_config() -> std::string_view;
 

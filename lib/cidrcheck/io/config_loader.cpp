@@ -1,4 +1,5 @@
 #include <cidrcheck/io/config_loader.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
 
 #include <cidrcheck/io/read_file.hpp>
 #include "suppression_reader.hpp"
@@ -182,6 +183,12 @@ auto find_config(const std::filesystem::path& start) -> std::optional<std::files
     }
     if (std::filesystem::exists(dir / ".git", ec) || dir == dir.parent_path()) return std::nullopt;
   }
+}
+
+auto catalog_for(const config& cfg) -> catalog {
+  catalog c = builtin_catalog();
+  c.blocks.insert(c.blocks.end(), cfg.reserved.begin(), cfg.reserved.end());
+  return c;
 }
 
 auto starter_config() -> std::string_view { return detail::starter_config_yaml; }

@@ -23,8 +23,6 @@ namespace {
 
 using detail::yaml_reader;
 
-constexpr std::string_view role_names[] = {"network", "pods", "services", "all"};
-
 // A connection as written: member names are resolved once every source is read.
 struct pending_connection {
   connection value;
@@ -415,18 +413,12 @@ struct fleet_loader::state {
     for (auto item : *items) {
       auto name = r.string(item, "a route");
       if (!name) continue;
-      if (*name == "all") {
-        routes = role_set::all();
-      } else if (*name == "network" || *name == "nodes") {
-        routes.add(range_role::network);
-      } else if (*name == "pods") {
-        routes.add(range_role::pods);
-      } else if (*name == "services") {
-        routes.add(range_role::services);
+      if (auto roles = parse_cluster_roles(*name)) {
+        routes.add(*roles);
       } else {
         r.error(item, "unknown-role",
                 "unknown route '" + *name + "': routes are network, pods, services or all" +
-                    detail::did_you_mean(*name, role_names));
+                    detail::did_you_mean(*name, cluster_role_words));
       }
     }
   }

@@ -1,0 +1,190 @@
+"""Planning from Python: the same plan as `cidrcheck plan`, its options, the planned
+fleet and file; configurations and suppressions as `cidrcheck check` applies them."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cidrcheck import (Change, Config, ConfigLoadError, Fleet, FleetLoadError, Plan, Prefix, Report, Step,
+                       Suppressed)
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLES = sorted((ROOT / "data" / "examples").glob("*.yaml"))
+MESH = ROOT / "data" / "examples" / "mesh-shared-services.yaml"
+KOPS = ROOT / "data" / "examples" / "kops-tailnet.yaml"
+PEERED = ROOT / "data" / "examples" / "peered-vpc-pods.yaml"
+SUPPRESSIONS = ROOT / "tests" / "fixtures" / "fleets" / "suppressions.yaml"
+SETTINGS = ROOT / "tests" / "fixtures" / "config" / "settings.yaml"
+BAD_CONFIG = ROOT / "tests" / "fixtures" / "config" / "bad.yaml"
+CLI = os.environ.get("CIDRCHECK_CLI")
+
+
+def cli(*args, expect=(0, 1)):
+    if not CLI:
+        pytest.skip("CIDRCHECK_CLI is not set (CTest sets it to the built cidrcheck)")
+    run = subprocess.run([CLI, *map(str, args)], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode in expect, run.stderr
+    return run.stdout
+
+
+def cli_plan(*args):
+    return json.loads(cli("plan", "--no-config", "--format", "json", *args))
+
+
+def moves(plan):
+    return [(c.owner, c.role, None if c.old is None else str(c.old), str(c.new), c.cost) for c in plan.changes]
+
+
+def cli_moves(doc):
+    return [(c["owner"], c["role"], c["from"], c["to"], c["cost"]) for c in doc["changes"]]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_the_plan_is_the_cli_plan(path):
+    plan = Fleet.load(path).plan()
+    expected = cli_plan(path.relative_to(ROOT))
+    assert moves(plan) == cli_moves(expected)
+    summary = expected["summary"]
+    assert (plan.complete, plan.optimal, plan.total_cost, plan.owners_changed) == (
+        summary["complete"], summary["optimal"], summary["total_cost"], summary["owners_changed"])
+    assert [p["message"] for p in plan.problems] == [p["message"] for p in expected["problems"]]
+    for change, data in zip(plan.changes, expected["changes"]):
+        assert [s.text for s in change.steps] == [s["step"] for s in data["steps"]]
+        assert list(change.reasons) == data["reasons"]
+        assert change.transition_safe == data["transition_safe"]
+
+
+@pytest.mark.parametrize("python_options, cli_options", [
+    (dict(pools={"pods": "100.64.0.0/10", "services": ["172.20.0.0/14"]}),
+     ["--pool", "pods=100.64.0.0/10", "--pool", "services=172.20.0.0/14"]),
+    (dict(pools="172.16.0.0/12"), ["--pool", "all=172.16.0.0/12"]),
+    (dict(cost={"services": 50}, avoid="10.0.0.0/9"), ["--cost", "services=50", "--avoid", "10.0.0.0/9"]),
+    (dict(pin="prod-eu*", headroom=2.0, fix_latent=True), ["--pin", "prod-eu*", "--headroom", "2", "--fix-latent"]),
+    (dict(connect=[["prod-eu", "prod-us", "prod-ap"]], routes="pods"),
+     ["--connect", "prod-eu,prod-us,prod-ap", "--routes", "pods"]),
+])
+def test_options_mean_what_the_flags_mean(python_options, cli_options):
+    plan = Fleet.load(MESH).plan(**python_options)
+    expected = cli_plan(*cli_options, MESH.relative_to(ROOT))
+    assert moves(plan) == cli_moves(expected)
+    assert plan.complete == expected["summary"]["complete"]
+
+
+def test_a_plan_is_data():
+    plan = Fleet.load(KOPS).plan()
+    assert isinstance(plan, Plan) and plan.ok and repr(plan).startswith("Plan(2 changes in 1 owner, total cost 4")
+    change = plan.changes[0]
+    assert isinstance(change, Change) and isinstance(change.new, Prefix) and isinstance(change.steps[0], Step)
+    assert change.origin == "default" and change.file.endswith("kops-tailnet.yaml") and change.line > 0
+    assert all(set(s.relies_on[0]) == {"fact", "source"} for s in change.steps if s.relies_on)
+    records = plan.records()
+    assert len({tuple(r) for r in records}) == 1  # the same keys in every record: one table
+    assert records[0]["from"] == str(change.old) and records[0]["to"] == str(change.new)
+
+
+def test_the_planned_fleet_is_clean_and_plannable_again():
+    plan = Fleet.load(KOPS).plan()
+    assert plan.remaining.ok and plan.fleet.check().ok
+    again = plan.fleet.plan()
+    assert again.changes == [] and again.complete
+    assert again.to_yaml() == plan.to_yaml()
+
+
+def test_to_yaml_is_the_cli_yaml():
+    plan = Fleet.load(PEERED).plan()
+    assert plan.to_yaml() == cli("plan", "--no-config", "--format", "yaml", PEERED.relative_to(ROOT))
+    from_text = Fleet.from_text(PEERED.read_text(), name="peered.yaml").plan()
+    assert from_text.to_yaml() == plan.to_yaml()
+    assert Fleet.from_text(plan.to_yaml()).check().ok
+
+
+def test_to_yaml_needs_one_source():
+    plan = Fleet.load(KOPS, PEERED).plan()
+    with pytest.raises(ValueError, match="one fleet file"):
+        plan.to_yaml()
+
+
+def test_what_if_connections_are_described_in_what_remains():
+    apart = Fleet.from_dict({"version": 1, "clusters": [
+        {"name": "a", "network": "10.1.0.0/16", "pods": "10.100.0.0/16", "services": "10.201.0.0/16"},
+        {"name": "b", "network": "10.2.0.0/16", "pods": "10.100.0.0/16", "services": "10.202.0.0/16"}]})
+    assert apart.check().ok  # latent only: nothing routes both
+    plan = apart.plan(connect=[["a", "b"]], pin="*")
+    assert not plan.complete and "both ranges are pinned" in plan.problems[0]["message"]
+    [error] = [f for f in plan.remaining if f.severity == "error"]
+    assert error.via == ("connection [a, b] (what-if)",)
+    assert apart.plan(connect=[["a", "b"]]).complete
+
+
+@pytest.mark.parametrize("options, error, message", [
+    (dict(pools={"pod": "10.0.0.0/8"}), ValueError, "unknown role 'pod'.*did you mean 'pods'"),
+    (dict(cost={"services": -1}), ValueError, "from 0 to 1000000"),
+    (dict(headroom=0.5), ValueError, "headroom must be from 1 to 100"),
+    (dict(connect=[["prod-eu", "prod-uss"]]), ValueError, "'prod-uss' is no cluster or network.*prod-us"),
+    (dict(connect=[["prod-eu"]]), ValueError, "at least two owners"),
+    (dict(connect=["prod-eu", "prod-us"]), TypeError, "groups of owner names"),
+    (dict(routes="pods,service"), ValueError, "unknown role 'service'"),
+    (dict(avoid="10.0.0.1/8"), ValueError, "host bits set"),
+])
+def test_bad_options_say_what_is_wrong(options, error, message):
+    with pytest.raises(error, match=message):
+        Fleet.load(MESH).plan(**options)
+
+
+def test_suppressions_of_the_fleet_file_apply():
+    report = Fleet.load(SUPPRESSIONS).check()
+    expected = json.loads(cli("check", "--no-config", "--format", "json", "--fail-on", "never", SUPPRESSIONS.relative_to(ROOT)))
+    assert [f.message for f in report] == [x["message"] for x in expected["findings"]]
+    assert [(s.finding.message, s.reason, s.expires, s.line) for s in report.suppressed] == [
+        (x["message"], x["suppression"]["reason"], x["suppression"]["expires"], x["suppression"]["line"])
+        for x in expected["suppressed"]]
+    assert isinstance(report.suppressed[0], Suppressed) and "suppressed" in repr(report)
+
+
+def test_a_configuration_applies_as_in_the_cli():
+    config = Config.load(SETTINGS)
+    report = Fleet.load(MESH).check(config=config)
+    expected = json.loads(cli("check", "--config", SETTINGS.relative_to(ROOT), "--format", "json", "--fail-on", "never",
+                              MESH.relative_to(ROOT)))
+    assert [(f.rule, f.severity, f.message) for f in report] == [
+        (x["rule"], x["severity"], x["message"]) for x in expected["findings"]]
+    assert len(report.suppressed) == len(expected["suppressed"]) > 0
+    assert any(f.rule == "reserved-range" for f in report)  # the configuration's reserved block
+    assert [f.message for f in Fleet.load(MESH).check(config=str(SETTINGS))] == [f.message for f in report]
+    plan = Fleet.load(MESH).plan(config=config)
+    assert moves(plan) == cli_moves(json.loads(cli("plan", "--config", SETTINGS.relative_to(ROOT), "--format", "json",
+                                                   MESH.relative_to(ROOT))))
+
+
+def test_a_bad_configuration_raises_with_positions():
+    with pytest.raises(ConfigLoadError) as raised:
+        Config.load(BAD_CONFIG)
+    assert raised.value.diagnostics and all(d["file"].endswith("bad.yaml") for d in raised.value.diagnostics)
+    assert "the configuration has" in str(raised.value) and isinstance(raised.value, ValueError)
+    assert not isinstance(raised.value, FleetLoadError)
+    with pytest.raises(ConfigLoadError, match="cannot open"):
+        Config.load(ROOT / "no-such-config.yaml")
+
+
+def test_find_looks_upward_like_the_cli(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".cidrcheck.yaml").write_text("version: 1\nrules:\n  latent-overlap: off\n")
+    below = tmp_path / "fleets" / "prod"
+    below.mkdir(parents=True)
+    found = Config.find(below)
+    assert found is not None and Path(found.file).resolve() == (tmp_path / ".cidrcheck.yaml").resolve()
+    assert Config.find(tmp_path / ".git") is not None
+    lonely = tmp_path / "elsewhere"
+    lonely.mkdir()
+    (lonely / ".git").mkdir()
+    assert Config.find(lonely) is None
+
+
+def test_imports_load_like_the_cli():
+    vpcs = ROOT / "tests" / "fixtures" / "import" / "aws-vpcs" / "vpcs.json"
+    fleet = Fleet.load(f"aws-vpcs:{vpcs}")
+    assert any(r["cidr"] == "10.0.0.0/16" for r in fleet.ranges())
+    assert isinstance(fleet.check(), Report)
