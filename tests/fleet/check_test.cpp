@@ -222,6 +222,18 @@ clusters:
   EXPECT_EQ(c.owner_of(*c.of(rule::platform_reserved)[0], 0), "aks");
 }
 
+TEST(Check, Ipv6NodesAndPodsMayBeGlobalButServicesMayNot) {
+  auto c = run(R"(
+clusters:
+  - {name: eks6, network: "2600:1f14:a8e:4c00::/56", pods: "2600:1f14:a8e:4c80::/64", services: "fd00:10::/108"}
+  - {name: odd, network: 10.1.0.0/16, services: "2001:db8:1::/108"}
+  - {name: global, network: 10.2.0.0/16, services: "2a00:1450::/108"}
+)");
+  ASSERT_EQ(c.of(rule::public_range).size(), 1u);
+  EXPECT_EQ(c.owner_of(*c.of(rule::public_range)[0], 0), "global");
+  EXPECT_EQ(c.of(rule::documentation_range).size(), 1u);  // 2001:db8::/32 is its own finding
+}
+
 TEST(Check, EksPicksItsServiceDefaultByTheVpc) {
   auto c = run(R"(
 clusters:

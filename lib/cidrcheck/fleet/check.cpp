@@ -225,7 +225,10 @@ class checker {
       x.overlap = address_range(r.cidr.length() >= b.cidr.length() ? r.cidr : b.cidr);
     }
     if (!cluster) return;
-    if (!special && !private_space().contains(r.cidr)) {
+    // IPv6 nodes and pods use global addresses by design (EKS, GKE and AKS give them
+    // the VPC's); only an IPv6 service range, which is virtual, shadows someone's.
+    bool global_by_design = r.cidr.version() == ip_version::v6 && r.role != range_role::services;
+    if (!special && !global_by_design && !private_space().contains(r.cidr)) {
       add(rule::public_range, {k},
           f_.describe_range(r) + " lies outside private space (RFC 1918, RFC 6598, fc00::/7), so pods cannot reach "
                                   "the real internet addresses it shadows",
