@@ -43,6 +43,7 @@ constexpr command commands[] = {
     {"explain", run_explain, explain_interfaces},
     {"init", run_init, init_interfaces},
     {"map", run_map, map_interfaces},
+    {"capacity", run_capacity, capacity_interfaces},
     {"set", run_set, set_interfaces},
     {"completion", run_completion, completion_interfaces},
     {"man", run_man, man_interfaces},

@@ -52,6 +52,8 @@ auto run_init(std::span<const std::string> args) -> int;
 auto init_interfaces() -> std::vector<command_interface>;
 auto run_map(std::span<const std::string> args) -> int;
 auto map_interfaces() -> std::vector<command_interface>;
+auto run_capacity(std::span<const std::string> args) -> int;
+auto capacity_interfaces() -> std::vector<command_interface>;
 auto run_set(std::span<const std::string> args) -> int;
 auto set_interfaces() -> std::vector<command_interface>;
 auto run_completion(std::span<const std::string> args) -> int;

@@ -5,6 +5,8 @@
 // malloc). The text is byte for byte what nlohmann's dump() prints, compact or
 // indented, so either can write any part of a report.
 
+#include <cidrcheck/detail/u128.hpp>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -40,6 +42,12 @@ class json_writer {
     out_ += std::to_string(v);
   }
   void value(std::uint32_t v) { value(std::uint64_t{v}); }
+  /// Writes a count too large for 64 bits (IPv6 address counts) exactly; JSON
+  /// numbers have no size limit, though JavaScript reads them as doubles.
+  void value(uint128 v) {
+    element();
+    out_ += detail::to_decimal(v);
+  }
   void value(bool v) {
     element();
     out_ += v ? "true" : "false";

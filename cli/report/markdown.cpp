@@ -4,6 +4,7 @@
 // their reasons, and for a diff what the change adds and removes.
 
 #include "report.hpp"
+#include "words.hpp"
 
 #include <cidrcheck/fleet/fingerprint.hpp>
 #include <cidrcheck/fleet/rules.hpp>
@@ -27,10 +28,6 @@ auto cell(std::string_view text) -> std::string {
     }
   }
   return out;
-}
-
-auto plural(std::size_t n, const char* word) -> std::string {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 void findings_table(output& out, const fleet& f, std::span<const finding> findings) {

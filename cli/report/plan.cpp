@@ -1,4 +1,5 @@
 #include "report.hpp"
+#include "words.hpp"
 
 #include <cidrcheck/fleet/rules.hpp>
 #include <cidrcheck/version.hpp>
@@ -24,15 +25,6 @@ auto old_text(const fleet& f, const plan_change& c) -> std::string {
   std::string out = c.from.to_string();
   if (c.range && f.ranges[*c.range].origin == range_origin::distribution_default) out += " (default)";
   return out;
-}
-
-auto pad(std::string s, std::size_t width) -> std::string {
-  if (s.size() < width) s.append(width - s.size(), ' ');
-  return s;
-}
-
-auto plural(std::size_t n, const char* word) -> std::string {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 void write_changes(std::string& buf, const plan_report& r) {

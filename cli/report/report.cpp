@@ -1,4 +1,5 @@
 #include "report.hpp"
+#include "words.hpp"
 
 #include <cidrcheck/fleet/rules.hpp>
 
@@ -36,9 +37,6 @@ auto rule_help_uri(rule r) -> std::string {
 }
 
 auto describe_counts(const severity_counts& c) -> std::string {
-  auto plural = [](std::size_t n, const char* word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-  };
   return plural(c.errors, "error") + ", " + plural(c.warnings, "warning") + ", " + plural(c.notes, "note");
 }
 

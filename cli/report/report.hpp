@@ -3,6 +3,7 @@
 
 #include "output.hpp"
 
+#include <cidrcheck/fleet/capacity.hpp>
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/plan.hpp>
@@ -104,5 +105,21 @@ void write_plan_text(output& out, const plan_report& r);
 
 /// The plan as versioned JSON (docs/cli.md).
 void write_plan_json(output& out, const plan_report& r);
+
+/// A fleet's capacity: its pools' space, and each cluster's node capacity.
+struct capacity_report {
+  const fleet& model;
+  std::span<const pool_summary> pools;
+  std::span<const int> lengths;                 ///< the block lengths pool_summary::fits counts
+  std::span<const std::vector<prefix>> free;    ///< each pool's free blocks; empty: not listed
+  std::span<const cluster_capacity> clusters;   ///< clusters with pod ranges
+  const std::vector<std::string>& files;
+};
+
+/// The capacity as tables of pools, free blocks and clusters (docs/cli.md).
+void write_capacity_text(output& out, const capacity_report& r);
+
+/// The capacity as versioned JSON (docs/cli.md).
+void write_capacity_json(output& out, const capacity_report& r);
 
 }  // namespace cidrcheck::cli

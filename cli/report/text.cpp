@@ -1,4 +1,5 @@
 #include "report.hpp"
+#include "words.hpp"
 
 #include <cidrcheck/fleet/rules.hpp>
 
@@ -15,10 +16,6 @@ constexpr palette ansi{"\x1b[1m", "\x1b[1;31m", "\x1b[1;35m", "\x1b[1;36m", "\x1
 
 auto location_text(const source_location& where) -> std::string {
   return where.file.empty() ? std::string("cidrcheck") : to_string(where);
-}
-
-auto plural(std::size_t n, const char* word) -> std::string {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 class text_writer {

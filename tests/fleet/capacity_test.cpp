@@ -1,4 +1,5 @@
 #include <cidrcheck/fleet/capacity.hpp>
+#include <cidrcheck/prefix_allocator.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 
@@ -88,6 +89,33 @@ TEST(Capacity, PoolUsageSplitsEachPoolIntoUsedAndFree) {
   EXPECT_FALSE(usage[0].used.overlaps(usage[0].free));
   EXPECT_TRUE(usage[1].used.empty());
   EXPECT_EQ(usage[1].free, address_set{P("172.16.0.0/12")});
+}
+
+TEST(Capacity, SummarizePoolCountsWhatIsLeftAsTheAllocatorTakesIt) {
+  auto f = load(two_clusters);
+  std::vector<prefix> pools{P("10.0.0.0/8"), P("172.16.0.0/12"), P("fc00::/7")};
+  const int lengths[] = {16, 9, 0, 64, 129};
+  auto usage = pool_usage(f, pools);
+  auto ten = summarize_pool(usage[0], lengths);
+  EXPECT_EQ(ten.used, usage[0].used.size());
+  EXPECT_EQ(ten.free, (uint128{1} << 24) - ten.used);
+  EXPECT_EQ(ten.free_blocks, usage[0].free.prefixes().size());
+  EXPECT_EQ(ten.largest_free, P("10.128.0.0/9"));
+  // Every /16 but the four the fleet touches (10.0, 10.1, 10.2 and 10.3; 10.9.0.0/24 takes 10.9).
+  EXPECT_EQ(ten.fits, (std::vector<uint128>{256 - 5, 1, 0, 0, 0}));
+  // The count is what taking blocks one by one gives.
+  prefix_allocator take(usage[0].free);
+  std::size_t taken = 0;
+  while (take.take(ip_version::v4, 16)) ++taken;
+  EXPECT_EQ(uint128{taken}, ten.fits[0]);
+  auto empty = summarize_pool(usage[1], lengths);
+  EXPECT_EQ(empty.used, 0u);
+  EXPECT_EQ(empty.largest_free, P("172.16.0.0/12"));
+  EXPECT_EQ(empty.fits, (std::vector<uint128>{16, 0, 0, 0, 0}));
+  auto six = summarize_pool(usage[2], lengths);
+  // The fleet touches 516 /64s of fc00::/7: two /64 networks, two /56 pod ranges (256 each),
+  // two /108 service ranges (one /64 each). Counts beyond 64 bits are exact.
+  EXPECT_EQ(six.fits[3], (uint128{1} << 57) - 516);
 }
 
 TEST(Capacity, UsageCountsSharedAddressesOncePerGroup) {

@@ -590,21 +590,19 @@ class Fleet:
         into) and, for each length L in fit, "fits /L": how many /L blocks still fit."""
         lengths = [fit] if isinstance(fit, int) else list(fit)
         out = []
-        for pool, used, free in self._model.pool_usage(self._pools(pools)):
-            allocator = PrefixAllocator(free)
-            largest = allocator.largest(pool.version)
+        for pool, used, free, largest, blocks, fits in self._model.pool_summaries(self._pools(pools), lengths):
             record = {
                 "pool": str(pool),
                 "version": pool.version,
                 "num_addresses": pool.num_addresses,
-                "used": used.num_addresses,
-                "free": free.num_addresses,
-                "used_percent": 100 * used.num_addresses / pool.num_addresses,
+                "used": used,
+                "free": free,
+                "used_percent": 100 * used / pool.num_addresses,
                 "largest_free": str(largest) if largest is not None else None,
-                "free_blocks": len(free.prefixes()),
+                "free_blocks": blocks,
             }
-            for length in lengths:
-                record[f"fits /{length}"] = allocator.count_fitting(length, pool.version) if length <= pool.max_prefixlen else 0
+            for length, n in zip(lengths, fits):
+                record[f"fits /{length}"] = n
             out.append(record)
         return out
 

@@ -177,6 +177,20 @@ void register_model(py::module_& m) {
              return out;
            },
            py::arg("pools"))
+      .def("pool_summaries",
+           [](const fleet_model& f, const std::vector<prefix_like>& pools, const std::vector<int>& lengths) {
+             py::list out;
+             for (const auto& space : pool_usage(*f.value, to_prefixes(pools))) {
+               auto summary = summarize_pool(space, lengths);
+               py::list fits;
+               for (auto n : summary.fits) fits.append(to_int(n));
+               out.append(py::make_tuple(summary.pool, to_int(summary.used), to_int(summary.free),
+                                         summary.largest_free ? py::cast(*summary.largest_free) : py::none(),
+                                         summary.free_blocks, fits));
+             }
+             return out;
+           },
+           py::arg("pools"), py::arg("lengths"))
       .def("usage",
            [](const fleet_model& f, const std::vector<prefix_like>& pools, const std::string& by) {
              if (by != "role" && by != "owner") throw py::value_error("by must be 'role' or 'owner', not '" + by + "'");

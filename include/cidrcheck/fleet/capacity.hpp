@@ -64,6 +64,22 @@ struct pool_space {
 /// Returns each pool's used and free space, in the order given.
 auto pool_usage(const fleet& f, std::span<const prefix> pools) -> std::vector<pool_space>;
 
+/// A pool's space in numbers, as capacity reports show it.
+struct pool_summary {
+  prefix pool;
+  uint128 used = 0;                    ///< addresses some range covers
+  uint128 free = 0;                    ///< addresses no range covers
+  std::optional<prefix> largest_free;  ///< the largest free block, lowest among equals
+  std::size_t free_blocks = 0;         ///< how many prefixes the free space's minimal cover has
+  /// For each length asked for, how many blocks of it still fit (best fit, as
+  /// prefix_allocator takes them); 0 for a length the pool's version cannot have.
+  std::vector<uint128> fits;
+};
+
+/// Returns the numbers of one pool's space, with how many blocks of each of
+/// lengths still fit. O(free blocks) per length.
+auto summarize_pool(const pool_space& space, std::span<const int> lengths) -> pool_summary;
+
 /// What usage() groups ranges by.
 enum class usage_group : std::uint8_t {
   role,   ///< network, pods, services, or a network's type (office, vpn, ...)

@@ -1,5 +1,6 @@
 #include <cidrcheck/address_map.hpp>
 #include <cidrcheck/fleet/capacity.hpp>
+#include <cidrcheck/prefix_allocator.hpp>
 
 #include <algorithm>
 #include <set>
@@ -54,6 +55,22 @@ auto pool_usage(const fleet& f, std::span<const prefix> pools) -> std::vector<po
     address_set pool{p};
     auto inside = used & pool;
     out.push_back({p, inside, pool - inside});
+  }
+  return out;
+}
+
+auto summarize_pool(const pool_space& space, std::span<const int> lengths) -> pool_summary {
+  pool_summary out;
+  out.pool = space.pool;
+  out.used = space.used.size();
+  out.free = space.free.size();
+  out.free_blocks = space.free.prefixes().size();
+  const auto v = space.pool.version();
+  prefix_allocator free(space.free);
+  out.largest_free = free.largest(v);
+  for (int length : lengths) {
+    bool possible = length >= 0 && length <= bit_width(v);
+    out.fits.push_back(possible ? free.count_fitting(v, length) : 0);
   }
   return out;
 }

@@ -53,6 +53,27 @@ const migration_fact vpc_cidr_fixed{
     "https://docs.aws.amazon.com/vpc/latest/userguide/vpc-cidr-blocks.html"};
 const migration_fact peering_needs_disjoint{"VPC peering requires the two VPCs' CIDRs not to overlap",
                                             "https://docs.aws.amazon.com/vpc/latest/peering/vpc-peering-basics.html"};
+const migration_fact kubeadm_init_ranges{
+    "kubeadm init takes the service range as --service-cidr (networking.serviceSubnet, default 10.96.0.0/12) and "
+    "the pod range as --pod-network-cidr (networking.podSubnet, no default: without it no node gets a podCIDR)",
+    "https://kubernetes.io/docs/reference/setup-tools/kubeadm/kubeadm-init/; kubernetes/kubernetes "
+    "cmd/kubeadm/app/apis/kubeadm/v1beta4/defaults.go"};
+const migration_fact managed_create_flags{
+    "EKS takes the service range at creation (kubernetesNetworkConfig.serviceIpv4Cidr), GKE the pod and service "
+    "ranges (--cluster-ipv4-cidr, --services-ipv4-cidr), AKS both and the DNS address (--pod-cidr, --service-cidr, "
+    "--dns-service-ip)",
+    "https://docs.aws.amazon.com/eks/latest/APIReference/API_KubernetesNetworkConfigRequest.html; "
+    "https://cloud.google.com/sdk/gcloud/reference/container/clusters/create; "
+    "https://learn.microsoft.com/cli/azure/aks#az-aks-create"};
+const migration_fact cilium_cluster_pool{
+    "Cilium's cluster-pool IPAM cuts node blocks of clusterPoolIPv4MaskSize (default 24) from "
+    "ipam.operator.clusterPoolIPv4PodCIDRList, which defaults to 10.0.0.0/8",
+    "cilium/cilium install/kubernetes/cilium/values.yaml (ipam.operator); "
+    "https://docs.cilium.io/en/stable/network/concepts/ipam/cluster-pool/"};
+const migration_fact calico_default_pool{
+    "the Calico operator creates the default IP pool from the Installation's spec.calicoNetwork.ipPools, "
+    "192.168.0.0/16 unless set",
+    "projectcalico/calico manifests/custom-resources.yaml; https://docs.tigera.io/calico/latest/reference/installation/api"};
 
 auto step(std::string text, std::vector<migration_fact> facts = {}) -> migration_step {
   return {std::move(text), std::move(facts)};
@@ -78,11 +99,15 @@ auto is_managed(const std::string& distribution) -> bool {
   return distribution == "eks" || distribution == "gke" || distribution == "aks";
 }
 
+// The tenth address of a service range: the cluster DNS address by convention.
+auto dns_of(const prefix& services) -> std::string {
+  return address::from_bits(services.version(), services.network().bits() + 10).to_string();
+}
+
 auto services_steps(const fleet& planned, const owner& o, const plan_change& c) -> std::vector<migration_step> {
   std::vector<migration_step> out;
   const std::string from = c.from.to_string(), to = c.to.to_string();
-  std::string dns = c.dns_to ? c.dns_to->to_string()
-                             : address::from_bits(c.to.version(), c.to.network().bits() + 10).to_string();
+  std::string dns = c.dns_to ? c.dns_to->to_string() : dns_of(c.to);
   std::string first = c.to.network().next().to_string();
   if (c.from == c.to) {
     out.push_back(step("set the cluster DNS address to " + dns + " (kubelet clusterDNS and the kube-dns Service's "
@@ -200,14 +225,91 @@ auto network_steps(const owner& o, const plan_change& c) -> std::vector<migratio
   return out;
 }
 
+// Steps for a range the plan creates (a requested size): set it where the
+// cluster is built, since the distribution fixes most ranges at creation.
+auto creation_steps(const fleet& planned, const owner& o, const plan_change& c) -> std::vector<migration_step> {
+  std::vector<migration_step> out;
+  const std::string to = c.to.to_string();
+  const bool v6 = c.to.version() == ip_version::v6;
+  switch (c.role) {
+    case range_role::network:
+      out.push_back(step("build " + o.name + "'s network in " + to + ": the VPC (or virtual network) CIDR and its "
+                         "node subnets, or the nodes' subnet on premises",
+                         {vpc_cidr_fixed}));
+      break;
+    case range_role::pods:
+      if (o.type == "eks") {
+        out.push_back(step("with the VPC CNI, pods take VPC addresses: add " + to + " as a secondary VPC CIDR with "
+                           "subnets and ENIConfig objects (custom networking) before creating the node groups"));
+      } else if (o.type == "gke" || o.type == "aks") {
+        out.push_back(step("create " + o.name + " with its pod range set to " + to +
+                               (o.type == "gke" ? " (--cluster-ipv4-cidr)" : " (--pod-cidr)"),
+                           {managed_create_flags}));
+      } else if (o.type == "kops") {
+        out.push_back(step("set spec.podCIDR to " + to + " and spec.nonMasqueradeCIDR to " +
+                               non_masquerade(planned, o, c.to.version()) + " before kops update cluster creates it",
+                           {kops_non_masquerade}));
+      } else if (o.type == "kubeadm") {
+        out.push_back(step("run kubeadm init with --pod-network-cidr=" + to + " (networking.podSubnet)",
+                           {kubeadm_init_ranges}));
+      } else {
+        out.push_back(step("start kube-controller-manager with --allocate-node-cidrs and --cluster-cidr=" + to,
+                           {kcm_refuses}));
+      }
+      if (o.cni == "cilium") {
+        auto mask = v6 ? o.node_cidr_mask_v6 : o.node_cidr_mask;
+        std::string list = v6 ? "clusterPoolIPv6PodCIDRList" : "clusterPoolIPv4PodCIDRList";
+        std::string size = v6 ? "clusterPoolIPv6MaskSize" : "clusterPoolIPv4MaskSize";
+        out.push_back(step("install Cilium with ipam.operator." + list + "=[" + to + "]" +
+                               (mask ? " and ipam.operator." + size + "=" + std::to_string(*mask) : std::string()) +
+                               "; left at its default it hands out pod addresses from 10.0.0.0/8",
+                           {cilium_cluster_pool}));
+      } else if (o.cni == "calico") {
+        out.push_back(step("install Calico with spec.calicoNetwork.ipPools[0].cidr set to " + to +
+                               " in the Installation, not its default 192.168.0.0/16",
+                           {calico_default_pool}));
+      }
+      break;
+    case range_role::services: {
+      const std::string dns = dns_of(c.to);
+      if (o.type == "eks") {
+        out.push_back(step("create " + o.name + " with kubernetesNetworkConfig." +
+                               (v6 ? std::string("ipFamily=ipv6 (EKS picks the IPv6 service range itself)")
+                                   : "serviceIpv4Cidr=" + to),
+                           {managed_create_flags, managed_service_range}));
+      } else if (o.type == "gke") {
+        out.push_back(step("create " + o.name + " with --services-ipv4-cidr=" + to,
+                           {managed_create_flags, managed_service_range}));
+      } else if (o.type == "aks") {
+        out.push_back(step("create " + o.name + " with --service-cidr " + to + " --dns-service-ip " + dns,
+                           {managed_create_flags, managed_service_range, dns_is_tenth}));
+      } else if (o.type == "kops") {
+        out.push_back(step("set spec.serviceClusterIPRange to " + to + " and spec.nonMasqueradeCIDR to " +
+                               non_masquerade(planned, o, c.to.version()) + " before kops update cluster creates it",
+                           {kops_non_masquerade}));
+      } else if (o.type == "kubeadm") {
+        out.push_back(step("run kubeadm init with --service-cidr=" + to + " (networking.serviceSubnet); cluster DNS "
+                           "becomes " + dns,
+                           {kubeadm_init_ranges, dns_is_tenth}));
+      } else {
+        out.push_back(step("start kube-apiserver and kube-controller-manager with --service-cluster-ip-range=" + to +
+                               " and set kubelet clusterDNS to " + dns,
+                           {service_range_limit, dns_is_tenth}));
+      }
+      break;
+    }
+    case range_role::external:
+      out.push_back(step("number network " + o.name + " from " + to));
+      break;
+  }
+  return out;
+}
+
 }  // namespace
 
 auto migration_steps(const fleet& planned, const plan_change& change) -> std::vector<migration_step> {
   const owner& o = planned.owners[change.owner];
-  if (!change.from.is_valid()) {
-    return {step("create " + std::string(to_string(change.role)) + " range " + change.to.to_string() + " for " + o.name +
-                 " when it is built")};
-  }
+  if (!change.from.is_valid()) return creation_steps(planned, o, change);
   switch (change.role) {
     case range_role::services: return services_steps(planned, o, change);
     case range_role::pods: return pods_steps(planned, o, change);

@@ -1,0 +1,1 @@
+capacity --fit 16,x data/examples/mesh-shared-services.yaml

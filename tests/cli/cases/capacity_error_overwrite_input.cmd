@@ -1,0 +1,1 @@
+capacity -o data/examples/mesh-shared-services.yaml data/examples/mesh-shared-services.yaml

@@ -1,0 +1,1 @@
+capacity --pool 10.0.0.0/9 --free data/examples/mesh-shared-services.yaml
