@@ -8,9 +8,9 @@ error together, as a terminal shows them. A line "..." in the expected output
 stands for any number of lines. `$?` in a command is the previous command's
 exit status, so "$ echo $?" shows it.
 
-Each page runs top to bottom in a scratch directory of its own, in which data/
-and tests/ are the repository's (read only by convention) and docs/images/ is
-empty: a page may write files there (`cidrcheck map ... -o docs/images/x.svg`),
+Each page runs top to bottom in a scratch directory of its own, in which data/,
+tests/ and docs/examples/ are the repository's (read only by convention) and
+docs/images/ is empty: a page may write files there (`cidrcheck map ... -o docs/images/x.svg`),
 and each must equal the committed file of that name. Every committed image must
 be written by some page. The cidrcheck under test, and any extra directories
 given, come first on PATH.
@@ -78,7 +78,7 @@ def prepare(scratch, repo):
     if scratch.exists():
         shutil.rmtree(scratch)
     (scratch / "docs" / "images").mkdir(parents=True)
-    for name in ("data", "tests"):
+    for name in ("data", "tests", "docs/examples"):
         (scratch / name).symlink_to(repo / name)
 
 

@@ -234,6 +234,26 @@ clusters:
   EXPECT_EQ(c.of(rule::documentation_range).size(), 1u);  // 2001:db8::/32 is its own finding
 }
 
+TEST(Check, TheHintMovesTheSideThePlanSectionLeavesFree) {
+  constexpr std::string_view fleet_text = R"(
+clusters:
+  - {name: ours, network: 10.52.0.0/16, pods: 10.100.0.0/16, services: 10.200.0.0/20}
+  - {name: theirs, network: 10.60.0.0/16, pods: 10.52.0.0/14, services: 10.201.0.0/20}
+connections:
+  - {between: [ours, theirs], routes: [network, pods]}
+)";
+  auto hint_with = [&](std::string_view plan) {
+    auto c = run(std::string(fleet_text) + std::string(plan));
+    auto overlaps = c.of(rule::overlap);
+    EXPECT_EQ(overlaps.size(), 1u);
+    return overlaps.empty() ? std::string() : overlaps[0]->hint;
+  };
+  EXPECT_NE(hint_with("").find("move the pods range of theirs (the cheaper side)"), std::string::npos);
+  EXPECT_NE(hint_with("plan: {pin: [theirs]}").find("move the network range of ours (the pods range of theirs is pinned)"),
+            std::string::npos);
+  EXPECT_NE(hint_with("plan: {pin: [\"*/pods\", \"our*\"]}").find("both ranges are pinned"), std::string::npos);
+}
+
 TEST(Check, EksPicksItsServiceDefaultByTheVpc) {
   auto c = run(R"(
 clusters:

@@ -1,5 +1,7 @@
-# Installs the build in BUILD_DIR into a scratch prefix, then builds and runs the
-# consumer in SOURCE_DIR against it with find_package(cidrcheck).
+# Installs the build in BUILD_DIR into a scratch prefix and checks the man page and
+# completions are there; then builds and runs the consumer in SOURCE_DIR against it
+# with find_package(cidrcheck), and builds the C++ guide's programs in EXAMPLES_DIR
+# into SCRATCH/examples (the docs test runs them).
 file(REMOVE_RECURSE "${SCRATCH}")
 set(prefix "${SCRATCH}/prefix")
 
@@ -12,7 +14,21 @@ function(run)
 endfunction()
 
 run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}")
+# The CLI's companions: the manual page and the shell completions, non-empty and parseable by bash.
+if(WITH_CLI)
+  foreach(companion share/man/man1/cidrcheck.1 share/bash-completion/completions/cidrcheck
+                    share/zsh/site-functions/_cidrcheck)
+    file(SIZE "${prefix}/${companion}" size)   # fails the test if the file is missing
+    if(size EQUAL 0)
+      message(FATAL_ERROR "installed ${companion} is empty")
+    endif()
+  endforeach()
+  run(bash -n "${prefix}/share/bash-completion/completions/cidrcheck")
+endif()
 run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${SCRATCH}/build" -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}"
     "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Release)
 run("${CMAKE_COMMAND}" --build "${SCRATCH}/build")
 run("${SCRATCH}/build/consumer")
+run("${CMAKE_COMMAND}" -S "${EXAMPLES_DIR}" -B "${SCRATCH}/examples" -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}"
+    "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Release)
+run("${CMAKE_COMMAND}" --build "${SCRATCH}/examples")

@@ -3,6 +3,7 @@
 // connections that route ranges between them. Plain aggregates over the value
 // types; the loaders in cidrcheck::io fill them, check() reads them.
 
+#include <cidrcheck/detail/glob.hpp>
 #include <cidrcheck/io/source_location.hpp>
 #include <cidrcheck/prefix.hpp>
 
@@ -233,5 +234,13 @@ struct fleet {
     return out;
   }
 };
+
+/// Reports whether a pin pattern pins range r of f: "owner" pins all the
+/// owner's ranges, "owner/role" one role; '*' matches any run of characters.
+inline auto pins(const pin_pattern& pin, const fleet& f, const fleet_range& r) -> bool {
+  const auto& name = f.owners[r.owner].name;
+  if (pin.pattern.find('/') == std::string::npos) return detail::glob_match(pin.pattern, name);
+  return detail::glob_match(pin.pattern, name + "/" + f.role_name(r));
+}
 
 }  // namespace cidrcheck

@@ -203,8 +203,23 @@ class checker {
       where += (k == 0 ? ", through " : " and ") + f_.describe_connection(x.via[k]);
     }
     x.message = both + "; " + where;
-    x.hint = "move the " + f_.role_name(a) + " range of " + a_owner +
-             " (the cheaper side) to free space, or stop routing it (`cidrcheck plan` proposes the move)";
+    // The side to move: the cheaper one, unless the fleet file's plan section pins it.
+    bool a_pinned = pinned(a), b_pinned = pinned(b);
+    if (a_pinned && b_pinned) {
+      x.hint = "both ranges are pinned in the plan section: unpin one to let `cidrcheck plan` move it, or stop "
+               "routing one of them";
+    } else if (a_pinned) {
+      x.hint = "move the " + f_.role_name(b) + " range of " + f_.owners[b.owner].name + " (the " + f_.role_name(a) +
+               " range of " + a_owner + " is pinned) to free space, or stop routing it (`cidrcheck plan` proposes "
+               "the move)";
+    } else {
+      x.hint = "move the " + f_.role_name(a) + " range of " + a_owner +
+               " (the cheaper side) to free space, or stop routing it (`cidrcheck plan` proposes the move)";
+    }
+  }
+
+  auto pinned(const fleet_range& r) const -> bool {
+    return std::any_of(f_.plan.pins.begin(), f_.plan.pins.end(), [&](const pin_pattern& p) { return pins(p, f_, r); });
   }
 
   void check_catalog(std::uint32_t k) {

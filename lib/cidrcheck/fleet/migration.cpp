@@ -51,6 +51,9 @@ const migration_fact managed_service_range{
 const migration_fact vpc_cidr_fixed{
     "a VPC's primary CIDR cannot be changed; moving a cluster's network means a new VPC",
     "https://docs.aws.amazon.com/vpc/latest/userguide/vpc-cidr-blocks.html"};
+const migration_fact eks_vpc_fixed{
+    "an EKS cluster's subnets can be changed, but only to subnets of the VPC it was created in",
+    "https://docs.aws.amazon.com/eks/latest/userguide/network-reqs.html"};
 const migration_fact peering_needs_disjoint{"VPC peering requires the two VPCs' CIDRs not to overlap",
                                             "https://docs.aws.amazon.com/vpc/latest/peering/vpc-peering-basics.html"};
 const migration_fact kubeadm_init_ranges{
@@ -217,6 +220,19 @@ auto network_steps(const owner& o, const plan_change& c) -> std::vector<migratio
   out.push_back(step("peer the old VPC " + from + " with the new one and route both ways, so that old and new "
                      "nodes reach each other during the move",
                      {peering_needs_disjoint}));
+  if (is_managed(o.type)) {
+    // A managed cluster stays in the network it was created in: the move is a replacement cluster.
+    std::vector<migration_fact> facts;
+    if (o.type == "eks") facts.push_back(eks_vpc_fixed);
+    std::string kind = o.type == "eks" ? "an EKS" : o.type == "aks" ? "an AKS" : "a GKE";
+    out.push_back(step(o.name + ", " + kind + " cluster, cannot move to another VPC: create a replacement cluster "
+                           "in the new VPC with the same service and pod settings, and move workloads to it "
+                           "(blue/green)",
+                       facts));
+    out.push_back(step("move load balancers and external DNS to the new cluster, retire " + o.name +
+                       ", remove the peering, and delete the old VPC " + from));
+    return out;
+  }
   out.push_back(step("create new node groups in the new VPC; cordon and drain the old nodes, one group at a time"));
   out.push_back(step("move the control plane one member at a time (for self-managed etcd: add a member in the new "
                      "VPC, then remove an old one), keeping quorum"));

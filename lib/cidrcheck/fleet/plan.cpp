@@ -24,27 +24,6 @@ auto role_index(range_role r) -> std::size_t {
   return r == range_role::external ? 0 : static_cast<std::size_t>(r);  // a movable network draws from the network pools
 }
 
-// Matches text against a pattern where '*' stands for any run of characters.
-auto glob_match(std::string_view pattern, std::string_view text) -> bool {
-  std::size_t p = 0, t = 0, star = std::string_view::npos, resume = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      resume = t;
-    } else if (p < pattern.size() && pattern[p] == text[t]) {
-      ++p;
-      ++t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      t = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
 // The rules a move can fix by itself: the range breaks them wherever it is.
 auto fixed_by_moving(rule r) -> bool {
   switch (r) {
@@ -144,11 +123,8 @@ class planner {
       const auto& r = working_.ranges[k];
       const auto& o = working_.owners[r.owner];
       if (o.kind == owner_kind::network && !o.movable) pinned_[k] = true;
-      std::string role = working_.role_name(r);
       for (std::size_t p = 0; p < settings_.pins.size(); ++p) {
-        const auto& pattern = settings_.pins[p].pattern;
-        bool whole_owner = pattern.find('/') == std::string::npos;
-        if (whole_owner ? glob_match(pattern, o.name) : glob_match(pattern, o.name + "/" + role)) {
+        if (pins(settings_.pins[p], working_, r)) {
           pinned_[k] = true;
           used[p] = true;
         }
