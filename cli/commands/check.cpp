@@ -61,7 +61,7 @@ auto run_check(std::span<const std::string> args) -> int {
   if (vm.count("write-baseline")) refuse_input_as_output(vm["write-baseline"].as<std::string>(), files, c.name);
   std::unordered_set<std::string> baseline;
   if (vm.count("baseline")) {
-    auto read = read_baseline(vm["baseline"].as<std::string>());
+    auto read = read_baseline(vm["baseline"].as<std::string>(), settings->limits.max_file_bytes);
     if (!read) return exit_trouble;
     baseline = std::move(*read);
   }

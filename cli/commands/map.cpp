@@ -80,6 +80,7 @@ auto run_map(std::span<const std::string> args) -> int {
   if (!cfg) return exit_trouble;
   settings.cfg = std::move(*cfg);
   settings.limits = limits_of(vm);
+  settings.checking = check_options_of(vm);
   settings.cat = catalog_for(settings.cfg);
   auto files = fleet_inputs(operands(vm), settings.cfg, help);
   refuse_input_as_output(output_path, files, help);

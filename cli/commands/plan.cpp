@@ -132,6 +132,7 @@ auto run_plan(std::span<const std::string> args) -> int {
   const auto cat = catalog_for(*cfg);
 
   plan_options options;
+  options.check = check_options_of(vm);
   options.fix_latent = vm["fix-latent"].as<bool>();
   for (const auto& p : strings("pool")) {
     auto [roles, cidr] = split_role(p, "--pool", help);
@@ -211,7 +212,7 @@ auto run_plan(std::span<const std::string> args) -> int {
       reread.add_text(text, display_name(files[0]));
       auto again = reread.finish();
       bool errors_left = false;
-      for (const auto& x : check(again.value, cat)) errors_left = errors_left || x.level == severity::error;
+      for (const auto& x : check(again.value, cat, options.check)) errors_left = errors_left || x.level == severity::error;
       if (!again.ok() || (result.complete() && errors_left && options.connect.empty() && suppressions.empty())) {
         throw std::logic_error("the planned fleet file does not read back clean");
       }

@@ -78,6 +78,34 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
   std::vector<std::uint32_t> open;  // the sequences and mappings being filled, innermost last
   std::unordered_map<std::string, std::uint32_t> anchors;
 
+  // The stream's size with aliases expanded. A node's own expanded size is what
+  // the totals grew by between its start and its end, so an alias adds its
+  // target's in O(1).
+  struct size {
+    std::uint64_t nodes = 0, bytes = 0;
+  };
+  size total;
+  std::vector<size> expanded;             // per node, once it is complete
+  std::vector<size> open_at;              // the totals when each open collection started
+  auto grow = [&](const yaml_event_t& e, size by, bool alias) -> bool {
+    total.nodes += by.nodes;
+    total.bytes += by.bytes;
+    std::string via = alias ? " with its aliases expanded (each use of an alias counts again)" : "";
+    if (total.nodes > limits.max_nodes) {
+      diagnostics.push_back(error_at(e.start_mark, "limit",
+                                     "the document has more than the max-nodes limit of " +
+                                         std::to_string(limits.max_nodes) + " nodes" + via));
+      return false;
+    }
+    if (total.bytes > limits.max_bytes) {
+      diagnostics.push_back(error_at(e.start_mark, "limit",
+                                     "the document holds more text than the max-file-bytes limit of " +
+                                         std::to_string(limits.max_bytes) + " bytes" + via));
+      return false;
+    }
+    return true;
+  };
+
   // Adds node k to the innermost open collection, or makes it a document root.
   auto attach = [&](std::uint32_t k) {
     if (open.empty()) {
@@ -125,12 +153,6 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       ~event_guard() { yaml_event_delete(e); }
     } guard{&e};
 
-    if (doc.nodes.size() >= limits.max_nodes) {
-      diagnostics.push_back(error_at(e.start_mark, "limit",
-                                     "the document has more than the max-nodes limit of " +
-                                         std::to_string(limits.max_nodes) + " nodes"));
-      return doc;
-    }
     switch (e.type) {
       case YAML_STREAM_END_EVENT:
         return doc;
@@ -138,7 +160,10 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
         anchors.clear();  // anchors do not cross documents
         break;
       case YAML_SCALAR_EVENT: {
+        size own{1, e.data.scalar.length};
+        if (!grow(e, own, false)) return doc;
         auto k = make(yaml_kind::scalar, e);
+        expanded.push_back(own);
         auto& n = doc.nodes[k];
         n.value.assign(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length);
         n.quoted = e.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
@@ -155,7 +180,10 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
           return doc;
         }
         bool sequence = e.type == YAML_SEQUENCE_START_EVENT;
+        open_at.push_back(total);
+        if (!grow(e, {1, 0}, false)) return doc;
         auto k = make(sequence ? yaml_kind::sequence : yaml_kind::mapping, e);
+        expanded.emplace_back();
         doc.nodes[k].flow = sequence ? e.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
                                      : e.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
         remember_anchor(sequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor, k);
@@ -168,7 +196,9 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
         auto& n = doc.nodes[open.back()];
         n.end_line = to_u32(e.end_mark.line + 1);
         n.end_column = byte_column(e.end_mark);
+        expanded[open.back()] = {total.nodes - open_at.back().nodes, total.bytes - open_at.back().bytes};
         open.pop_back();
+        open_at.pop_back();
         break;
       }
       case YAML_ALIAS_EVENT: {
@@ -186,6 +216,7 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
             return doc;
           }
         }
+        if (!grow(e, expanded[it->second], true)) return doc;
         attach(it->second);  // shared, not copied
         break;
       }
