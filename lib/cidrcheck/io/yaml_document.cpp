@@ -3,6 +3,7 @@
 #include <yaml.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <unordered_map>
 
@@ -59,14 +60,24 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
   for (std::size_t k = 0; k < text.size(); ++k) {
     if (text[k] == '\n') line_starts.push_back(k + 1);
   }
+  // Marks arrive in increasing order, so each conversion continues from the last
+  // one on the same line: linear in the text even when it is all one line (minified JSON).
+  struct {
+    std::size_t line = SIZE_MAX, chars = 0, at = 0;
+  } last;
   auto byte_column = [&](const yaml_mark_t& mark) -> std::uint32_t {
     if (mark.line >= line_starts.size()) return to_u32(mark.column + 1);
-    std::size_t at = line_starts[mark.line];
+    std::size_t at = line_starts[mark.line], chars = 0;
     if (mark.line == 0 && text.substr(0, 3) == "\xEF\xBB\xBF") at += 3;  // the reader skips a byte-order mark
-    for (std::size_t chars = 0; chars < mark.column && at < text.size(); ++chars) {
+    if (mark.line == last.line && mark.column >= last.chars) {
+      at = last.at;
+      chars = last.chars;
+    }
+    for (; chars < mark.column && at < text.size(); ++chars) {
       ++at;
       while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;  // continuation bytes
     }
+    last = {mark.line, mark.column, at};
     return to_u32(at - line_starts[mark.line] + 1);
   };
 
