@@ -76,7 +76,7 @@ void add_limit_options(po::options_description& d) {
   fleet_limits limits;
   d.add_options()
     ("max-file-bytes", po::value<std::size_t>()->value_name("N")->default_value(limits.max_file_bytes),
-     "refuse fleet files larger than N bytes")
+     "refuse input files (fleet files, exports, baselines) larger than N bytes")
     ("max-depth", po::value<std::size_t>()->value_name("N")->default_value(limits.max_depth),
      "refuse YAML nested deeper than N levels")
     ("max-nodes", po::value<std::size_t>()->value_name("N")->default_value(limits.max_nodes),
@@ -84,7 +84,15 @@ void add_limit_options(po::options_description& d) {
     ("max-owners", po::value<std::size_t>()->value_name("N")->default_value(limits.max_owners),
      "refuse fleets with more than N clusters and networks")
     ("max-ranges", po::value<std::size_t>()->value_name("N")->default_value(limits.max_ranges),
-     "refuse fleets with more than N ranges");
+     "refuse fleets with more than N ranges")
+    ("max-errors", po::value<std::size_t>()->value_name("N")->default_value(limits.max_errors),
+     "stop reading after N errors");
+}
+
+void add_findings_limit_option(po::options_description& d) {
+  d.add_options()
+    ("max-findings", po::value<std::size_t>()->value_name("N")->default_value(check_options{}.max_findings),
+     "refuse fleets with more than N findings (every overlapping pair is one)");
 }
 
 auto read_configuration(const po::variables_map& vm, const std::string& help) -> std::optional<config> {
@@ -110,7 +118,14 @@ auto limits_of(const po::variables_map& vm) -> fleet_limits {
   limits.max_nodes = vm["max-nodes"].as<std::size_t>();
   limits.max_owners = vm["max-owners"].as<std::size_t>();
   limits.max_ranges = vm["max-ranges"].as<std::size_t>();
+  limits.max_errors = vm["max-errors"].as<std::size_t>();
   return limits;
+}
+
+auto check_options_of(const po::variables_map& vm) -> check_options {
+  check_options options;
+  options.max_findings = vm["max-findings"].as<std::size_t>();
+  return options;
 }
 
 auto resolve_settings(const po::variables_map& vm, const std::string& help) -> std::optional<run_settings> {
@@ -121,6 +136,7 @@ auto resolve_settings(const po::variables_map& vm, const std::string& help) -> s
   s.fail_on = parse_threshold(vm, s.cfg, help);
   s.min_severity = parse_minimum(vm, s.cfg, help);
   s.limits = limits_of(vm);
+  s.checking = check_options_of(vm);
   s.targets = parse_report_targets(vm.count("format") ? vm["format"].as<std::vector<std::string>>()
                                                       : std::vector<std::string>{},
                                    help);
@@ -166,7 +182,7 @@ auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<a
   a.suppressions = s.cfg.suppressions;
   a.suppressions.insert(a.suppressions.end(), a.loaded.suppressions.begin(), a.loaded.suppressions.end());
   const fleet& f = a.loaded.value;
-  a.triaged = triage(f, check(f, s.cat), {s.cfg.rules, a.suppressions, today_utc()});
+  a.triaged = triage(f, check(f, s.cat, s.checking), {s.cfg.rules, a.suppressions, today_utc()});
   a.fingerprints = fingerprints(f, a.triaged.findings);
   return a;
 }

@@ -8,6 +8,7 @@
 #include "report_target.hpp"
 
 #include <cidrcheck/fleet/catalog.hpp>
+#include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/triage.hpp>
 #include <cidrcheck/io/config_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
@@ -25,8 +26,10 @@ namespace cidrcheck::cli {
 void add_report_options(boost::program_options::options_description& d, std::vector<value_hint>& values);
 /// Adds --config and --no-config (add_report_options includes them).
 void add_config_options(boost::program_options::options_description& d, std::vector<value_hint>& values);
-/// Adds the input limits (--max-file-bytes, ...).
+/// Adds the input limits (--max-file-bytes, ..., --max-errors).
 void add_limit_options(boost::program_options::options_description& d);
+/// Adds --max-findings, for the commands that check the fleet.
+void add_findings_limit_option(boost::program_options::options_description& d);
 
 /// Reads the configuration that --config names, or the .cidrcheck.yaml found
 /// from the working directory upward (none with --no-config: an empty config).
@@ -35,6 +38,8 @@ auto read_configuration(const boost::program_options::variables_map& vm, const s
     -> std::optional<config>;
 /// Returns the input limits of --max-file-bytes and the rest.
 auto limits_of(const boost::program_options::variables_map& vm) -> fleet_limits;
+/// Returns how to check a fleet: --max-findings.
+auto check_options_of(const boost::program_options::variables_map& vm) -> check_options;
 
 /// The settings of a run.
 struct run_settings {
@@ -42,6 +47,7 @@ struct run_settings {
   fail_threshold fail_on{severity::error};
   severity min_severity = severity::note;
   fleet_limits limits;
+  check_options checking;  ///< --max-findings
   std::vector<report_target> targets;
   text_style style;
   catalog cat;  ///< the built-in catalog plus the configuration's reserved ranges

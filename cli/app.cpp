@@ -1,6 +1,7 @@
 #include "app.hpp"
 
 #include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/limit_error.hpp>
 #include <cidrcheck/version.hpp>
 
 #include <exception>
@@ -109,6 +110,9 @@ auto run(int argc, char** argv) -> int {
     std::cerr << "cidrcheck: error: " << e.what() << "\n";
     std::string path = e.help_command().empty() ? "" : e.help_command() + " ";
     std::cerr << "Try 'cidrcheck " << path << "--help' for more information.\n";
+    return exit_trouble;
+  } catch (const limit_error& e) {
+    std::cerr << "cidrcheck: error: " << e.what() << " (--" << e.limit() << " raises it)\n";
     return exit_trouble;
   } catch (const std::bad_alloc&) {
     std::cerr << "cidrcheck: error: out of memory\n";

@@ -34,6 +34,10 @@ auto write_in_place(const std::string& path, const std::function<void(output&)>&
   return ok ? std::string() : std::string("cannot write: ") + std::strerror(error != 0 ? error : EIO);
 }
 
+// Reports whether the stream's file reached the disk; file systems that cannot
+// sync (EINVAL) count as synced.
+auto synced(std::FILE* stream) -> bool { return ::fsync(::fileno(stream)) == 0 || errno == EINVAL; }
+
 }  // namespace
 
 auto write_file_atomically(const std::string& given, const std::function<void(output&)>& render) -> std::string {
@@ -81,7 +85,8 @@ auto write_file_atomically(const std::string& given, const std::function<void(ou
   try {
     output out(stream);
     render(out);
-    ok = out.flush();
+    // On disk before the rename, so that a crash leaves the old file or the whole new one.
+    ok = out.flush() && synced(stream);
   } catch (...) {
     std::fclose(stream);
     ::unlink(temp.c_str());

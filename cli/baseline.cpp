@@ -2,27 +2,24 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
+#include <cidrcheck/io/read_file.hpp>
+
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 namespace cidrcheck::cli {
 
-auto read_baseline(const std::string& path) -> std::optional<std::unordered_set<std::string>> {
+auto read_baseline(const std::string& path, std::size_t max_bytes)
+    -> std::optional<std::unordered_set<std::string>> {
   auto fail = [&](const std::string& why) {
-    std::cerr << path << ": error: " << why << "\n";
+    std::cerr << display_name(path) << ": error: " << why << "\n";
     return std::nullopt;
   };
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(std::string("cannot open: ") + std::strerror(errno));
-  std::stringstream text;
-  text << in.rdbuf();
+  auto file = read_file(path, max_bytes, "max-file-bytes");
+  if (!file.error.empty()) return fail(file.error);
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(text.str());
+    doc = nlohmann::json::parse(file.text);
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann says "[json.exception.parse_error.101] parse error at line L, column C: WHY".
     std::string why = e.what();
@@ -31,7 +28,7 @@ auto read_baseline(const std::string& path) -> std::optional<std::unordered_set<
     auto colon = why.find(": ", at == std::string::npos ? 0 : at);
     if (at != std::string::npos && colon != std::string::npos &&
         std::sscanf(why.c_str() + at, " at line %u, column %u", &line, &column) == 2) {
-      std::cerr << path << ":" << line << ":" << column << ": error: not a JSON report: " << why.substr(colon + 2)
+      std::cerr << display_name(path) << ":" << line << ":" << column << ": error: not a JSON report: " << why.substr(colon + 2)
                 << "\n";
       return std::nullopt;
     }

@@ -2,6 +2,7 @@
 // Baselines: a JSON report of an earlier run, whose findings a later run
 // leaves out, so that only new findings fail it.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -10,7 +11,9 @@ namespace cidrcheck::cli {
 
 /// Returns the fingerprints of the findings of a JSON report (the
 /// `findings[].fingerprint` values). Prints why and returns nullopt when the
-/// file cannot be read or is no such report.
-auto read_baseline(const std::string& path) -> std::optional<std::unordered_set<std::string>>;
+/// file cannot be read, is larger than max_bytes (the "max-file-bytes"
+/// limit) or is no such report. "-" reads standard input.
+auto read_baseline(const std::string& path, std::size_t max_bytes)
+    -> std::optional<std::unordered_set<std::string>>;
 
 }  // namespace cidrcheck::cli

@@ -1,6 +1,8 @@
 #include "git.hpp"
 
 #include <cerrno>
+#include <csignal>
+#include <cstdint>
 #include <fcntl.h>
 #include <filesystem>
 #include <spawn.h>
@@ -17,11 +19,12 @@ namespace {
 struct process_result {
   int status = -1;  ///< the exit code; -1 when git could not be run or was killed
   std::string out;
+  bool too_large = false;  ///< the output passed max_out: git was killed
 };
 
-// Runs git with args, capturing its standard output; its standard error goes
-// to ours, or to /dev/null when quiet.
-auto run_git(std::vector<std::string> args, bool quiet) -> process_result {
+// Runs git with args, capturing its standard output (at most max_out bytes,
+// else git is killed); its standard error goes to ours, or to /dev/null when quiet.
+auto run_git(std::vector<std::string> args, bool quiet, std::size_t max_out = SIZE_MAX) -> process_result {
   process_result result;
   int pipe_fds[2];
   if (::pipe(pipe_fds) != 0) return result;
@@ -45,6 +48,12 @@ auto run_git(std::vector<std::string> args, bool quiet) -> process_result {
       auto n = ::read(pipe_fds[0], buf, sizeof buf);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
+      if (result.out.size() + static_cast<std::size_t>(n) > max_out) {
+        result.too_large = true;
+        result.out.clear();
+        ::kill(pid, SIGKILL);
+        break;
+      }
       result.out.append(buf, static_cast<std::size_t>(n));
     }
   }
@@ -63,7 +72,7 @@ auto is_git_commit(const std::string& rev) -> bool {
   return run_git({"rev-parse", "--verify", "--quiet", rev + "^{commit}"}, true).status == 0;
 }
 
-auto read_at_revision(const std::string& rev, const std::string& path) -> revision_file {
+auto read_at_revision(const std::string& rev, const std::string& path, std::size_t max_bytes) -> revision_file {
   // git resolves "./PATH" against the working directory; an absolute path is made relative to it.
   std::filesystem::path p(path);
   std::error_code ec;
@@ -76,7 +85,12 @@ auto read_at_revision(const std::string& rev, const std::string& path) -> revisi
     return out;
   }
   if (listed.out.empty()) return out;
-  auto shown = run_git({"show", rev + ":./" + relative}, false);
+  auto shown = run_git({"show", rev + ":./" + relative}, false, max_bytes);
+  if (shown.too_large) {
+    out.failed = true;
+    out.error = "file is larger than the max-file-bytes limit of " + std::to_string(max_bytes) + " bytes";
+    return out;
+  }
   if (shown.status != 0) {
     out.failed = true;
     return out;

@@ -2,6 +2,7 @@
 // Reading files as they were at a git revision, for `cidrcheck diff --rev`.
 // Runs the git executable on PATH in the working directory; git is not linked.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -12,14 +13,17 @@ namespace cidrcheck::cli {
 auto is_git_commit(const std::string& rev) -> bool;
 
 /// The text of a file at a revision: nullopt when the file does not exist
-/// there (it is new), an error when git fails (its message is on stderr).
+/// there (it is new), an error when git fails (its message is on stderr) or
+/// the file is too large (error says so).
 struct revision_file {
   std::optional<std::string> text;
   bool failed = false;
+  std::string error;  ///< why, when cidrcheck refused the file
 };
 
 /// Reads path (relative to the working directory) as it was at commit rev,
-/// with `git ls-tree` and `git show REV:./PATH`.
-auto read_at_revision(const std::string& rev, const std::string& path) -> revision_file;
+/// with `git ls-tree` and `git show REV:./PATH`. A file larger than max_bytes
+/// (the "max-file-bytes" limit) fails: git is stopped, nothing more is read.
+auto read_at_revision(const std::string& rev, const std::string& path, std::size_t max_bytes) -> revision_file;
 
 }  // namespace cidrcheck::cli

@@ -41,6 +41,7 @@ auto check_interfaces() -> std::vector<command_interface> {
     ("write-baseline", po::value<std::string>()->value_name("FILE"),
      "write every finding of this run to FILE, a JSON report to pass to --baseline later");
   add_limit_options(c.options);
+  add_findings_limit_option(c.options);
   c.values.push_back({"baseline", {}});
   c.values.push_back({"write-baseline", {}});
   c.operands = operand_kind::files;
@@ -61,7 +62,7 @@ auto run_check(std::span<const std::string> args) -> int {
   if (vm.count("write-baseline")) refuse_input_as_output(vm["write-baseline"].as<std::string>(), files, c.name);
   std::unordered_set<std::string> baseline;
   if (vm.count("baseline")) {
-    auto read = read_baseline(vm["baseline"].as<std::string>());
+    auto read = read_baseline(vm["baseline"].as<std::string>(), settings->limits.max_file_bytes);
     if (!read) return exit_trouble;
     baseline = std::move(*read);
   }

@@ -10,6 +10,7 @@
 #include <cidrcheck/io/fleet_loader.hpp>
 
 #include <algorithm>
+#include <iostream>
 #include <unordered_set>
 
 namespace po = boost::program_options;
@@ -59,7 +60,8 @@ auto load_at_revision(const std::string& rev, const std::vector<std::string>& fi
   fleet_loader loader(s.cat, s.limits);
   bool any = false;
   for (const auto& file : files) {
-    auto read = read_at_revision(rev, file);
+    auto read = read_at_revision(rev, file, s.limits.max_file_bytes);
+    if (!read.error.empty()) std::cerr << rev << ":" << file << ": error: " << read.error << "\n";
     if (read.failed) return {std::nullopt, true};
     if (!read.text) continue;
     loader.add_text(*read.text, rev + ":" + file);
@@ -101,6 +103,7 @@ auto diff_interfaces() -> std::vector<command_interface> {
     ("rev", po::value<std::string>()->value_name("REV"), "compare with the fleet files as they were at git revision REV");
   add_report_options(c.options, c.values);
   add_limit_options(c.options);
+  add_findings_limit_option(c.options);
   c.operands = operand_kind::files;
   return out;
 }

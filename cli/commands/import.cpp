@@ -1,5 +1,6 @@
 // cidrcheck import KIND FILE... | SOURCE...: write a fleet file from what other tools export.
 
+#include "analysis.hpp"
 #include "app.hpp"
 #include "atomic_file.hpp"
 #include "options.hpp"
@@ -54,9 +55,9 @@ auto import_interfaces() -> std::vector<command_interface> {
   c.options.add_options()
     ("help,h", "show this help and exit")
     ("output,o", po::value<std::string>()->value_name("FILE"),
-     "write the fleet file to FILE (atomically: all of it or nothing) instead of standard output")
-    ("max-file-bytes", po::value<std::size_t>()->value_name("N")->default_value(fleet_limits{}.max_file_bytes),
-     "refuse input files larger than N bytes");
+     "write the fleet file to FILE (atomically: all of it or nothing) instead of standard output");
+  add_limit_options(c.options);
+  add_findings_limit_option(c.options);
   c.values.push_back({"output", {}});
   c.operands = operand_kind::words;
   for (const auto& k : import_kinds()) c.operand_words.emplace_back(k.name);
@@ -73,8 +74,8 @@ auto run_import(std::span<const std::string> args) -> int {
   }
   auto inputs = operands(vm);
   const auto output_path = vm.count("output") ? vm["output"].as<std::string>() : std::string();
-  fleet_limits limits;
-  limits.max_file_bytes = vm["max-file-bytes"].as<std::size_t>();
+  const auto limits = limits_of(vm);
+  const auto checking = check_options_of(vm);
   if (inputs.empty()) throw usage_error("no sources (give a KIND and its files, or KIND:FILE)", help);
 
   // "import KIND FILE...", or every argument a source of its own.
@@ -105,7 +106,7 @@ auto run_import(std::span<const std::string> args) -> int {
 
   // Disagreements between sources: the findings check() reports, as warnings here.
   std::size_t conflicts = 0;
-  for (const auto& x : check(loaded.value, cat)) {
+  for (const auto& x : check(loaded.value, cat, checking)) {
     if (x.id != rule::source_conflict) continue;
     ++conflicts;
     std::cerr << format_diagnostic({severity::warning, std::string(info(x.id).name), x.message + " [source-conflict]",

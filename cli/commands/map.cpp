@@ -49,6 +49,7 @@ auto map_interfaces() -> std::vector<command_interface> {
     ("title", po::value<std::string>()->value_name("TEXT"), "the first line (default: a summary of the fleet)");
   add_config_options(c.options, c.values);
   add_limit_options(c.options);
+  add_findings_limit_option(c.options);
   c.values.push_back({"output", {}});
   c.operands = operand_kind::files;
   return out;
@@ -80,6 +81,7 @@ auto run_map(std::span<const std::string> args) -> int {
   if (!cfg) return exit_trouble;
   settings.cfg = std::move(*cfg);
   settings.limits = limits_of(vm);
+  settings.checking = check_options_of(vm);
   settings.cat = catalog_for(settings.cfg);
   auto files = fleet_inputs(operands(vm), settings.cfg, help);
   refuse_input_as_output(output_path, files, help);

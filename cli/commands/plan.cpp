@@ -97,6 +97,7 @@ auto plan_interfaces() -> std::vector<command_interface> {
     ("fix-latent", po::bool_switch(), "also remove latent overlaps");
   add_config_options(c.options, c.values);
   add_limit_options(c.options);
+  add_findings_limit_option(c.options);
   c.values.push_back({"format", {"text", "json", "yaml"}});
   c.values.push_back({"output", {}});
   c.operands = operand_kind::files;
@@ -130,6 +131,7 @@ auto run_plan(std::span<const std::string> args) -> int {
   const auto cat = catalog_for(*cfg);
 
   plan_options options;
+  options.check = check_options_of(vm);
   options.fix_latent = vm["fix-latent"].as<bool>();
   for (const auto& p : strings("pool")) {
     auto [roles, cidr] = split_role(p, "--pool", help);
@@ -209,7 +211,7 @@ auto run_plan(std::span<const std::string> args) -> int {
       reread.add_text(text, display_name(files[0]));
       auto again = reread.finish();
       bool errors_left = false;
-      for (const auto& x : check(again.value, cat)) errors_left = errors_left || x.level == severity::error;
+      for (const auto& x : check(again.value, cat, options.check)) errors_left = errors_left || x.level == severity::error;
       if (!again.ok() || (result.complete() && errors_left && options.connect.empty() && suppressions.empty())) {
         throw std::logic_error("the planned fleet file does not read back clean");
       }

@@ -47,7 +47,9 @@ void add_common(po::options_description& d) {
     ("max-file-bytes", po::value<std::size_t>()->default_value(defaults.max_file_bytes)->value_name("N"),
      "refuse input files larger than N bytes")
     ("max-line-bytes", po::value<std::size_t>()->default_value(defaults.max_line_bytes)->value_name("N"),
-     "refuse lines longer than N bytes");
+     "refuse lines longer than N bytes")
+    ("max-errors", po::value<std::size_t>()->default_value(defaults.max_errors)->value_name("N"),
+     "stop reading after N errors");
 }
 
 auto subcommand(std::string name, std::string summary, std::string usage, std::string description)
@@ -129,6 +131,7 @@ auto read_lists(const po::variables_map& vm, const std::string& help) -> std::op
   options.allow_empty = vm["allow-empty"].as<bool>();
   options.max_file_bytes = vm["max-file-bytes"].as<std::size_t>();
   options.max_line_bytes = vm["max-line-bytes"].as<std::size_t>();
+  options.max_errors = vm["max-errors"].as<std::size_t>();
   if (vm["lenient"].as<bool>()) options.mode = host_bits::mask;
   auto list = read_prefix_lists(files, options);
   for (const auto& d : list.diagnostics) std::cerr << format_diagnostic(d);

@@ -33,7 +33,7 @@ endforeach()
 string(REPEAT "${bytes}\n" 200 garbage)
 file(WRITE "${SCRATCH}/garbage.bin" "${garbage}")
 expect_trouble(binary_garbage "garbage.bin:1:1: error: invalid prefix" set overlaps "${SCRATCH}/garbage.bin")
-expect_trouble(binary_garbage_capped "too many errors (50), stopping" set overlaps "${SCRATCH}/garbage.bin")
+expect_trouble(binary_garbage_capped "too many errors: stopping at the max-errors limit of 50" set overlaps "${SCRATCH}/garbage.bin")
 
 # A file over the size limit (the limit lowered so the test stays small).
 file(WRITE "${SCRATCH}/big.txt" "10.0.0.0/8\n10.1.0.0/16\n")

@@ -4,6 +4,7 @@
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
 
+#include <cstddef>
 #include <vector>
 
 namespace cidrcheck {
@@ -14,6 +15,10 @@ struct check_options {
   /// Whether findings carry their message and hint. Callers that only need
   /// which rules break where (a plan's verification) save the text.
   bool describe = true;
+  /// The most findings a fleet may have ("max-findings"): every pair of
+  /// overlapping ranges is a finding, so a few thousand owners of one range
+  /// would otherwise take gigabytes. About 1.7 KB each, as the CLI reports them.
+  std::size_t max_findings = 1'000'000;
 };
 
 /// Applies every rule to the fleet and returns the findings, sorted by the
@@ -25,6 +30,7 @@ struct check_options {
 /// carry each range, so the cost grows with the number of ranges plus
 /// connection memberships plus the number of overlapping pairs, never with
 /// the square of a mesh. Thread-safe for concurrent calls on shared inputs.
+/// Throws limit_error when the fleet has more than options.max_findings findings.
 auto check(const fleet& f, const catalog& c, const check_options& options = {}) -> std::vector<finding>;
 
 }  // namespace cidrcheck

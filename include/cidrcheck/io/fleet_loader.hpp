@@ -19,13 +19,14 @@ namespace cidrcheck {
 /// Limits on fleet input. The defaults are generous for real fleets (a
 /// 10,000-cluster fleet file is about 3 MB); every limit has the name its error
 /// message uses, and the CLI a flag of that name.
+/// Aliases count each time they are used, for the nodes and for the text.
 struct fleet_limits {
-  std::size_t max_file_bytes = std::size_t{32} << 20;  ///< "max-file-bytes"
+  std::size_t max_file_bytes = std::size_t{32} << 20;  ///< "max-file-bytes": a file, and a document's text
   std::size_t max_depth = 64;                          ///< "max-depth": YAML nesting
-  std::size_t max_nodes = 5'000'000;  ///< "max-nodes": YAML nodes, and nodes walked (aliases count per use)
+  std::size_t max_nodes = 5'000'000;                   ///< "max-nodes": YAML nodes, and nodes walked
   std::size_t max_owners = 1'000'000;                  ///< "max-owners": clusters and networks
   std::size_t max_ranges = 10'000'000;                 ///< "max-ranges"
-  std::size_t max_errors = 100;                        ///< stop reading after this many errors
+  std::size_t max_errors = 100;                        ///< "max-errors": stop reading after this many errors
 };
 
 /// A fleet read from one or more sources, with every problem found on the way.

@@ -37,7 +37,7 @@ struct prefix_list {
 struct list_options {
   std::size_t max_file_bytes = std::size_t{1} << 30;  ///< limit "max-file-bytes"
   std::size_t max_line_bytes = std::size_t{64} << 10;  ///< limit "max-line-bytes"
-  std::size_t max_errors = 50;  ///< stop reporting (and reading) after this many errors
+  std::size_t max_errors = 50;  ///< limit "max-errors": stop reporting (and reading) after this many errors
   bool allow_empty = false;     ///< accept a list without a single CIDR
   host_bits mode = host_bits::reject;
 };

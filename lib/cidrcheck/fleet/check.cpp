@@ -2,6 +2,7 @@
 #include <cidrcheck/address_set.hpp>
 #include <cidrcheck/fleet/capacity.hpp>
 #include <cidrcheck/fleet/check.hpp>
+#include <cidrcheck/limit_error.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -130,7 +131,16 @@ class checker {
   }
 
  private:
+  // Throws limit_error when one more finding would pass max-findings.
+  void make_room() const {
+    if (findings_.size() < options_.max_findings) return;
+    throw limit_error("max-findings", options_.max_findings,
+                      "the fleet has more than the max-findings limit of " + std::to_string(options_.max_findings) +
+                          " findings");
+  }
+
   auto add(rule id, std::vector<std::uint32_t> ranges, std::string message, std::string hint) -> finding& {
+    make_room();
     finding x;
     x.id = id;
     x.level = info(id).default_severity;
@@ -148,6 +158,7 @@ class checker {
     for_each_overlapping_pair(
         f_.ranges, [](const fleet_range& r) -> const prefix& { return r.cidr; },
         [&](std::size_t outer, std::size_t inner) {
+          make_room();
           auto i = static_cast<std::uint32_t>(outer), j = static_cast<std::uint32_t>(inner);
           // Order the two sides: cheaper to move first, then declaration order.
           if (std::make_tuple(move_rank(f_.ranges[j]), j) < std::make_tuple(move_rank(f_.ranges[i]), i)) std::swap(i, j);

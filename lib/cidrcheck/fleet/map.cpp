@@ -142,7 +142,6 @@ struct worst_level {
     return *this;
   }
   friend bool operator==(const worst_level&, const worst_level&) = default;
-  friend auto operator<=>(const worst_level&, const worst_level&) = default;
 };
 
 auto is_overlap_rule(rule id) -> bool {

@@ -7,6 +7,7 @@
 #include "import/read_import.hpp"
 #include "kube_version.hpp"
 #include "suppression_reader.hpp"
+#include "too_many_errors.hpp"
 #include "yaml_document.hpp"
 #include "yaml_reader.hpp"
 
@@ -16,6 +17,7 @@
 #include <optional>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cidrcheck {
 
@@ -45,6 +47,10 @@ struct fleet_loader::state {
 
   state(const catalog& c, fleet_limits l) : cat(c), limits(l) {}
 
+  auto yaml_limits() const -> detail::yaml_limits {
+    return {limits.max_depth, limits.max_nodes, limits.max_file_bytes, limits.max_errors};
+  }
+
   auto error_count() const -> std::size_t {
     return static_cast<std::size_t>(std::count_if(result.diagnostics.begin(), result.diagnostics.end(),
                                                   [](const diagnostic& d) { return d.level == severity::error; }));
@@ -53,16 +59,15 @@ struct fleet_loader::state {
   void read(std::string_view text, const std::string& name) {
     if (stopped) return;
     result.files.push_back(name);
-    detail::yaml_limits yl{limits.max_depth, limits.max_nodes};
     auto errors_before = error_count();
-    auto doc = detail::parse_yaml(text, name, yl, result.diagnostics);
+    auto doc = detail::parse_yaml(text, name, yaml_limits(), result.diagnostics);
     if (error_count() > errors_before) return;  // a syntax error: the partial document would only add noise
-    yaml_reader reader(doc, name, result.diagnostics, limits.max_nodes);
+    yaml_reader reader(doc, name, result.diagnostics, limits.max_nodes, limits.max_errors);
     if (doc.roots.empty() && !has_errors(result.diagnostics)) {
       result.diagnostics.push_back({severity::error, "empty-input", "the file holds no YAML document", {name, 0, 0}, {}});
     }
     for (auto root : doc.roots) read_document(reader, root);
-    if (error_count() >= limits.max_errors) stop("too many errors (" + std::to_string(error_count()) + "), stopping");
+    if (error_count() >= limits.max_errors) stop(detail::too_many_errors(limits.max_errors));
   }
 
   // Returns a file's text; a file that cannot be read is an error (its message
@@ -90,9 +95,8 @@ struct fleet_loader::state {
   void read_import(import_kind kind, std::string_view text, const std::string& name) {
     if (stopped) return;
     result.files.push_back(name);
-    detail::yaml_limits yl{limits.max_depth, limits.max_nodes};
-    imports.push_back(detail::read_import(kind, text, name, yl, limits.max_nodes, result.diagnostics));
-    if (error_count() >= limits.max_errors) stop("too many errors (" + std::to_string(error_count()) + "), stopping");
+    imports.push_back(detail::read_import(kind, text, name, yaml_limits(), limits.max_nodes, result.diagnostics));
+    if (error_count() >= limits.max_errors) stop(detail::too_many_errors(limits.max_errors));
   }
 
   // Merges the imports into the owners of the fleet files; their connections join the others.
@@ -113,10 +117,11 @@ struct fleet_loader::state {
     moved_to = std::move(merged.moved_to);
   }
 
-  void stop(std::string message) {
+  // Reads nothing more; d says why, unless a yaml_reader already stopped for it.
+  void stop(diagnostic d) {
     if (stopped) return;
     stopped = true;
-    result.diagnostics.push_back({severity::error, "too-many-errors", std::move(message), {}, {}});
+    if (result.diagnostics.empty() || result.diagnostics.back().code != d.code) result.diagnostics.push_back(std::move(d));
   }
 
   void read_document(yaml_reader& r, std::uint32_t root) {
@@ -457,8 +462,9 @@ struct fleet_loader::state {
       if (!complete) continue;
       // Keep the declared order (messages list members as written), without repeats.
       std::vector<std::uint32_t> distinct;
+      std::unordered_set<std::uint32_t> seen;  // a connection may have a million members
       for (auto m : members) {
-        if (std::find(distinct.begin(), distinct.end(), m) == distinct.end()) distinct.push_back(m);
+        if (seen.insert(m).second) distinct.push_back(m);
       }
       if (distinct.size() != members.size() && !expanded) {
         result.diagnostics.push_back({severity::warning, "duplicate-member", "a connection lists a member twice",

@@ -2,6 +2,8 @@
 
 #include <cidrcheck/io/read_file.hpp>
 
+#include "too_many_errors.hpp"
+
 #include <cstring>
 
 namespace cidrcheck {
@@ -63,8 +65,7 @@ void parse_prefix_list(std::string_view text, std::string_view name, prefix_list
                                           "invalid-prefix", std::move(message)));
     }
     if (++errors >= options.max_errors) {
-      into.diagnostics.push_back(error_at(name, line_number, 0, "too-many-errors",
-                                          "too many errors (" + std::to_string(errors) + "), stopping"));
+      into.diagnostics.push_back(detail::too_many_errors(options.max_errors, {std::string(name), line_number, 0}));
       return;
     }
   }

@@ -3,6 +3,7 @@
 #include <yaml.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <unordered_map>
 
@@ -59,14 +60,24 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
   for (std::size_t k = 0; k < text.size(); ++k) {
     if (text[k] == '\n') line_starts.push_back(k + 1);
   }
+  // Marks arrive in increasing order, so each conversion continues from the last
+  // one on the same line: linear in the text even when it is all one line (minified JSON).
+  struct {
+    std::size_t line = SIZE_MAX, chars = 0, at = 0;
+  } last;
   auto byte_column = [&](const yaml_mark_t& mark) -> std::uint32_t {
     if (mark.line >= line_starts.size()) return to_u32(mark.column + 1);
-    std::size_t at = line_starts[mark.line];
+    std::size_t at = line_starts[mark.line], chars = 0;
     if (mark.line == 0 && text.substr(0, 3) == "\xEF\xBB\xBF") at += 3;  // the reader skips a byte-order mark
-    for (std::size_t chars = 0; chars < mark.column && at < text.size(); ++chars) {
+    if (mark.line == last.line && mark.column >= last.chars) {
+      at = last.at;
+      chars = last.chars;
+    }
+    for (; chars < mark.column && at < text.size(); ++chars) {
       ++at;
       while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;  // continuation bytes
     }
+    last = {mark.line, mark.column, at};
     return to_u32(at - line_starts[mark.line] + 1);
   };
 
@@ -77,6 +88,34 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
 
   std::vector<std::uint32_t> open;  // the sequences and mappings being filled, innermost last
   std::unordered_map<std::string, std::uint32_t> anchors;
+
+  // The stream's size with aliases expanded. A node's own expanded size is what
+  // the totals grew by between its start and its end, so an alias adds its
+  // target's in O(1).
+  struct size {
+    std::uint64_t nodes = 0, bytes = 0;
+  };
+  size total;
+  std::vector<size> expanded;             // per node, once it is complete
+  std::vector<size> open_at;              // the totals when each open collection started
+  auto grow = [&](const yaml_event_t& e, size by, bool alias) -> bool {
+    total.nodes += by.nodes;
+    total.bytes += by.bytes;
+    std::string via = alias ? " with its aliases expanded (each use of an alias counts again)" : "";
+    if (total.nodes > limits.max_nodes) {
+      diagnostics.push_back(error_at(e.start_mark, "limit",
+                                     "the document has more than the max-nodes limit of " +
+                                         std::to_string(limits.max_nodes) + " nodes" + via));
+      return false;
+    }
+    if (total.bytes > limits.max_bytes) {
+      diagnostics.push_back(error_at(e.start_mark, "limit",
+                                     "the document holds more text than the max-file-bytes limit of " +
+                                         std::to_string(limits.max_bytes) + " bytes" + via));
+      return false;
+    }
+    return true;
+  };
 
   // Adds node k to the innermost open collection, or makes it a document root.
   auto attach = [&](std::uint32_t k) {
@@ -125,12 +164,6 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       ~event_guard() { yaml_event_delete(e); }
     } guard{&e};
 
-    if (doc.nodes.size() >= limits.max_nodes) {
-      diagnostics.push_back(error_at(e.start_mark, "limit",
-                                     "the document has more than the max-nodes limit of " +
-                                         std::to_string(limits.max_nodes) + " nodes"));
-      return doc;
-    }
     switch (e.type) {
       case YAML_STREAM_END_EVENT:
         return doc;
@@ -138,7 +171,10 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
         anchors.clear();  // anchors do not cross documents
         break;
       case YAML_SCALAR_EVENT: {
+        size own{1, e.data.scalar.length};
+        if (!grow(e, own, false)) return doc;
         auto k = make(yaml_kind::scalar, e);
+        expanded.push_back(own);
         auto& n = doc.nodes[k];
         n.value.assign(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length);
         n.quoted = e.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
@@ -155,7 +191,10 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
           return doc;
         }
         bool sequence = e.type == YAML_SEQUENCE_START_EVENT;
+        open_at.push_back(total);
+        if (!grow(e, {1, 0}, false)) return doc;
         auto k = make(sequence ? yaml_kind::sequence : yaml_kind::mapping, e);
+        expanded.emplace_back();
         doc.nodes[k].flow = sequence ? e.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
                                      : e.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
         remember_anchor(sequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor, k);
@@ -168,7 +207,9 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
         auto& n = doc.nodes[open.back()];
         n.end_line = to_u32(e.end_mark.line + 1);
         n.end_column = byte_column(e.end_mark);
+        expanded[open.back()] = {total.nodes - open_at.back().nodes, total.bytes - open_at.back().bytes};
         open.pop_back();
+        open_at.pop_back();
         break;
       }
       case YAML_ALIAS_EVENT: {
@@ -186,6 +227,7 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
             return doc;
           }
         }
+        if (!grow(e, expanded[it->second], true)) return doc;
         attach(it->second);  // shared, not copied
         break;
       }

@@ -6,7 +6,9 @@
 // loader enforce depth, size and alias-expansion limits and see duplicate keys.
 //
 // Aliases point at their anchored node (the tree is a DAG); nothing is copied,
-// so an alias bomb costs nothing to hold and is caught where it is walked.
+// so an alias bomb costs nothing to hold. The limits count the document as if
+// every alias were expanded, so a billion-laughs document is refused while it
+// is parsed, before any reader walks it.
 
 #include <cidrcheck/io/diagnostic.hpp>
 
@@ -32,10 +34,14 @@ struct yaml_node {
   std::vector<std::uint32_t> children;  ///< sequence: items; mapping: key, value, key, value, ...
 };
 
-/// Limits on what a document may hold; each has a name its error message uses.
+/// Limits on what a stream of documents may hold, counted with every alias
+/// expanded (each use of an alias counts the nodes and text it refers to
+/// again); each has a name its error message uses.
 struct yaml_limits {
   std::size_t max_depth = 64;           ///< "max-depth": nesting of sequences and mappings
-  std::size_t max_nodes = 5'000'000;    ///< "max-nodes": nodes in the document
+  std::size_t max_nodes = 5'000'000;    ///< "max-nodes": nodes
+  std::size_t max_bytes = std::size_t{32} << 20;  ///< "max-file-bytes": the text of the scalars
+  std::size_t max_errors = 100;  ///< "max-errors": the errors a yaml_reader reports before it stops walking
 };
 
 struct yaml_document {

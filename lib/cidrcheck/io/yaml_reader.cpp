@@ -1,19 +1,60 @@
 #include "yaml_reader.hpp"
 
+#include "too_many_errors.hpp"
+
 #include <algorithm>
 #include <charconv>
+#include <unordered_map>
 
 namespace cidrcheck::detail {
 
+// Finds a mapping's entries by key: a linear search while the mapping is small,
+// as nearly all are, and a hash index once it is large (a hostile file may hold
+// a million keys, and a search per key would take hours).
+class yaml_reader::key_index {
+ public:
+  explicit key_index(const std::vector<entry>& entries) : entries_(entries) {}
+
+  auto find(std::string_view key) -> const entry* {
+    if (entries_.size() < 16) {
+      auto it = std::find_if(entries_.begin(), entries_.end(), [&](const entry& e) { return e.key == key; });
+      return it == entries_.end() ? nullptr : &*it;
+    }
+    for (; indexed_ < entries_.size(); ++indexed_) index_.emplace(entries_[indexed_].key, indexed_);
+    auto it = index_.find(key);
+    return it == index_.end() ? nullptr : &entries_[it->second];
+  }
+
+ private:
+  const std::vector<entry>& entries_;  // grows between calls; the index catches up
+  std::unordered_map<std::string_view, std::size_t> index_;
+  std::size_t indexed_ = 0;
+};
+
 yaml_reader::yaml_reader(const yaml_document& doc, std::string file, std::vector<diagnostic>& out,
-                         std::size_t visit_budget)
-    : doc_(doc), file_(std::move(file)), out_(out), budget_(visit_budget) {}
+                         std::size_t visit_budget, std::size_t max_errors)
+    : doc_(doc), file_(std::move(file)), out_(out), budget_(visit_budget), max_errors_(max_errors) {
+  auto earlier = static_cast<std::size_t>(
+      std::count_if(out.begin(), out.end(), [](const diagnostic& d) { return d.level == severity::error; }));
+  errors_left_ = max_errors > earlier ? max_errors - earlier : 0;
+  exhausted_ = errors_left_ == 0;
+}
 
 auto yaml_reader::where(std::uint32_t k) const -> source_location { return {file_, doc_[k].line, doc_[k].column}; }
 
 void yaml_reader::report(severity level, std::uint32_t k, std::string code, std::string message,
                          std::vector<diagnostic> notes) {
-  out_.push_back({level, std::move(code), std::move(message), where(k), std::move(notes)});
+  add({level, std::move(code), std::move(message), where(k), std::move(notes)});
+}
+
+void yaml_reader::add(diagnostic d) {
+  if (errors_left_ == 0) return;  // stopped: one more error would only repeat the cause
+  bool error = d.level == severity::error;
+  out_.push_back(std::move(d));
+  if (error && --errors_left_ == 0) {
+    exhausted_ = true;
+    out_.push_back(too_many_errors(max_errors_));
+  }
 }
 
 auto yaml_reader::note_at(std::uint32_t k, std::string message) const -> diagnostic {
@@ -57,7 +98,7 @@ auto yaml_reader::is_null(std::uint32_t k) const -> bool {
          (n.value.empty() || n.value == "~" || n.value == "null" || n.value == "Null" || n.value == "NULL");
 }
 
-void yaml_reader::merge_into(std::uint32_t k, std::vector<entry>& out) {
+void yaml_reader::merge_into(std::uint32_t k, std::vector<entry>& out, key_index& keys) {
   // A merge value is a mapping or a list of mappings; earlier ones win.
   std::vector<std::uint32_t> sources;
   if (doc_[k].kind == yaml_kind::sequence) {
@@ -70,8 +111,7 @@ void yaml_reader::merge_into(std::uint32_t k, std::vector<entry>& out) {
     auto merged = mapping(s, "a merged mapping");
     if (!merged) continue;
     for (const auto& e : *merged) {
-      bool present = std::any_of(out.begin(), out.end(), [&](const entry& x) { return x.key == e.key; });
-      if (!present) out.push_back(e);
+      if (keys.find(e.key) == nullptr) out.push_back(e);
     }
   }
 }
@@ -80,6 +120,7 @@ auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::option
   if (!expect(k, yaml_kind::mapping, what)) return std::nullopt;
   const auto& children = doc_[k].children;
   std::vector<entry> out;
+  key_index keys(out);
   std::vector<std::uint32_t> merges;
   for (std::size_t i = 0; i + 1 < children.size(); i += 2) {
     auto key = children[i], value = children[i + 1];
@@ -93,15 +134,14 @@ auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::option
       merges.push_back(value);
       continue;
     }
-    auto first = std::find_if(out.begin(), out.end(), [&](const entry& e) { return e.key == name; });
-    if (first != out.end()) {
+    if (const auto* first = keys.find(name)) {
       error(key, "duplicate-key", "duplicate key '" + std::string(name) + "' in " + std::string(what),
             {note_at(first->key_node, "'" + std::string(name) + "' first appears here")});
       continue;
     }
     out.push_back({name, key, value});
   }
-  for (auto m : merges) merge_into(m, out);
+  for (auto m : merges) merge_into(m, out, keys);
   return out;
 }
 
@@ -186,7 +226,7 @@ auto yaml_reader::cidr_in(std::uint32_t k, std::string_view text, std::size_t of
   // Point at the offending character: past the opening quote, if any.
   source_location at = where(k);
   if (n.line == n.end_line) at.column += static_cast<std::uint32_t>((n.quoted ? 1 : 0) + offset + parsed.error().offset);
-  out_.push_back({severity::error, "invalid-cidr", std::string(what) + ": " + message, at, {}});
+  add({severity::error, "invalid-cidr", std::string(what) + ": " + message, at, {}});
   return std::nullopt;
 }
 
@@ -197,7 +237,7 @@ auto yaml_reader::ip(std::uint32_t k, std::string_view what) -> std::optional<ad
   if (parsed) return *parsed;
   source_location at = where(k);
   if (n.line == n.end_line) at.column += (n.quoted ? 1 : 0) + parsed.error().offset;
-  out_.push_back({severity::error, "invalid-address",
+  add({severity::error, "invalid-address",
                   std::string(what) + ": " + parse_error_message(parse_kind::address, n.value, parsed.error()), at, {}});
   return std::nullopt;
 }

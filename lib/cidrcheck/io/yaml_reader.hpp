@@ -30,13 +30,17 @@ class yaml_reader {
   };
 
   /// visit_budget bounds the nodes visited, aliases counted each time they are
-  /// walked (the "max-nodes" limit, against alias bombs).
-  yaml_reader(const yaml_document& doc, std::string file, std::vector<diagnostic>& out, std::size_t visit_budget);
+  /// walked (the "max-nodes" limit, against alias bombs). Once `out` holds
+  /// max_errors errors (those it held before count too), the reader adds a
+  /// "too-many-errors" error and stops walking: the accessors return nullopt
+  /// and exhausted() is true.
+  yaml_reader(const yaml_document& doc, std::string file, std::vector<diagnostic>& out, std::size_t visit_budget,
+              std::size_t max_errors = yaml_limits{}.max_errors);
 
   auto document() const -> const yaml_document& { return doc_; }
   auto node(std::uint32_t k) const -> const yaml_node& { return doc_[k]; }
   auto where(std::uint32_t k) const -> source_location;
-  /// Reports whether the visit budget is spent (accessors then return nullopt).
+  /// Reports whether the visit budget or the errors allowed are spent (accessors then return nullopt).
   auto exhausted() const -> bool { return exhausted_; }
 
   void report(severity level, std::uint32_t k, std::string code, std::string message,
@@ -49,7 +53,7 @@ class yaml_reader {
   /// Reports whether a node is null: an empty or "~"/"null" plain scalar.
   auto is_null(std::uint32_t k) const -> bool;
   /// Returns a mapping's entries, with merge keys ("<<") applied (explicit keys
-  /// win) and duplicate keys reported.
+  /// win) and duplicate keys reported. O(entries), however many there are.
   auto mapping(std::uint32_t k, std::string_view what) -> std::optional<std::vector<entry>>;
   /// Reports every key not in allowed, suggesting the closest allowed one.
   void only_keys(const std::vector<entry>& entries, std::initializer_list<std::string_view> allowed,
@@ -71,15 +75,20 @@ class yaml_reader {
   auto ip(std::uint32_t k, std::string_view what) -> std::optional<address>;
 
  private:
+  class key_index;
+
   auto visit(std::uint32_t k) -> bool;
+  void add(diagnostic d);
   auto type_name(std::uint32_t k) const -> std::string;
   auto expect(std::uint32_t k, yaml_kind kind, std::string_view what) -> bool;
-  void merge_into(std::uint32_t k, std::vector<entry>& out);
+  void merge_into(std::uint32_t k, std::vector<entry>& out, key_index& keys);
 
   const yaml_document& doc_;
   std::string file_;
   std::vector<diagnostic>& out_;
   std::size_t budget_;
+  std::size_t max_errors_;
+  std::size_t errors_left_ = 0;
   bool exhausted_ = false;
 };
 

@@ -210,7 +210,7 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
     } else if (doc.roots.empty()) {
       diagnostics.push_back({severity::error, "empty-input", "the file is empty", {name, 0, 0}, {}});
     } else {
-      yaml_reader r(doc, name, diagnostics, visit_budget);
+      yaml_reader r(doc, name, diagnostics, visit_budget, limits.max_errors);
       source_reader in(r, kind, name);
       importers[static_cast<std::size_t>(kind)](in, doc.roots, out);
       bool errors = std::any_of(diagnostics.begin() + static_cast<std::ptrdiff_t>(first_new), diagnostics.end(),
