@@ -105,7 +105,7 @@ auto read_configuration(const po::variables_map& vm, const std::string& help) ->
     if (auto found = find_config(".")) path = found->string();
   }
   if (!path) return config{};
-  auto loaded = load_config(*path);
+  auto loaded = load_config(*path, limits_of(vm));
   for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
   if (!loaded.ok()) return std::nullopt;
   return std::move(loaded.value);

@@ -65,6 +65,26 @@ suppressions:
   EXPECT_EQ(s.end_column, 18u);
 }
 
+TEST(ConfigLoader, ReadsAnchorsFromExtensionFieldsAndMergeKeys) {
+  auto r = parse(R"(version: 1
+x-lab: &lab {cidr: 10.200.0.0/16, name: lab}
+reserved:
+  - *lab
+  - {<<: *lab, cidr: 10.201.0.0/16}
+)");
+  ASSERT_TRUE(r.ok()) << printed(r).at(0);
+  ASSERT_EQ(r.value.reserved.size(), 2u);
+  EXPECT_EQ(r.value.reserved[1].name, "lab");
+  EXPECT_EQ(r.value.reserved[1].cidr.to_string(), "10.201.0.0/16");
+}
+
+TEST(ConfigLoader, HonoursTheInputLimits) {
+  fleet_limits limits;
+  limits.max_depth = 2;
+  auto r = parse_config("version: 1\nreserved:\n  - {cidr: 10.200.0.0/16, name: lab}\n", "c.yaml", "conf", limits);
+  ASSERT_EQ(printed(r), std::vector<std::string>{"c.yaml:3:5: error: nesting is deeper than the max-depth limit of 2 levels\n"});
+}
+
 TEST(ConfigLoader, NeverMeansNoThreshold) {
   auto r = parse("fail-on: never\n");
   ASSERT_TRUE(r.ok());

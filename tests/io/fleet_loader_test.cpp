@@ -165,12 +165,34 @@ clusters:
     node_cidr_mask: 25
     pods: 10.1.0.0/16
 )");
-  // x-defaults is not a fleet key; everything else reads.
-  ASSERT_EQ(r.diagnostics.size(), 1u);
-  EXPECT_EQ(r.diagnostics[0].code, "unknown-key");
+  // x-defaults is an extension field: a place for the anchor, ignored.
+  ASSERT_TRUE(r.ok()) << format_diagnostic(r.diagnostics.at(0));
   EXPECT_EQ(r.value.owners[0].type, "kubeadm");
   EXPECT_EQ(r.value.owners[0].node_cidr_mask, 26);
   EXPECT_EQ(r.value.owners[1].node_cidr_mask, 25);  // an explicit key wins over a merged one
+}
+
+TEST(FleetLoader, OnlyTopLevelKeysThatStartWithXAreExtensionFields) {
+  auto r = load("x-anchors: {a: 1}\ny-anchors: {a: 1}\nclusters:\n  - {name: a, x-note: 1}\n");
+  ASSERT_EQ(r.diagnostics.size(), 2u);
+  EXPECT_EQ(format_diagnostic(r.diagnostics[0]), "f.yaml:2:1: error: unknown key 'y-anchors' in the fleet file\n");
+  EXPECT_EQ(r.diagnostics[1].code, "unknown-key");
+  EXPECT_EQ(r.diagnostics[1].where.line, 4u);
+}
+
+TEST(FleetLoader, CountsLinesByLineFeedAsEditorsDo) {
+  // A lone CR ends a line for YAML, not for an editor: positions are the editor's.
+  auto r = load("clusters:\r  - {name: a, pods: 10.0.0.1/8}\n  - {name: b, pods: 10.0.0.1/8}\n");
+  ASSERT_EQ(r.diagnostics.size(), 2u);
+  EXPECT_EQ(r.diagnostics[0].where, (source_location{"f.yaml", 1, 31}));
+  EXPECT_EQ(r.diagnostics[1].where, (source_location{"f.yaml", 2, 21}));
+}
+
+TEST(FleetLoader, RefusesUtf16WithAClearMessage) {
+  auto r = load(std::string("\xFF\xFE" "c\0l\0", 6));
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].where, (source_location{"f.yaml", 1, 1}));
+  EXPECT_NE(r.diagnostics[0].message.find("UTF-16"), std::string::npos) << r.diagnostics[0].message;
 }
 
 TEST(FleetLoader, ReadsJsonWhereYamlIsExpected) {

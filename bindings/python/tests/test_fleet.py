@@ -144,7 +144,7 @@ def test_dicts_take_only_plain_data():
 
 
 def test_bad_text_and_missing_files_raise_fleet_load_error():
-    with pytest.raises(FleetLoadError, match=r"<string>:2:1: error: invalid YAML"):
+    with pytest.raises(FleetLoadError, match=r"<string>:1:12: error: invalid YAML"):
         Fleet.from_text("clusters: [")
     with pytest.raises(FleetLoadError, match="cannot open"):
         Fleet.load(ROOT / "no-such-file.yaml")

@@ -6,6 +6,7 @@
 #include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/fleet/triage.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/severity.hpp>
 
 #include <filesystem>
@@ -56,11 +57,13 @@ inline constexpr std::string_view config_file_names[] = {".cidrcheck.yaml", ".ci
 auto find_config(const std::filesystem::path& start) -> std::optional<std::filesystem::path>;
 
 /// Reads a configuration file, reporting every problem at its position. Inputs
-/// are resolved against the file's directory.
-auto load_config(const std::string& path) -> config_load_result;
+/// are resolved against the file's directory. The input limits of fleet files
+/// apply (size, YAML depth and nodes, errors); a limit hit is an error "limit".
+auto load_config(const std::string& path, const fleet_limits& limits = {}) -> config_load_result;
 
 /// Parses configuration text named `name`; inputs are resolved against `directory`.
-auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory)
+auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory,
+                  const fleet_limits& limits = {})
     -> config_load_result;
 
 /// Returns the built-in catalog (builtin_catalog()) plus the configuration's

@@ -19,7 +19,6 @@ namespace {
 
 using detail::yaml_reader;
 
-constexpr std::size_t max_config_bytes = std::size_t{32} << 20;
 constexpr std::string_view rule_levels[] = {"error", "warning", "note", "off"};
 constexpr std::string_view thresholds[] = {"error", "warning", "note", "never"};
 
@@ -116,18 +115,18 @@ auto fail_threshold::parse(std::string_view text) -> std::optional<fail_threshol
   return std::nullopt;
 }
 
-auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory)
-    -> config_load_result {
+auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory,
+                  const fleet_limits& limits) -> config_load_result {
   config_load_result out;
   out.value.file = name;
-  auto doc = detail::parse_yaml(text, name, {}, out.diagnostics);
+  auto doc = detail::parse_yaml(text, name, detail::yaml_limits_of(limits), out.diagnostics);
   if (!out.ok()) return out;
-  yaml_reader r(doc, name, out.diagnostics, detail::yaml_limits{}.max_nodes);
+  yaml_reader r(doc, name, out.diagnostics, limits.max_nodes, limits.max_errors);
   for (auto root : doc.roots) {
     if (r.is_null(root)) continue;
     auto top = r.mapping(root, "a configuration file");
     if (!top) continue;
-    r.only_keys(*top, {"version", "inputs", "fail-on", "min-severity", "rules", "reserved", "suppressions"},
+    r.only_top_level_keys(*top, {"version", "inputs", "fail-on", "min-severity", "rules", "reserved", "suppressions"},
                 "the configuration file");
     for (const auto& e : *top) {
       if (e.key == "version") {
@@ -158,15 +157,15 @@ auto parse_config(std::string_view text, const std::string& name, const std::fil
   return out;
 }
 
-auto load_config(const std::string& path) -> config_load_result {
-  auto file = read_file(path, max_config_bytes, "max-file-bytes");
+auto load_config(const std::string& path, const fleet_limits& limits) -> config_load_result {
+  auto file = read_file(path, limits.max_file_bytes, "max-file-bytes");
   if (!file.error.empty()) {
     config_load_result out;
     out.value.file = path;
     out.diagnostics.push_back({severity::error, "unreadable", file.error, {path, 0, 0}, {}});
     return out;
   }
-  return parse_config(file.text, path, std::filesystem::path(path).parent_path());
+  return parse_config(file.text, path, std::filesystem::path(path).parent_path(), limits);
 }
 
 auto find_config(const std::filesystem::path& start) -> std::optional<std::filesystem::path> {

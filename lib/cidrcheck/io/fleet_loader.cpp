@@ -47,10 +47,6 @@ struct fleet_loader::state {
 
   state(const catalog& c, fleet_limits l) : cat(c), limits(l) {}
 
-  auto yaml_limits() const -> detail::yaml_limits {
-    return {limits.max_depth, limits.max_nodes, limits.max_file_bytes, limits.max_errors};
-  }
-
   auto error_count() const -> std::size_t {
     return static_cast<std::size_t>(std::count_if(result.diagnostics.begin(), result.diagnostics.end(),
                                                   [](const diagnostic& d) { return d.level == severity::error; }));
@@ -60,7 +56,7 @@ struct fleet_loader::state {
     if (stopped) return;
     result.files.push_back(name);
     auto errors_before = error_count();
-    auto doc = detail::parse_yaml(text, name, yaml_limits(), result.diagnostics);
+    auto doc = detail::parse_yaml(text, name, detail::yaml_limits_of(limits), result.diagnostics);
     if (error_count() > errors_before) return;  // a syntax error: the partial document would only add noise
     yaml_reader reader(doc, name, result.diagnostics, limits.max_nodes, limits.max_errors);
     if (doc.roots.empty() && !has_errors(result.diagnostics)) {
@@ -95,7 +91,7 @@ struct fleet_loader::state {
   void read_import(import_kind kind, std::string_view text, const std::string& name) {
     if (stopped) return;
     result.files.push_back(name);
-    imports.push_back(detail::read_import(kind, text, name, yaml_limits(), limits.max_nodes, result.diagnostics));
+    imports.push_back(detail::read_import(kind, text, name, detail::yaml_limits_of(limits), limits.max_nodes, result.diagnostics));
     if (error_count() >= limits.max_errors) stop(detail::too_many_errors(limits.max_errors));
   }
 
@@ -128,7 +124,7 @@ struct fleet_loader::state {
     if (r.is_null(root)) return;  // an empty document between "---" separators
     auto top = r.mapping(root, "a fleet file");
     if (!top) return;
-    r.only_keys(*top, {"version", "networks", "clusters", "connections", "plan", "suppressions"}, "the fleet file");
+    r.only_top_level_keys(*top, {"version", "networks", "clusters", "connections", "plan", "suppressions"}, "the fleet file");
     for (const auto& e : *top) {
       if (e.key == "version") {
         auto v = r.integer(e.value, 0, 1'000'000, "version");
@@ -309,7 +305,7 @@ struct fleet_loader::state {
 
   void read_ranges(yaml_reader& r, std::uint32_t node, std::uint32_t owner_index_value, range_role role,
                    const std::string& what) {
-    if (r.is_null(node)) return;  // written but empty: as if omitted, so defaults apply
+    if (stopped || r.is_null(node)) return;  // written but empty: as if omitted, so defaults apply
     result.value.owners[owner_index_value].declared.add(role);
     std::string field = role == range_role::external ? "cidrs" : std::string(to_string(role));
     auto items = r.list(node, field + " of " + what);

@@ -48,6 +48,14 @@ auto mark_of(std::string_view text, std::size_t offset) -> yaml_mark_t {
 auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits& limits,
                 std::vector<diagnostic>& diagnostics) -> yaml_document {
   yaml_document doc;
+  if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF")) {
+    // libyaml would decode it, but every position here counts UTF-8 bytes.
+    diagnostics.push_back({severity::error, "yaml-syntax",
+                           "the file is UTF-16 (its byte-order mark says so); cidrcheck reads UTF-8: convert it "
+                           "first (iconv -f UTF-16 -t UTF-8)",
+                           {std::string(name), 1, 1}, {}});
+    return doc;
+  }
   std::unique_ptr<yaml_parser_t, parser_deleter> parser(new yaml_parser_t);
   if (yaml_parser_initialize(parser.get()) == 0) {
     diagnostics.push_back({severity::error, "internal", "cannot initialise the YAML parser", {std::string(name), 0, 0}, {}});
@@ -55,19 +63,31 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
   }
   yaml_parser_set_input_string(parser.get(), reinterpret_cast<const unsigned char*>(text.data()), text.size());
 
-  // libyaml counts columns in characters; diagnostics and writers need bytes.
-  std::vector<std::size_t> line_starts{0};
+  // libyaml counts lines its own way (CR, LF, CRLF, NEL, LS and PS each end one)
+  // and columns in characters; diagnostics and the plan writer count lines by LF,
+  // as editors do, and columns in bytes. A mark becomes a byte offset first.
+  std::vector<std::size_t> yaml_line_starts{0}, line_starts{0};
   for (std::size_t k = 0; k < text.size(); ++k) {
-    if (text[k] == '\n') line_starts.push_back(k + 1);
+    auto byte = static_cast<unsigned char>(text[k]);
+    if (byte == '\n') {
+      yaml_line_starts.push_back(k + 1);
+      line_starts.push_back(k + 1);
+    } else if (byte == '\r' && (k + 1 == text.size() || text[k + 1] != '\n')) {
+      yaml_line_starts.push_back(k + 1);
+    } else if (text.substr(k, 2) == "\xC2\x85") {
+      yaml_line_starts.push_back(k + 2);
+    } else if (text.substr(k, 3) == "\xE2\x80\xA8" || text.substr(k, 3) == "\xE2\x80\xA9") {
+      yaml_line_starts.push_back(k + 3);
+    }
   }
   // Marks arrive in increasing order, so each conversion continues from the last
   // one on the same line: linear in the text even when it is all one line (minified JSON).
   struct {
     std::size_t line = SIZE_MAX, chars = 0, at = 0;
   } last;
-  auto byte_column = [&](const yaml_mark_t& mark) -> std::uint32_t {
-    if (mark.line >= line_starts.size()) return to_u32(mark.column + 1);
-    std::size_t at = line_starts[mark.line], chars = 0;
+  auto offset_of = [&](const yaml_mark_t& mark) -> std::size_t {
+    if (mark.line >= yaml_line_starts.size()) return text.size();
+    std::size_t at = yaml_line_starts[mark.line], chars = 0;
     if (mark.line == 0 && text.substr(0, 3) == "\xEF\xBB\xBF") at += 3;  // the reader skips a byte-order mark
     if (mark.line == last.line && mark.column >= last.chars) {
       at = last.at;
@@ -78,12 +98,21 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;  // continuation bytes
     }
     last = {mark.line, mark.column, at};
-    return to_u32(at - line_starts[mark.line] + 1);
+    return at;
+  };
+  struct position {
+    std::uint32_t line, column;  // 1-based; lines by LF, columns in bytes
+  };
+  auto position_of = [&](const yaml_mark_t& mark) -> position {
+    auto at = offset_of(mark);
+    auto line = static_cast<std::size_t>(std::upper_bound(line_starts.begin(), line_starts.end(), at) -
+                                         line_starts.begin()) - 1;
+    return {to_u32(line + 1), to_u32(at - line_starts[line] + 1)};
   };
 
   auto error_at = [&](const yaml_mark_t& mark, std::string code, std::string message) -> diagnostic {
-    return {severity::error, std::move(code), std::move(message),
-            {std::string(name), to_u32(mark.line + 1), byte_column(mark)}, {}};
+    auto at = position_of(mark);
+    return {severity::error, std::move(code), std::move(message), {std::string(name), at.line, at.column}, {}};
   };
 
   std::vector<std::uint32_t> open;  // the sequences and mappings being filled, innermost last
@@ -128,10 +157,11 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
   auto make = [&](yaml_kind kind, const yaml_event_t& e) -> std::uint32_t {
     yaml_node n;
     n.kind = kind;
-    n.line = to_u32(e.start_mark.line + 1);
-    n.column = byte_column(e.start_mark);
-    n.end_line = to_u32(e.end_mark.line + 1);
-    n.end_column = byte_column(e.end_mark);
+    auto start = position_of(e.start_mark), end = position_of(e.end_mark);
+    n.line = start.line;
+    n.column = start.column;
+    n.end_line = end.line;
+    n.end_column = end.column;
     doc.nodes.push_back(std::move(n));
     return to_u32(doc.nodes.size() - 1);
   };
@@ -153,8 +183,8 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       } else {
         diagnostics.push_back(error_at(parser->problem_mark, "yaml-syntax",
                                        "invalid YAML: " + message +
-                                           explain_tabs(text, parser->problem_mark.line < line_starts.size()
-                                                                  ? line_starts[parser->problem_mark.line]
+                                           explain_tabs(text, parser->problem_mark.line < yaml_line_starts.size()
+                                                                  ? yaml_line_starts[parser->problem_mark.line]
                                                                   : text.size())));
       }
       return doc;
@@ -205,8 +235,9 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       case YAML_SEQUENCE_END_EVENT:
       case YAML_MAPPING_END_EVENT: {
         auto& n = doc.nodes[open.back()];
-        n.end_line = to_u32(e.end_mark.line + 1);
-        n.end_column = byte_column(e.end_mark);
+        auto end = position_of(e.end_mark);
+        n.end_line = end.line;
+        n.end_column = end.column;
         expanded[open.back()] = {total.nodes - open_at.back().nodes, total.bytes - open_at.back().bytes};
         open.pop_back();
         open_at.pop_back();

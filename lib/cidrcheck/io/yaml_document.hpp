@@ -11,6 +11,7 @@
 // is parsed, before any reader walks it.
 
 #include <cidrcheck/io/diagnostic.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +44,11 @@ struct yaml_limits {
   std::size_t max_bytes = std::size_t{32} << 20;  ///< "max-file-bytes": the text of the scalars
   std::size_t max_errors = 100;  ///< "max-errors": the errors a yaml_reader reports before it stops walking
 };
+
+/// Returns the YAML limits of a reader's input limits.
+inline auto yaml_limits_of(const fleet_limits& limits) -> yaml_limits {
+  return {limits.max_depth, limits.max_nodes, limits.max_file_bytes, limits.max_errors};
+}
 
 struct yaml_document {
   std::vector<yaml_node> nodes;

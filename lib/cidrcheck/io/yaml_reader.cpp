@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <unordered_map>
 
 namespace cidrcheck::detail {
@@ -153,6 +154,14 @@ void yaml_reader::only_keys(const std::vector<entry>& entries, std::initializer_
     error(e.key_node, "unknown-key",
           "unknown key '" + std::string(e.key) + "' in " + std::string(what) + did_you_mean(e.key, candidates));
   }
+}
+
+void yaml_reader::only_top_level_keys(const std::vector<entry>& entries,
+                                      std::initializer_list<std::string_view> allowed, std::string_view what) {
+  std::vector<entry> checked;
+  std::copy_if(entries.begin(), entries.end(), std::back_inserter(checked),
+               [](const entry& e) { return !e.key.starts_with("x-"); });
+  only_keys(checked, allowed, what);
 }
 
 auto yaml_reader::sequence(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>> {

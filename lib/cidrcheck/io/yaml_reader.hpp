@@ -58,6 +58,10 @@ class yaml_reader {
   /// Reports every key not in allowed, suggesting the closest allowed one.
   void only_keys(const std::vector<entry>& entries, std::initializer_list<std::string_view> allowed,
                  std::string_view what);
+  /// only_keys for the top of a file, where keys that start with "x-" are
+  /// extension fields, ignored: the place for anchors, as in Compose files.
+  void only_top_level_keys(const std::vector<entry>& entries, std::initializer_list<std::string_view> allowed,
+                           std::string_view what);
   /// Returns a sequence's items.
   auto sequence(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>>;
   /// Returns a sequence's items, or the node itself where one scalar stands for a list.

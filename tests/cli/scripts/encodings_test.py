@@ -1,0 +1,200 @@
+#!/usr/bin/python3
+"""The encoding and syntax matrix of docs/limits.md, through the command line.
+
+For every kind of input (fleet file, configuration file, plain list, a JSON, a
+YAML and a HuJSON export), each variant of a clean document either reads the
+same as the clean document (the same exit status and output, byte for byte;
+"moved" where the layout changes: the same but for line:column positions) or
+is an error at a position (exit 2, "FILE:LINE:COL: error: ...").
+
+Each variant is written to its own directory under the same file name, so
+outputs that name the file compare equal.
+
+Usage: encodings_test.py CIDRCHECK REPO SCRATCH
+"""
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+CLI, REPO, SCRATCH = Path(sys.argv[1]).resolve(), Path(sys.argv[2]), Path(sys.argv[3])
+
+FLEET = b"""version: 1
+clusters:
+  - name: a
+    pods: [10.0.0.0/16]
+  - name: b
+    pods: [10.0.0.0/16]
+connections:
+  - [a, b]
+"""
+CONFIG = b"""version: 1
+fail-on: warning
+reserved:
+  - cidr: 10.200.0.0/16
+    name: lab
+"""
+LIST = b"10.0.0.0/8\n10.1.0.0/16  # a comment\n192.168.0.0/24\n"
+
+
+def bom(text):
+    return b"\xef\xbb\xbf" + text
+
+
+def crlf(text):
+    return text.replace(b"\n", b"\r\n")
+
+
+def insert_after(text, marker, extra):
+    at = text.index(marker) + len(marker)
+    return text[:at] + extra + text[at:]
+
+
+# Each input: the file name, the command (FILE is the file), the clean text, and
+# its variants: name -> (text, outcome), outcome "same" or a part of the error message.
+INPUTS = {
+    "fleet": ("fleet.yaml", ["check", "-q", "FILE"], FLEET, {
+        "bom": (bom(FLEET), "same"),
+        "crlf": (crlf(FLEET), "same"),
+        "tab-separators": (FLEET.replace(b"pods: [", b"pods:\t["), "same"),
+        "tab-indentation": (FLEET.replace(b"    pods", b"\tpods"), "tab"),
+        "non-utf8": (FLEET.replace(b"name: b", b"name: b\xff"), "invalid leading UTF-8 octet"),
+        "duplicate-key": (FLEET.replace(b"    pods: [10.0.0.0/16]\n  - name: b",
+                                        b"    pods: [10.0.0.0/16]\n    pods: [10.2.0.0/16]\n  - name: b"),
+                          "duplicate key 'pods'"),
+        "anchors-and-merge-keys": (b"version: 1\nx-pods: &pods {pods: [10.0.0.0/16]}\nclusters:\n"
+                                   b"  - name: a\n    <<: *pods\n  - name: b\n    <<: *pods\n"
+                                   b"connections:\n  - [a, b]\n", "moved"),
+        "json": (b'{"version": 1, "clusters": [{"name": "a", "pods": ["10.0.0.0/16"]},'
+                 b' {"name": "b", "pods": ["10.0.0.0/16"]}], "connections": [["a", "b"]]}\n', "moved"),
+    }),
+    "config": ("config.yaml", ["check", "-q", "--config", "FILE", "fleet.yaml"], CONFIG, {
+        "bom": (bom(CONFIG), "same"),
+        "crlf": (crlf(CONFIG), "same"),
+        "tab-indentation": (CONFIG.replace(b"    name", b"\tname"), "tab"),
+        "non-utf8": (CONFIG.replace(b"name: lab", b"name: lab\xff"), "invalid leading UTF-8 octet"),
+        "duplicate-key": (CONFIG.replace(b"fail-on: warning", b"fail-on: warning\nfail-on: error"),
+                          "duplicate key 'fail-on'"),
+        "anchors-and-merge-keys": (b"version: 1\nfail-on: warning\nx-lab: &lab {cidr: 10.200.0.0/16}\n"
+                                   b"reserved:\n  - <<: *lab\n    name: lab\n", "same"),
+        "json": (b'{"version": 1, "fail-on": "warning", "reserved": [{"cidr": "10.200.0.0/16", "name": "lab"}]}\n',
+                 "same"),
+    }),
+    "list": ("list.txt", ["set", "merge", "FILE"], LIST, {
+        "bom": (bom(LIST), "same"),
+        "crlf": (crlf(LIST), "same"),
+        "tabs": (LIST.replace(b"  #", b"\t#").replace(b"192", b"\t192"), "same"),
+        "non-utf8-in-a-comment": (LIST.replace(b"a comment", b"a \xff comment"), "same"),
+        "non-utf8": (LIST.replace(b"/24", b"/24\xff"), "invalid prefix"),
+        "json": (b'["10.0.0.0/8", "10.1.0.0/16"]\n', "invalid prefix"),
+    }),
+}
+
+
+def export_inputs():
+    """The exports: the repository's fixtures, read in each variant."""
+    fixtures = REPO / "tests" / "fixtures" / "import"
+    vpcs = (fixtures / "aws-vpcs" / "vpcs.json").read_bytes()
+    kops = (fixtures / "kops" / "minimal.yaml").read_bytes()
+    policy = (fixtures / "tailscale" / "policy.hujson").read_bytes()
+    INPUTS["aws-vpcs"] = ("vpcs.json", ["import", "aws-vpcs", "FILE"], vpcs, {
+        "bom": (bom(vpcs), "same"),
+        "crlf": (crlf(vpcs), "same"),
+        "tab-indentation": (re.sub(rb"(?m)^((?:    )+)", lambda m: b"\t" * (len(m.group(1)) // 4), vpcs), "moved"),
+        "non-utf8": (insert_after(vpcs, b'"VpcId": "', b"\xff"), "invalid leading UTF-8 octet"),
+        "duplicate-key": (insert_after(vpcs, b'"OwnerId": "111122223333",', b' "OwnerId": "1",'),
+                          "duplicate key 'OwnerId'"),
+        "yaml": (yaml_of_json(vpcs), "moved"),
+    })
+    INPUTS["kops"] = ("cluster.yaml", ["import", "kops", "FILE"], kops, {
+        "bom": (bom(kops), "same"),
+        "crlf": (crlf(kops), "same"),
+        "tab-indentation": (kops.replace(b"\n  networkCIDR", b"\n\tnetworkCIDR"), "tab"),
+        "non-utf8": (kops.replace(b"cloudProvider: aws", b"cloudProvider: aws\xff"), "invalid leading UTF-8 octet"),
+        "duplicate-key": (kops.replace(b"  networkCIDR: 172.20.0.0/16\n",
+                                       b"  networkCIDR: 172.20.0.0/16\n  networkCIDR: 172.21.0.0/16\n"),
+                          "duplicate key 'networkCIDR'"),
+        "anchors": (kops.replace(b"  networkCIDR: 172.20.0.0/16\n", b"  networkCIDR: &net 172.20.0.0/16\n")
+                    .replace(b"    - 0.0.0.0/0\n  topology", b"    - *net\n  topology"), "same"),
+        "json": (json_of_yaml(kops), "moved"),
+    })
+    INPUTS["tailscale"] = ("policy.hujson", ["import", "tailscale", "FILE"], policy, {
+        "bom": (bom(policy), "same"),
+        "crlf": (crlf(policy), "same"),
+        "spaces-for-tabs": (policy.replace(b"\t", b"    "), "moved"),
+        "non-utf8-in-a-comment": (policy.replace(b"the Berlin office", b"the Berlin \xff office"), "same"),
+        "non-utf8": (policy.replace(b"group:sre", b"group:sre\xff", 1), "invalid leading UTF-8 octet"),
+    })
+
+
+def yaml_of_json(text):
+    """The document as block YAML (what `aws --output yaml` prints), by python3-yaml."""
+    import json
+    import yaml
+    return yaml.safe_dump(json.loads(text), default_flow_style=False).encode()
+
+
+def json_of_yaml(text):
+    """Each document of the stream as JSON (what `kops get -o json` prints), by python3-yaml."""
+    import json
+    import yaml
+    return "\n---\n".join(json.dumps(d, indent=2, default=str) for d in yaml.safe_load_all(text)).encode()
+
+
+def unpositioned(result):
+    status, out, err = result
+    return status, re.sub(rb":\d+:\d+", b":L:C", out), re.sub(rb":\d+:\d+", b":L:C", err)
+
+
+def run(directory, name, command):
+    args = [str(CLI)] + [name if a == "FILE" else a for a in command]
+    done = subprocess.run(args, cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    return done.returncode, done.stdout, done.stderr
+
+
+def main():
+    export_inputs()
+    if SCRATCH.exists():
+        shutil.rmtree(SCRATCH)
+    failures, cells = [], 0
+    for kind, (name, command, clean, variants) in INPUTS.items():
+        def prepare(variant, text):
+            directory = SCRATCH / kind / variant
+            directory.mkdir(parents=True)
+            (directory / name).write_bytes(text)
+            (directory / "fleet.yaml").write_bytes(FLEET) if name != "fleet.yaml" else None
+            return directory
+
+        want = run(prepare("clean", clean), name, command)
+        if want[0] not in (0, 1):
+            failures.append(f"{kind}: the clean document exits {want[0]}: {want[2].decode(errors='replace')}")
+            continue
+        for variant, (text, outcome) in variants.items():
+            cells += 1
+            directory = prepare(variant, text)
+            got = run(directory, name, command)
+            (directory / name).read_bytes() == text or failures.append(f"{kind}/{variant}: the input was modified")
+            label = f"{kind}/{variant} (`{' '.join(command)}` in {directory})"
+            if outcome == "same":
+                if got != want:
+                    failures.append(f"{label}: reads differently from the clean document:\n"
+                                    f"  exit {got[0]} (clean {want[0]})\n  {got[2].decode(errors='replace')[:400]}")
+            elif outcome == "moved":
+                if unpositioned(got) != unpositioned(want):
+                    failures.append(f"{label}: reads differently from the clean document (positions aside):\n"
+                                    f"  exit {got[0]} (clean {want[0]})\n  {got[2].decode(errors='replace')[:400]}")
+            else:
+                message = got[2].decode(errors="replace")
+                first = message.splitlines()[0] if message else ""
+                if got[0] != 2 or not re.match(re.escape(name) + r":\d+:\d+: error: ", first) or outcome not in message:
+                    failures.append(f"{label}: expected exit 2 and a positioned error about '{outcome}', "
+                                    f"got exit {got[0]}: {message[:400]}")
+    for f in failures:
+        print("encodings_test:", f, file=sys.stderr)
+    print(f"encodings_test: {cells} cells, {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
