@@ -58,7 +58,7 @@ for t in "${targets[@]}"; do
     # The timeout is wall-clock time: under nice on a busy machine a fast input can
     # wait that long for a CPU. One that runs within it on its own is set aside, and
     # the run goes on.
-    timeout=$(tail -c +"$from" "$log" | grep -o "Test unit written to $artifacts/timeout-[0-9a-f]*" | awk '{ print $NF }')
+    timeout=$(tail -c +"$from" "$log" | grep -o "Test unit written to $artifacts/timeout-[0-9a-f]*" | awk '{ print $NF }' || true)
     if [ -n "$timeout" ] && build/fuzz/tests/fuzz/cidrcheck_fuzz_"$t" -timeout=30 "$timeout" >>"$log" 2>&1; then
       mkdir -p "$artifacts/spurious"
       mv "$timeout" "$artifacts/spurious/"

@@ -19,7 +19,7 @@ from ._core import AddressRange, AddressSet, Prefix, PrefixAllocator
 PrefixLike = Union[Prefix, str, Any]
 Record = dict[str, Any]
 
-_LIMITS = ("max_file_bytes", "max_depth", "max_nodes", "max_owners", "max_ranges")
+_LIMITS = ("max_file_bytes", "max_depth", "max_nodes", "max_owners", "max_ranges", "max_errors")
 
 
 class _InputError(ValueError):
@@ -435,8 +435,8 @@ class Fleet:
     Make one with Fleet.load(path, ...), Fleet.from_text(yaml) or
     Fleet.from_dict(data); a fleet with errors raises FleetLoadError, and
     warnings (an unknown distribution, ...) are in ``diagnostics``. Keyword
-    arguments max_file_bytes, max_depth, max_nodes, max_owners and max_ranges
-    set the limits of docs/fleet-format.md.
+    arguments max_file_bytes, max_depth, max_nodes, max_owners, max_ranges and
+    max_errors set the limits of docs/limits.md.
 
     The fleet is read once into the C++ model; check() and the capacity
     questions run there, and every answer is plain data."""

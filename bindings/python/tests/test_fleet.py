@@ -157,6 +157,10 @@ def test_limits_are_keyword_arguments():
         Fleet.load(MESH, max_owners=2)
     with pytest.raises(TypeError, match="unknown option 'max_cats'"):
         Fleet.load(MESH, max_cats=2)
+    bad = "clusters:\n" + "".join(f"  - {{name: c{i}, pods: 10.0.0.{i}/8}}\n" for i in range(1, 6))
+    with pytest.raises(FleetLoadError, match="max-errors limit of 2") as raised:
+        Fleet.from_text(bad, max_errors=2)
+    assert str(raised.value).count("host bits") == 2
 
 
 def test_warnings_are_kept_on_the_fleet():

@@ -46,6 +46,15 @@ def crlf(text):
     return text.replace(b"\n", b"\r\n")
 
 
+def lone_cr(text):
+    """The first line break a lone CR: a line break to YAML, not to editors."""
+    return text.replace(b"\n", b"\r", 1)
+
+
+def utf16(text):
+    return text.decode().encode("utf-16")  # with its byte-order mark
+
+
 def insert_after(text, marker, extra):
     at = text.index(marker) + len(marker)
     return text[:at] + extra + text[at:]
@@ -58,6 +67,9 @@ INPUTS = {
         "bom": (bom(FLEET), "same"),
         "crlf": (crlf(FLEET), "same"),
         "tab-separators": (FLEET.replace(b"pods: [", b"pods:\t["), "same"),
+        "lone-cr": (lone_cr(FLEET), "moved"),
+        "next-line": (FLEET.replace(b"version: 1\n", b"version: 1\xc2\x85"), "moved"),
+        "utf-16": (utf16(FLEET), "UTF-16"),
         "tab-indentation": (FLEET.replace(b"    pods", b"\tpods"), "tab"),
         "non-utf8": (FLEET.replace(b"name: b", b"name: b\xff"), "invalid leading UTF-8 octet"),
         "duplicate-key": (FLEET.replace(b"    pods: [10.0.0.0/16]\n  - name: b",
@@ -72,6 +84,7 @@ INPUTS = {
     "config": ("config.yaml", ["check", "-q", "--config", "FILE", "fleet.yaml"], CONFIG, {
         "bom": (bom(CONFIG), "same"),
         "crlf": (crlf(CONFIG), "same"),
+        "utf-16": (utf16(CONFIG), "UTF-16"),
         "tab-indentation": (CONFIG.replace(b"    name", b"\tname"), "tab"),
         "non-utf8": (CONFIG.replace(b"name: lab", b"name: lab\xff"), "invalid leading UTF-8 octet"),
         "duplicate-key": (CONFIG.replace(b"fail-on: warning", b"fail-on: warning\nfail-on: error"),
@@ -84,6 +97,8 @@ INPUTS = {
     "list": ("list.txt", ["set", "merge", "FILE"], LIST, {
         "bom": (bom(LIST), "same"),
         "crlf": (crlf(LIST), "same"),
+        "lone-cr": (lone_cr(LIST), "invalid prefix"),
+        "utf-16": (utf16(LIST), "invalid prefix"),
         "tabs": (LIST.replace(b"  #", b"\t#").replace(b"192", b"\t192"), "same"),
         "non-utf8-in-a-comment": (LIST.replace(b"a comment", b"a \xff comment"), "same"),
         "non-utf8": (LIST.replace(b"/24", b"/24\xff"), "invalid prefix"),
@@ -101,6 +116,7 @@ def export_inputs():
     INPUTS["aws-vpcs"] = ("vpcs.json", ["import", "aws-vpcs", "FILE"], vpcs, {
         "bom": (bom(vpcs), "same"),
         "crlf": (crlf(vpcs), "same"),
+        "utf-16": (utf16(vpcs), "UTF-16"),
         "tab-indentation": (re.sub(rb"(?m)^((?:    )+)", lambda m: b"\t" * (len(m.group(1)) // 4), vpcs), "moved"),
         "non-utf8": (insert_after(vpcs, b'"VpcId": "', b"\xff"), "invalid leading UTF-8 octet"),
         "duplicate-key": (insert_after(vpcs, b'"OwnerId": "111122223333",', b' "OwnerId": "1",'),
@@ -122,6 +138,7 @@ def export_inputs():
     INPUTS["tailscale"] = ("policy.hujson", ["import", "tailscale", "FILE"], policy, {
         "bom": (bom(policy), "same"),
         "crlf": (crlf(policy), "same"),
+        "lone-cr": (lone_cr(policy), "moved"),
         "spaces-for-tabs": (policy.replace(b"\t", b"    "), "moved"),
         "non-utf8-in-a-comment": (policy.replace(b"the Berlin office", b"the Berlin \xff office"), "same"),
         "non-utf8": (policy.replace(b"group:sre", b"group:sre\xff", 1), "invalid leading UTF-8 octet"),
