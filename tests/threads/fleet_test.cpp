@@ -71,7 +71,7 @@ void describe(const fleet& f, const plan_result& p, answers& out) {
     for (const auto& s : c.steps) steps += s.text + " {" + joined(s.facts, [](const auto& x) { return x.text; }) + "} ";
     out.push_back("change: " + f.owners[c.owner].name + " " + std::string(to_string(c.role)) + " " + text(c.from) +
                   " -> " + text(c.to) + " cost " + number(c.cost) + " because " + joined(c.reasons, same) +
-                  (c.dns_to ? "dns " + text(*c.dns_to) : "") + (c.transition_safe ? " safe" : " unsafe") + ": " + steps);
+                  (c.dns_to ? " dns " + text(*c.dns_to) : "") + (c.transition_safe ? " safe" : " unsafe") + ": " + steps);
   }
   for (const auto& x : p.problems) out.push_back("problem: " + x.message + " " + joined(x.ranges, number));
   out.push_back("plan: cost " + number(p.total_cost) + ", " + number(p.owners_changed) + " owners, optimal " +
