@@ -24,12 +24,15 @@ namespace cidrcheck {
 /// T must be default-constructible, equality-comparable and have +=, and the
 /// default T must be the identity of += (pieces whose value equals T{} vanish).
 /// Adding a range costs O(k log n), k the number of pieces it touches.
+/// The const members may run on many threads at once (when T's const members
+/// may); add() changes the map and needs it to itself.
 template <class T>
 class address_map {
  public:
   using value_type = T;
 
-  /// Combines value into every piece of r.
+  /// Combines value into every piece of r; an invalid r adds nothing. What T's
+  /// copy and += throw propagates.
   void add(const address_range& r, const T& value) {
     if (!r.is_valid()) return;
     maps_.of(r.version(), [&](auto& map) {

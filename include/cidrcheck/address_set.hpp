@@ -101,6 +101,9 @@ class address_set {
 ///
 /// Adds are buffered and merged in one sort when the builder next needs them
 /// (a remove or a build), so adding n prefixes costs O(n log n) whatever the order.
+/// Invalid values are ignored. Every call changes the builder (build() merges the
+/// buffered adds), so a builder is never shared between threads; the sets it
+/// builds are.
 class address_set_builder {
  public:
   void add(address a) { add(address_range(prefix::containing(a, a.width()))); }

@@ -110,8 +110,10 @@ class block_bucket {
 /// lowest address among equals, and carves the /L from its start; the rest of
 /// the block goes back as one block of each length L, L-1, ..., down to the
 /// block's length + 1. The blocks sit in one ordered bucket per length, so a
-/// take costs O(W log n), W the bit width, never a rescan. Not thread-safe: it is a
-/// builder-like object for one allocation session.
+/// take costs O(W log n), W the bit width, never a rescan. take() and reserve()
+/// change the allocator; the const queries (count_fitting, largest, free_space)
+/// and copying may run on many threads at once while nothing takes from it, so
+/// threads that take each take from their own copy.
 class prefix_allocator {
  private:
   // The per-family state comes first: members below deduce their return types from it.

@@ -195,6 +195,34 @@ TEST(FleetLoader, RefusesUtf16WithAClearMessage) {
   EXPECT_NE(r.diagnostics[0].message.find("UTF-16"), std::string::npos) << r.diagnostics[0].message;
 }
 
+// Each mapping of x-chain merges the one before it: links of aliases, not
+// nesting, but each link is a level of recursion for the reader, so the chain
+// counts against max-depth and a long one cannot exhaust the stack.
+TEST(FleetLoader, BoundsMergeKeysWithinMergeKeysByMaxDepth) {
+  auto chain = [](int links) {
+    std::string text = "x-chain:\n  - &m0 {distribution: kubeadm}\n";
+    for (int k = 1; k <= links; ++k) text += "  - &m" + std::to_string(k) + " {<<: *m" + std::to_string(k - 1) + "}\n";
+    return text + "clusters:\n  - {name: a, <<: *m" + std::to_string(links) + "}\n";
+  };
+  // The cluster's merge and 63 more: 64 levels, the limit.
+  auto r = load(chain(63));
+  ASSERT_TRUE(r.ok()) << printed(r)[0];
+  EXPECT_EQ(r.value.owners[0].type, "kubeadm");
+
+  r = load(chain(64));
+  ASSERT_TRUE(has(r, "limit"));
+  EXPECT_EQ(printed(r)[0], "f.yaml:3:10: error: merge keys (<<) nest deeper than the max-depth limit of 64 levels\n");
+
+  // Limits raised far enough to let 30,000 links through the parser: the reader
+  // stops at max-depth rather than recursing 30,000 deep.
+  fleet_limits raised;
+  raised.max_depth = 100;
+  raised.max_nodes = raised.max_file_bytes = std::size_t{1} << 40;
+  r = load(chain(30'000), raised);
+  ASSERT_TRUE(has(r, "limit"));
+  EXPECT_NE(printed(r)[0].find("max-depth limit of 100 levels"), std::string::npos) << printed(r)[0];
+}
+
 TEST(FleetLoader, ReadsJsonWhereYamlIsExpected) {
   auto r = load(R"({"version": 1, "clusters": [{"name": "a", "pods": ["10.0.0.0/16"]}]})");
   ASSERT_TRUE(r.ok());

@@ -31,6 +31,7 @@ struct check_options {
 /// connection memberships plus the number of overlapping pairs, never with
 /// the square of a mesh. Thread-safe for concurrent calls on shared inputs.
 /// Throws limit_error when the fleet has more than options.max_findings findings.
+/// Precondition: every index in f is in range, as fleet_loader makes them.
 auto check(const fleet& f, const catalog& c, const check_options& options = {}) -> std::vector<finding>;
 
 }  // namespace cidrcheck

@@ -96,10 +96,14 @@ struct plan_result {
 /// transition-safe), the reserved and avoided blocks, and the well-known
 /// defaults that would collide again. Requested ranges (`pods: /16`, `auto`)
 /// are allocated the same way. Deterministic: the same input gives the same plan.
+/// What it cannot do is in problems, bad settings are in diagnostics; it throws
+/// limit_error when the fleet, or the fleet as planned, has more findings than
+/// options.check.max_findings. Thread-safe for concurrent calls on shared inputs.
 auto plan(const fleet& f, const catalog& c, const plan_options& options = {}) -> plan_result;
 
 /// Returns f with the plan's changes applied: moved ranges replaced, requested
 /// ranges added, DNS addresses updated, what-if connections not added.
+/// Precondition: p is a plan of f.
 auto apply_plan(const fleet& f, const plan_result& p) -> fleet;
 
 }  // namespace cidrcheck

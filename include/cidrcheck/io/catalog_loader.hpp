@@ -8,11 +8,14 @@
 
 namespace cidrcheck {
 
-/// Parses a catalog in the format of data/catalog.yaml, adding any problems to diagnostics.
+/// Parses a catalog in the format of data/catalog.yaml, adding any problems to
+/// diagnostics. Never throws for bad input.
 auto parse_catalog(std::string_view text, std::string_view name, std::vector<diagnostic>& diagnostics) -> catalog;
 
 /// Returns the catalog shipped with cidrcheck (data/catalog.yaml, compiled in).
-/// Parsed once, on first use; safe to call from several threads.
+/// Parsed once, on first use; safe to call from several threads, the first use
+/// included (the others wait for the one parse). Throws std::logic_error only if
+/// the compiled-in file does not parse, a build defect the tests rule out.
 auto builtin_catalog() -> const catalog&;
 
 }  // namespace cidrcheck

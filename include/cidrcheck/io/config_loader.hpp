@@ -53,12 +53,14 @@ inline constexpr std::string_view config_file_names[] = {".cidrcheck.yaml", ".ci
 /// of config_file_names in start, then in its parents, up to and including the
 /// first directory that holds `.git` (the repository root) or the root of the
 /// file system. The path is relative to start when it is below or beside it
-/// (`../.cidrcheck.yaml`), so paths in reports stay short.
+/// (`../.cidrcheck.yaml`), so paths in reports stay short. nullopt when there is
+/// none, or when start cannot be made absolute.
 auto find_config(const std::filesystem::path& start) -> std::optional<std::filesystem::path>;
 
-/// Reads a configuration file, reporting every problem at its position. Inputs
-/// are resolved against the file's directory. The input limits of fleet files
-/// apply (size, YAML depth and nodes, errors); a limit hit is an error "limit".
+/// Reads a configuration file, reporting every problem at its position (an
+/// unreadable file too). Inputs are resolved against the file's directory. The
+/// input limits of fleet files apply (size, YAML depth and nodes, errors); a
+/// limit hit is an error "limit". Never throws for bad input.
 auto load_config(const std::string& path, const fleet_limits& limits = {}) -> config_load_result;
 
 /// Parses configuration text named `name`; inputs are resolved against `directory`.

@@ -22,7 +22,7 @@ namespace cidrcheck {
 /// Aliases count each time they are used, for the nodes and for the text.
 struct fleet_limits {
   std::size_t max_file_bytes = std::size_t{32} << 20;  ///< "max-file-bytes": a file, and a document's text
-  std::size_t max_depth = 64;                          ///< "max-depth": YAML nesting
+  std::size_t max_depth = 64;                          ///< "max-depth": YAML nesting, and merge keys in merged mappings
   std::size_t max_nodes = 5'000'000;                   ///< "max-nodes": YAML nodes, and nodes walked
   std::size_t max_owners = 1'000'000;                  ///< "max-owners": clusters and networks
   std::size_t max_ranges = 10'000'000;                 ///< "max-ranges"
@@ -50,6 +50,10 @@ struct fleet_load_result {
 /// fleet keeps the first and records a source_conflict; other fields that
 /// disagree (distribution, version, node count, ...) keep the first value and
 /// add a warning. Two fleet files may not both declare an owner.
+///
+/// The catalog must outlive the loader, and finish() ends its use. A loader
+/// changes with every call, so each thread loads with its own (they may share
+/// the catalog).
 class fleet_loader {
  public:
   explicit fleet_loader(const catalog& c, fleet_limits limits = {});

@@ -12,7 +12,8 @@ struct file_contents {
 };
 
 /// Reads the whole file at path ("-" for standard input). A file larger than
-/// max_bytes is not read and its error names the limit `limit_name`.
+/// max_bytes is not read and its error names the limit `limit_name`. Never throws
+/// for a missing, unreadable or oversized file: that is the error.
 auto read_file(const std::string& path, std::size_t max_bytes, const char* limit_name) -> file_contents;
 
 /// Returns the name diagnostics use for path: "<stdin>" for "-".

@@ -56,6 +56,7 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
                            {std::string(name), 1, 1}, {}});
     return doc;
   }
+  doc.max_depth = limits.max_depth;
   std::unique_ptr<yaml_parser_t, parser_deleter> parser(new yaml_parser_t);
   if (yaml_parser_initialize(parser.get()) == 0) {
     diagnostics.push_back({severity::error, "internal", "cannot initialise the YAML parser", {std::string(name), 0, 0}, {}});

@@ -53,6 +53,8 @@ inline auto yaml_limits_of(const fleet_limits& limits) -> yaml_limits {
 struct yaml_document {
   std::vector<yaml_node> nodes;
   std::vector<std::uint32_t> roots;  ///< one per document in the stream ("---" separated)
+  /// The max-depth limit the text was parsed with; readers bound merge keys by it too.
+  std::size_t max_depth = yaml_limits{}.max_depth;
 
   auto operator[](std::uint32_t k) const -> const yaml_node& { return nodes[k]; }
 };

@@ -99,8 +99,18 @@ auto yaml_reader::is_null(std::uint32_t k) const -> bool {
          (n.value.empty() || n.value == "~" || n.value == "null" || n.value == "Null" || n.value == "NULL");
 }
 
-void yaml_reader::merge_into(std::uint32_t k, std::vector<entry>& out, key_index& keys) {
+void yaml_reader::merge_into(const entry& merge, std::vector<entry>& out, key_index& keys) {
+  // A merged mapping may merge another in turn, and aliases let a short file chain
+  // thousands of them, each a level of recursion here: the chain counts against
+  // max-depth as nesting does, so that it cannot exhaust the stack.
+  if (merge_depth_ == doc_.max_depth) {
+    error(merge.key_node, "limit",
+          "merge keys (<<) nest deeper than the max-depth limit of " + std::to_string(doc_.max_depth) + " levels");
+    return;
+  }
+  ++merge_depth_;
   // A merge value is a mapping or a list of mappings; earlier ones win.
+  auto k = merge.value;
   std::vector<std::uint32_t> sources;
   if (doc_[k].kind == yaml_kind::sequence) {
     sources = doc_[k].children;
@@ -115,6 +125,7 @@ void yaml_reader::merge_into(std::uint32_t k, std::vector<entry>& out, key_index
       if (keys.find(e.key) == nullptr) out.push_back(e);
     }
   }
+  --merge_depth_;
 }
 
 auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::optional<std::vector<entry>> {
@@ -122,7 +133,7 @@ auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::option
   const auto& children = doc_[k].children;
   std::vector<entry> out;
   key_index keys(out);
-  std::vector<std::uint32_t> merges;
+  std::vector<entry> merges;
   for (std::size_t i = 0; i + 1 < children.size(); i += 2) {
     auto key = children[i], value = children[i + 1];
     if (!visit(key)) return std::nullopt;
@@ -132,7 +143,7 @@ auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::option
     }
     std::string_view name = doc_[key].value;
     if (name == "<<" && !doc_[key].quoted) {
-      merges.push_back(value);
+      merges.push_back({name, key, value});
       continue;
     }
     if (const auto* first = keys.find(name)) {
@@ -142,7 +153,7 @@ auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::option
     }
     out.push_back({name, key, value});
   }
-  for (auto m : merges) merge_into(m, out, keys);
+  for (const auto& m : merges) merge_into(m, out, keys);
   return out;
 }
 

@@ -85,7 +85,7 @@ class yaml_reader {
   void add(diagnostic d);
   auto type_name(std::uint32_t k) const -> std::string;
   auto expect(std::uint32_t k, yaml_kind kind, std::string_view what) -> bool;
-  void merge_into(std::uint32_t k, std::vector<entry>& out, key_index& keys);
+  void merge_into(const entry& merge, std::vector<entry>& out, key_index& keys);
 
   const yaml_document& doc_;
   std::string file_;
@@ -93,6 +93,7 @@ class yaml_reader {
   std::size_t budget_;
   std::size_t max_errors_;
   std::size_t errors_left_ = 0;
+  std::size_t merge_depth_ = 0;  // merge keys being applied, innermost last (bounded by doc_.max_depth)
   bool exhausted_ = false;
 };
 
