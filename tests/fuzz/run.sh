@@ -38,8 +38,9 @@ for t in "${targets[@]}"; do
   done <"build/fuzz/tests/fuzz/seeds_$t.txt"
   echo "== $t: $seconds s of CPU time"
   cpu=0 wall=0 runs=0 rss=0 slowest=0 failed=0
-  while awk -v used="$cpu" -v want="$seconds" 'BEGIN { exit !(want - used >= 1) }'; do
-    left=$(awk -v used="$cpu" -v want="$seconds" 'BEGIN { printf "%d", want - used }')
+  # Until the CPU time reaches SECONDS; each run gets the whole seconds left, at least one.
+  while awk -v used="$cpu" -v want="$seconds" 'BEGIN { exit !(used < want) }'; do
+    left=$(awk -v used="$cpu" -v want="$seconds" 'BEGIN { l = int(want - used); print (l < 1 ? 1 : l) }')
     from=$(($(wc -c <"$log") + 1))
     if ! times=$({ time build/fuzz/tests/fuzz/cidrcheck_fuzz_"$t" "$corpus" "${dirs[@]}" \
         -max_total_time="$left" -timeout=30 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
