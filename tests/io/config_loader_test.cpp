@@ -78,6 +78,14 @@ reserved:
   EXPECT_EQ(r.value.reserved[1].cidr.to_string(), "10.201.0.0/16");
 }
 
+TEST(ConfigLoader, CountsLinesByLineFeedAsEditorsDo) {
+  // A lone CR ends a line for YAML, not for an editor: positions are the editor's.
+  auto r = parse("version: 1\rfail-on: nope\nmin-severity: nope\n");
+  ASSERT_EQ(r.diagnostics.size(), 2u) << printed(r).at(0);
+  EXPECT_EQ(r.diagnostics[0].where, (source_location{"c.yaml", 1, 21}));
+  EXPECT_EQ(r.diagnostics[1].where, (source_location{"c.yaml", 2, 15}));
+}
+
 TEST(ConfigLoader, HonoursTheInputLimits) {
   fleet_limits limits;
   limits.max_depth = 2;

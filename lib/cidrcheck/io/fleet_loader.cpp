@@ -25,6 +25,33 @@ namespace {
 
 using detail::yaml_reader;
 
+// YAML also ends a line at a lone CR, NEL, LS and PS; editors, positions and
+// the plan writer (which rewrites fleet files by lines) end lines only at LF.
+// A fleet file with such a break is refused at it: an error at its position.
+auto foreign_line_break(std::string_view text, const std::string& name) -> std::optional<diagnostic> {
+  std::uint32_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    std::string_view what;
+    if (text[k] == '\n') {
+      ++line;
+      line_start = k + 1;
+    } else if (text[k] == '\r' && (k + 1 == text.size() || text[k + 1] != '\n')) {
+      what = "a carriage return that is not part of CRLF";
+    } else if (text.substr(k, 2) == "\xC2\x85") {
+      what = "a U+0085 next-line character";
+    } else if (text.substr(k, 3) == "\xE2\x80\xA8" || text.substr(k, 3) == "\xE2\x80\xA9") {
+      what = text[k + 2] == '\xA8' ? "a U+2028 line separator" : "a U+2029 paragraph separator";
+    }
+    if (!what.empty()) {
+      return diagnostic{severity::error, "line-break",
+                        std::string(what) + " ends a line for YAML but not for editors; end lines with LF or CRLF",
+                        {name, line, static_cast<std::uint32_t>(k - line_start + 1)}, {}};
+    }
+  }
+  return std::nullopt;
+}
+
 // A connection as written: member names are resolved once every source is read.
 struct pending_connection {
   connection value;
@@ -55,6 +82,10 @@ struct fleet_loader::state {
   void read(std::string_view text, const std::string& name) {
     if (stopped) return;
     result.files.push_back(name);
+    if (auto d = foreign_line_break(text, name)) {
+      result.diagnostics.push_back(std::move(*d));
+      return;
+    }
     auto errors_before = error_count();
     auto doc = detail::parse_yaml(text, name, detail::yaml_limits_of(limits), result.diagnostics);
     if (error_count() > errors_before) return;  // a syntax error: the partial document would only add noise
