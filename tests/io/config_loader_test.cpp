@@ -86,6 +86,18 @@ TEST(ConfigLoader, CountsLinesByLineFeedAsEditorsDo) {
   EXPECT_EQ(r.diagnostics[1].where, (source_location{"c.yaml", 2, 15}));
 }
 
+// Found by the config fuzzer: the reader's last error, "too many errors", had no
+// file and was sorted first.
+TEST(ConfigLoader, TooManyErrorsComesLastAndNamesTheFile) {
+  fleet_limits limits;
+  limits.max_errors = 2;
+  auto r = parse_config("version: 1\nnope: 1\nnada: 2\nnein: 3\n", "c.yaml", "conf", limits);
+  ASSERT_EQ(r.diagnostics.size(), 3u);
+  EXPECT_EQ(r.diagnostics[0].where.line, 2u);
+  EXPECT_EQ(r.diagnostics[1].where.line, 3u);
+  EXPECT_EQ(printed(r)[2], "c.yaml: error: too many errors: stopping at the max-errors limit of 2\n");
+}
+
 TEST(ConfigLoader, HonoursTheInputLimits) {
   fleet_limits limits;
   limits.max_depth = 2;

@@ -150,9 +150,11 @@ auto parse_config(std::string_view text, const std::string& name, const std::fil
       }
     }
   }
-  // Report in reading order: by line and column (only_keys reports a mapping's keys first).
+  // Report in reading order: by line and column (only_keys reports a mapping's keys
+  // first), and what concerns the whole file (line 0: too many errors) last.
   std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(), [](const diagnostic& a, const diagnostic& b) {
-    return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+    return std::tuple(a.where.line == 0, a.where.line, a.where.column) <
+           std::tuple(b.where.line == 0, b.where.line, b.where.column);
   });
   return out;
 }

@@ -54,7 +54,7 @@ void yaml_reader::add(diagnostic d) {
   out_.push_back(std::move(d));
   if (error && --errors_left_ == 0) {
     exhausted_ = true;
-    out_.push_back(too_many_errors(max_errors_));
+    out_.push_back(too_many_errors(max_errors_, {file_, 0, 0}));
   }
 }
 
