@@ -15,15 +15,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-auto origin_name(range_origin o) -> const char* {
-  switch (o) {
-    case range_origin::declared: return "declared";
-    case range_origin::distribution_default: return "distribution-default";
-    case range_origin::network_type: return "network-type";
-  }
-  return "declared";
-}
-
 void location(json_writer& w, const source_location& where) {
   w.member("file", where.file);
   w.member("line", where.line);
@@ -38,7 +29,7 @@ void write_range(json_writer& w, const fleet& f, std::uint32_t k) {
   w.member("owner_kind", o.kind == owner_kind::cluster ? "cluster" : "network");
   w.member("role", f.role_name(r));
   w.member("cidr", r.cidr.to_string());
-  w.member("origin", origin_name(r.origin));
+  w.member("origin", to_string(r.origin));
   location(w, r.where);
   if (r.end_column != 0) w.member("end_column", r.end_column);
   w.end_object();

@@ -7,6 +7,7 @@
 
 #include "report.hpp"
 
+#include <cidrcheck/detail/xml.hpp>
 #include <cidrcheck/fleet/rules.hpp>
 
 #include <map>
@@ -18,18 +19,7 @@ namespace {
 
 auto escape_xml(std::string_view text) -> std::string {
   std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // XML 1.0 allows no control character but tab, line feed and carriage return.
-        out += static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : c;
-    }
-  }
+  detail::append_xml_escaped(out, text);
   return out;
 }
 

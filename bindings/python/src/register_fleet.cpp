@@ -22,15 +22,6 @@ namespace cidrcheck::python {
 
 namespace {
 
-auto origin_name(range_origin o) -> const char* {
-  switch (o) {
-    case range_origin::declared: return "declared";
-    case range_origin::distribution_default: return "distribution-default";
-    case range_origin::network_type: return "network-type";
-  }
-  return "declared";
-}
-
 auto kind_name(owner_kind k) -> const char* { return k == owner_kind::cluster ? "cluster" : "network"; }
 
 auto owner_record(const fleet& f, const catalog& c, std::uint32_t k) -> py::dict {
@@ -278,7 +269,7 @@ auto range_record(const fleet& f, std::uint32_t k) -> py::dict {
   out["version"] = version_number(r.cidr.version());
   out["prefixlen"] = r.cidr.length();
   out["num_addresses"] = count(address_range(r.cidr));
-  out["origin"] = origin_name(r.origin);
+  out["origin"] = std::string(to_string(r.origin));
   out["file"] = to_str(r.where.file);
   out["line"] = r.where.line;
   out["column"] = r.where.column;

@@ -79,6 +79,16 @@ enum class range_origin : std::uint8_t {
   network_type,          ///< the ranges a known network type brings (tailscale, docker, ...)
 };
 
+/// Returns the origin's name in reports: "declared", "distribution-default", "network-type".
+constexpr auto to_string(range_origin o) noexcept -> std::string_view {
+  switch (o) {
+    case range_origin::declared: return "declared";
+    case range_origin::distribution_default: return "distribution-default";
+    case range_origin::network_type: return "network-type";
+  }
+  return "declared";
+}
+
 /// One CIDR of one owner in one role: the unit every rule talks about.
 struct fleet_range {
   prefix cidr;

@@ -1,5 +1,6 @@
 #include <cidrcheck/address_map.hpp>
 #include <cidrcheck/address_set.hpp>
+#include <cidrcheck/detail/xml.hpp>
 #include <cidrcheck/fleet/capacity.hpp>
 #include <cidrcheck/fleet/map.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
@@ -610,21 +611,6 @@ class map_builder {
   fleet_map out_;
 };
 
-// Appends text with the five XML specials escaped and control characters (which
-// XML 1.0 forbids) replaced.
-void append_xml(std::string& out, std::string_view text) {
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
-    }
-  }
-}
-
 // Appends v with at most two decimals and no trailing zeros: "12", "12.5", "0.45".
 void append_number(std::string& out, double v) {
   char buf[32];
@@ -688,7 +674,7 @@ auto to_svg(const fleet_map& m) -> std::string {
       out += "/>\n";
     } else {
       out += "><title>";
-      append_xml(out, r.tooltip);
+      detail::append_xml_escaped(out, r.tooltip);
       out += "</title></rect>\n";
     }
   }
@@ -716,7 +702,7 @@ auto to_svg(const fleet_map& m) -> std::string {
       out += ")\"";
     }
     out += '>';
-    append_xml(out, t.text);
+    detail::append_xml_escaped(out, t.text);
     out += "</text>\n";
   }
   out += "</svg>\n";
