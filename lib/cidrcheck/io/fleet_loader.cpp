@@ -32,18 +32,14 @@ auto foreign_line_break(std::string_view text, const std::string& name) -> std::
   std::uint32_t line = 1;
   std::size_t line_start = 0;
   for (std::size_t k = 0; k < text.size(); ++k) {
-    std::string_view what;
     if (text[k] == '\n') {
       ++line;
       line_start = k + 1;
-    } else if (text[k] == '\r' && (k + 1 == text.size() || text[k + 1] != '\n')) {
-      what = "a carriage return that is not part of CRLF";
-    } else if (text.substr(k, 2) == "\xC2\x85") {
-      what = "a U+0085 next-line character";
-    } else if (text.substr(k, 3) == "\xE2\x80\xA8" || text.substr(k, 3) == "\xE2\x80\xA9") {
-      what = text[k + 2] == '\xA8' ? "a U+2028 line separator" : "a U+2029 paragraph separator";
-    }
-    if (!what.empty()) {
+    } else if (auto length = detail::yaml_only_line_break(text, k)) {
+      std::string_view what = length == 1   ? "a carriage return that is not part of CRLF"
+                              : length == 2 ? "a U+0085 next-line character"
+                              : text[k + 2] == '\xA8' ? "a U+2028 line separator"
+                                                       : "a U+2029 paragraph separator";
       return diagnostic{severity::error, "line-break",
                         std::string(what) + " ends a line for YAML but not for editors; end lines with LF or CRLF",
                         {name, line, static_cast<std::uint32_t>(k - line_start + 1)}, {}};

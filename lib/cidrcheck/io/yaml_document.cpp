@@ -73,12 +73,8 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
     if (byte == '\n') {
       yaml_line_starts.push_back(k + 1);
       line_starts.push_back(k + 1);
-    } else if (byte == '\r' && (k + 1 == text.size() || text[k + 1] != '\n')) {
-      yaml_line_starts.push_back(k + 1);
-    } else if (text.substr(k, 2) == "\xC2\x85") {
-      yaml_line_starts.push_back(k + 2);
-    } else if (text.substr(k, 3) == "\xE2\x80\xA8" || text.substr(k, 3) == "\xE2\x80\xA9") {
-      yaml_line_starts.push_back(k + 3);
+    } else if (auto length = yaml_only_line_break(text, k)) {
+      yaml_line_starts.push_back(k + length);
     }
   }
   // Marks arrive in increasing order, so each conversion continues from the last

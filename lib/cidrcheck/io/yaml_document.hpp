@@ -45,6 +45,15 @@ struct yaml_limits {
   std::size_t max_errors = 100;  ///< "max-errors": the errors a yaml_reader reports before it stops walking
 };
 
+/// Returns the length in bytes of the line break at text[k] that YAML counts and
+/// editors do not (a lone CR, NEL, LS or PS), or 0 where there is none.
+inline auto yaml_only_line_break(std::string_view text, std::size_t k) -> std::size_t {
+  if (text[k] == '\r') return k + 1 == text.size() || text[k + 1] != '\n' ? 1 : 0;
+  if (text.substr(k, 2) == "\xC2\x85") return 2;
+  if (text.substr(k, 3) == "\xE2\x80\xA8" || text.substr(k, 3) == "\xE2\x80\xA9") return 3;
+  return 0;
+}
+
 /// Returns the YAML limits of a reader's input limits.
 inline auto yaml_limits_of(const fleet_limits& limits) -> yaml_limits {
   return {limits.max_depth, limits.max_nodes, limits.max_file_bytes, limits.max_errors};
