@@ -72,6 +72,24 @@ connections:
   EXPECT_EQ(pods.origin, range_origin::declared);
 }
 
+TEST(FleetLoader, ReadsIpamAndServiceCounts) {
+  auto r = load(R"(clusters:
+  - name: a
+    cni: cilium
+    ipam: cluster-pool
+    service_count: 412
+    load_balancer_count: 7
+)");
+  ASSERT_TRUE(r.ok()) << printed(r)[0];
+  const auto& a = r.value.owners[0];
+  EXPECT_EQ(a.ipam, "cluster-pool");
+  EXPECT_EQ(a.service_count, 412u);
+  EXPECT_EQ(a.load_balancer_count, 7u);
+  EXPECT_EQ(a.service_count_where, (source_location{"f.yaml", 5, 20}));
+  auto bad = load("clusters:\n  - {name: a, service_count: -1}\n");
+  EXPECT_FALSE(bad.ok());
+}
+
 TEST(FleetLoader, ASingleCidrStandsForAList) {
   auto r = load("clusters:\n  - {name: a, pods: 10.0.0.0/16, services: 10.1.0.0/16}\n");
   ASSERT_TRUE(r.ok());

@@ -122,6 +122,11 @@ struct owner {
   std::optional<std::uint64_t> nodes;    ///< node count, now or planned
   std::optional<address> dns;            ///< the cluster DNS service address
   std::string cni;                       ///< calico, cilium, flannel, vpc-cni, ... (for migration steps)
+  /// How the CNI hands out pod addresses where the CNI alone does not say:
+  /// cluster-pool, multi-pool, kubernetes, eni (Cilium), custom-networking (vpc-cni), ...
+  std::string ipam;
+  std::optional<std::uint64_t> service_count;        ///< Services in the cluster (what a service move recreates)
+  std::optional<std::uint64_t> load_balancer_count;  ///< Services of type LoadBalancer among them
   bool movable = false;                  ///< networks: may `plan` renumber it
   std::string description;               ///< for people; importers say what the owner was read from
   /// Cluster roles whose key the file gave, even as an empty list (`pods: []`):
@@ -132,6 +137,8 @@ struct owner {
   std::uint32_t type_end_column = 0;     ///< one past the end of that value, when known
   source_location dns_where;
   source_location nodes_where;
+  source_location service_count_where;
+  source_location load_balancer_count_where;
   mapping_layout layout;
   std::vector<std::uint32_t> ranges;     ///< indexes into fleet::ranges
 };

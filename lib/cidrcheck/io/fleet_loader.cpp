@@ -265,7 +265,8 @@ struct fleet_loader::state {
     std::string what = (cluster ? "cluster " : "network ") + (o.name.empty() ? std::string("(unnamed)") : o.name);
     if (cluster) {
       r.only_keys(*entries, {"name", "distribution", "kubernetes", "network", "pods", "services", "node_cidr_mask",
-                             "node_cidr_mask_v6", "nodes", "dns", "cni", "description"},
+                             "node_cidr_mask_v6", "nodes", "dns", "cni", "ipam", "service_count",
+                             "load_balancer_count", "description"},
                   what);
     } else {
       r.only_keys(*entries, {"name", "type", "cidrs", "movable", "description"}, what);
@@ -296,6 +297,16 @@ struct fleet_loader::state {
           o.nodes = static_cast<std::uint64_t>(*v);
           o.nodes_where = r.where(e.value);
         }
+      } else if (e.key == "service_count") {
+        if (auto v = r.integer(e.value, 0, 100'000'000, "service_count")) {
+          o.service_count = static_cast<std::uint64_t>(*v);
+          o.service_count_where = r.where(e.value);
+        }
+      } else if (e.key == "load_balancer_count") {
+        if (auto v = r.integer(e.value, 0, 100'000'000, "load_balancer_count")) {
+          o.load_balancer_count = static_cast<std::uint64_t>(*v);
+          o.load_balancer_count_where = r.where(e.value);
+        }
       } else if (e.key == "dns") {
         if (auto a = r.ip(e.value, "dns of " + what)) {
           o.dns = *a;
@@ -303,6 +314,8 @@ struct fleet_loader::state {
         }
       } else if (e.key == "cni") {
         if (auto t = r.string(e.value, "cni")) o.cni = *t;
+      } else if (e.key == "ipam") {
+        if (auto t = r.string(e.value, "ipam")) o.ipam = *t;
       } else if (e.key == "movable") {
         if (auto b = r.boolean(e.value, "movable")) o.movable = *b;
       } else if (e.key == "cidrs") {
