@@ -55,10 +55,14 @@ auto import_interfaces() -> std::vector<command_interface> {
   c.options.add_options()
     ("help,h", "show this help and exit")
     ("output,o", po::value<std::string>()->value_name("FILE"),
-     "write the fleet file to FILE (atomically: all of it or nothing) instead of standard output");
+     "write the fleet file to FILE (atomically: all of it or nothing) instead of standard output")
+    ("cluster", po::value<std::string>()->value_name("NAME"),
+     "the cluster the files describe, for kubectl and kubeadm exports, which name none (else each file's "
+     "name is the cluster's; as a source: KIND=NAME:FILE)");
   add_limit_options(c.options);
   add_findings_limit_option(c.options);
   c.values.push_back({"output", {}});
+  c.values.push_back({"cluster", {}});
   c.operands = operand_kind::words;
   for (const auto& k : import_kinds()) c.operand_words.emplace_back(k.name);
   return out;
@@ -80,10 +84,21 @@ auto run_import(std::span<const std::string> args) -> int {
 
   // "import KIND FILE...", or every argument a source of its own.
   std::vector<std::string> sources;
+  const auto cluster = vm.count("cluster") ? vm["cluster"].as<std::string>() : std::string();
   if (auto kind = find_import_kind(inputs.front())) {
     if (inputs.size() == 1) throw usage_error("no files of kind " + inputs.front(), help);
-    for (std::size_t k = 1; k < inputs.size(); ++k) sources.push_back(inputs.front() + ":" + inputs[k]);
+    if (vm.count("cluster") && (cluster.empty() || !names_cluster_after_file(*kind))) {
+      throw usage_error(cluster.empty() ? "--cluster needs a name"
+                                        : "--cluster names the cluster of kubectl and kubeadm exports; " +
+                                              inputs.front() + " exports name their own",
+                        help);
+    }
+    auto named = inputs.front() + (cluster.empty() ? "" : "=" + cluster);
+    for (std::size_t k = 1; k < inputs.size(); ++k) sources.push_back(named + ":" + inputs[k]);
   } else {
+    if (vm.count("cluster")) {
+      throw usage_error("--cluster goes with `import KIND FILE...`; name a source's cluster as KIND=NAME:FILE", help);
+    }
     const auto& first = inputs.front();
     auto spec = parse_source_spec(first);
     bool bare_word = !spec.kind && first.find_first_of(":./") == std::string::npos && !std::filesystem::exists(first);
@@ -117,7 +132,7 @@ auto run_import(std::span<const std::string> args) -> int {
   for (const auto& s : sources) header.push_back("  " + s);
   header.push_back("Each value names the file:line:column it was read from. Ranges a distribution or");
   header.push_back("network type brings are left out: `cidrcheck check` fills them in again.");
-  auto text = write_fleet_yaml(loaded.value, header);
+  auto text = write_fleet_yaml(loaded.value, header, loaded.suppressions);
   if (!write_output(output_path, [&](output& out) { out.write(text); })) return exit_trouble;
   return conflicts > 0 ? exit_findings : exit_ok;
 }

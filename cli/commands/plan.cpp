@@ -10,6 +10,7 @@
 #include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/io/import.hpp>
 #include <cidrcheck/io/plan_writer.hpp>
 #include <cidrcheck/io/read_file.hpp>
 
@@ -80,7 +81,8 @@ auto plan_interfaces() -> std::vector<command_interface> {
   c.options.add_options()
     ("help,h", "show this help and exit")
     ("format,f", po::value<std::string>()->value_name("FORMAT")->default_value("text"),
-     "text, json, or yaml (the fleet file with the plan applied)")
+     "text, json, or yaml (the fleet file with the plan applied; for several sources or imports, an overlay "
+     "of the changes to check beside them)")
     ("output,o", po::value<std::string>()->value_name("FILE"), "write to FILE (atomically) instead of standard output")
     ("pool", po::value<std::vector<std::string>>()->value_name("ROLE=CIDR"),
      "where new ranges of a role may come from (repeatable; ROLE network, pods, services or all)")
@@ -123,9 +125,9 @@ auto run_plan(std::span<const std::string> args) -> int {
   auto cfg = read_configuration(vm, help);
   if (!cfg) return exit_trouble;
   auto files = fleet_inputs(operands(vm), *cfg, help);
-  if (format == "yaml" && files.size() != 1) {
-    throw usage_error("--format yaml writes one fleet file: plan a single file", help);
-  }
+  // One fleet file is patched in place; several sources, or an import, get an
+  // overlay: the changes alone, which check reads beside the same sources.
+  bool overlay = format == "yaml" && (files.size() != 1 || parse_source_spec(files[0]).kind.has_value());
   refuse_input_as_output(output_path, files, help);
   const auto limits = limits_of(vm);
   const auto cat = catalog_for(*cfg);
@@ -159,7 +161,7 @@ auto run_plan(std::span<const std::string> args) -> int {
   // Read the input; for --format yaml keep its text, which the plan is applied to.
   fleet_loader loader(cat, limits);
   std::string original;
-  if (format == "yaml") {
+  if (format == "yaml" && !overlay) {
     auto file = read_file(files[0], limits.max_file_bytes, "max-file-bytes");
     if (!file.error.empty()) {
       std::cerr << display_name(files[0]) << ": error: " << file.error << "\n";
@@ -205,10 +207,21 @@ auto run_plan(std::span<const std::string> args) -> int {
 
   auto render = [&](output& out) {
     if (format == "yaml") {
-      auto text = apply_plan_to_text(original, display_name(files[0]), loaded.value, result);
-      // The written file must say what the plan says: read it back and check it.
+      std::string text;
       fleet_loader reread(cat, limits);
-      reread.add_text(text, display_name(files[0]));
+      if (overlay) {
+        std::vector<std::string> header{"The changes `cidrcheck plan` proposes for the fleet read from:"};
+        for (const auto& s : files) header.push_back("  " + s);
+        header.push_back("Check the planned fleet with the same sources and this file after them:");
+        header.push_back("  cidrcheck check SOURCES... THIS-FILE");
+        text = write_plan_overlay(loaded.value, result, header);
+        for (const auto& f : files) reread.add_source(f);
+        reread.add_text(text, output_path.empty() ? "<plan>" : display_name(output_path));
+      } else {
+        text = apply_plan_to_text(original, display_name(files[0]), loaded.value, result);
+        reread.add_text(text, display_name(files[0]));
+      }
+      // The written file must say what the plan says: read it back and check it.
       auto again = reread.finish();
       bool errors_left = false;
       for (const auto& x : check(again.value, cat, options.check)) errors_left = errors_left || x.level == severity::error;

@@ -107,5 +107,76 @@ TEST(FleetWriter, ASourceConflictIsAComment) {
       << text;
 }
 
+// Every key of the fleet format survives: cni, requested sizes, movable, the
+// plan settings and the suppressions read beside the fleet (issue 16, item 7).
+TEST(FleetWriter, EveryKeyOfTheFleetFormatSurvives) {
+  const char* text = R"(clusters:
+  - name: a
+    distribution: kubeadm
+    kubernetes: "1.29"
+    network: 10.1.0.0/16
+    pods: [10.2.0.0/16, /20, ipv6/64]
+    services: auto
+    node_cidr_mask: 25
+    nodes: 40
+    cni: calico
+    description: the first
+networks:
+  - {name: office, type: office, cidrs: [192.168.0.0/16], movable: true, description: hq}
+connections:
+  - between: [a, office]
+    name: vpn-1
+    via: vpn
+    routes: [network, pods]
+plan:
+  pools: {pods: [10.128.0.0/9], services: [10.64.0.0/12]}
+  avoid: [10.200.0.0/16]
+  pin: [office, "*/network"]
+  cost: {services: 2, network: 7}
+  headroom: 1.3
+suppressions:
+  - rule: overlap
+    entities: [a/pods, office]
+    reason: "NATed: until the move"
+    expires: 2030-01-31
+)";
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(text, "f.yaml");
+  auto first = loader.finish();
+  ASSERT_TRUE(first.ok());
+  auto written = write_fleet_yaml(first.value, {}, first.suppressions);
+  fleet_loader again(builtin_catalog());
+  again.add_text(written, "w.yaml");
+  auto second = again.finish();
+  ASSERT_TRUE(second.ok()) << written;
+  EXPECT_EQ(summary(second.value), summary(first.value)) << written;
+  const auto& o = second.value.owners[second.value.find_owner("a").value()];
+  EXPECT_EQ(o.cni, "calico") << written;
+  EXPECT_TRUE(second.value.owners[second.value.find_owner("office").value()].movable);
+  ASSERT_EQ(second.value.requests.size(), first.value.requests.size()) << written;
+  for (std::size_t k = 0; k < first.value.requests.size(); ++k) {
+    EXPECT_EQ(second.value.requests[k].role, first.value.requests[k].role);
+    EXPECT_EQ(second.value.requests[k].length, first.value.requests[k].length);
+    EXPECT_EQ(second.value.requests[k].version, first.value.requests[k].version);
+  }
+  const auto &p1 = first.value.plan, &p2 = second.value.plan;
+  for (std::size_t r = 0; r < 3; ++r) {
+    EXPECT_EQ(p2.pools[r], p1.pools[r]) << written;
+    EXPECT_EQ(p2.cost[r], p1.cost[r]) << written;
+  }
+  EXPECT_EQ(p2.avoid, p1.avoid);
+  ASSERT_EQ(p2.pins.size(), p1.pins.size());
+  for (std::size_t k = 0; k < p1.pins.size(); ++k) EXPECT_EQ(p2.pins[k].pattern, p1.pins[k].pattern);
+  EXPECT_EQ(p2.headroom, p1.headroom);
+  ASSERT_EQ(second.suppressions.size(), 1u) << written;
+  const auto& s = second.suppressions[0];
+  EXPECT_EQ(s.id, rule::overlap);
+  EXPECT_EQ(s.reason, "NATed: until the move");
+  ASSERT_EQ(s.entities.size(), 2u);
+  EXPECT_EQ(s.entities[0].to_string(), "a/pods");
+  EXPECT_EQ(s.entities[1].to_string(), "office");
+  EXPECT_EQ(s.expires, first.suppressions[0].expires);
+}
+
 }  // namespace
 }  // namespace cidrcheck

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -423,7 +424,10 @@ TEST(ImportKubeadm, ABadPartOfAListPointsAtIt) {
   auto r = load_text(import_kind::kubeadm, "kind: ClusterConfiguration\nnetworking:\n  podSubnet: 10.244.0.0/16,fd00::1/64\n",
                      "k.yaml");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.diagnostics.front().where, (source_location{"k.yaml", 3, 28}));
+  auto error = std::find_if(r.diagnostics.begin(), r.diagnostics.end(),
+                            [](const diagnostic& d) { return d.level == severity::error; });
+  ASSERT_NE(error, r.diagnostics.end());
+  EXPECT_EQ(error->where, (source_location{"k.yaml", 3, 28}));
 }
 
 // ---------------------------------------------------------------------------
@@ -479,8 +483,8 @@ TEST(ImportKubectl, ObjectsOfOtherKindsOnlyAreAnError) {
   auto r = load_text(import_kind::kubectl, "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod}\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.diagnostics.front().message,
-            "kubectl: expected the output of `kubectl get nodes,servicecidrs -o yaml`: Nodes, ServiceCIDRs or Calico "
-            "IPPools (none found)");
+            "kubectl: expected the output of `kubectl get nodes,servicecidrs -o yaml`: Nodes, ServiceCIDRs, Calico "
+            "IPPools or a Calico Installation (none found)");
 }
 
 // ---------------------------------------------------------------------------
@@ -662,6 +666,132 @@ TEST(ImportMerge, ImportsCountAgainstTheLimits) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.value.owners.size(), 2u);
   EXPECT_EQ(r.diagnostics.front().message, "more than the max-owners limit of 2 clusters and networks");
+}
+
+// Issue 16, item 9: what the importers read, name and drop.
+auto has_diagnostic(const fleet_load_result& r, severity level, std::string_view part) -> bool {
+  return std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [&](const diagnostic& d) {
+    return d.level == level && d.message.find(part) != std::string::npos;
+  });
+}
+
+TEST(ImportKubectl, ReadsTheCalicoOperatorsInstallation) {
+  auto r = load_text(import_kind::kubectl, R"(apiVersion: operator.tigera.io/v1
+kind: Installation
+metadata: {name: default}
+spec:
+  calicoNetwork:
+    ipPools:
+    - {name: default-ipv4-ippool, blockSize: 26, cidr: 192.168.0.0/16, encapsulation: VXLANCrossSubnet}
+    - {name: v6, cidr: "fd00:10:244::/56"}
+)", "dc1.yaml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(cidrs(r, "dc1", range_role::pods), (std::vector<std::string>{"192.168.0.0/16", "fd00:10:244::/56"}));
+}
+
+TEST(ImportKubectl, AnInstallationWithoutPoolsIsAWarning) {
+  auto r = load_text(import_kind::kubectl,
+                     "apiVersion: operator.tigera.io/v1\nkind: Installation\nmetadata: {name: default}\nspec: {}\n"
+                     "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {podCIDR: 10.244.0.0/24}\n",
+                     "dc1.yaml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(has_diagnostic(r, severity::warning, "lists no spec.calicoNetwork.ipPools"));
+}
+
+TEST(ImportKubectl, SaysWhatItSkipsAndDrops) {
+  auto r = load_text(import_kind::kubectl, R"(apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: n1}, spec: {podCIDR: 10.244.0.0/24}}
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}
+- {apiVersion: crd.projectcalico.org/v1, kind: IPPool, metadata: {name: old}, spec: {cidr: 10.9.0.0/16, disabled: true}}
+)", "dc1.yaml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(has_diagnostic(r, severity::note, "skipped 2 objects of kind ConfigMap"));
+  EXPECT_TRUE(has_diagnostic(r, severity::warning, "IPPool old is disabled: left out"));
+}
+
+TEST(ImportKubectl, SaysTheClusterIsNamedAfterTheFileAndTakesAName) {
+  auto inferred = load_text(import_kind::kubectl, "apiVersion: crd.projectcalico.org/v1\nkind: IPPool\n"
+                                                  "metadata: {name: p}\nspec: {cidr: 10.9.0.0/16}\n",
+                            "exports/dc1-ippools.yaml");
+  ASSERT_TRUE(inferred.ok());
+  EXPECT_TRUE(inferred.value.find_owner("dc1-ippools"));
+  EXPECT_TRUE(has_diagnostic(inferred, severity::note, "named 'dc1-ippools' after the file"));
+
+  // kubectl=NAME:FILE names it: two exports of one cluster become one cluster.
+  fleet_loader loader(builtin_catalog());
+  loader.add_source("kubectl=dc1:" + fixtures + "kubectl/lab.yaml");
+  loader.add_source("kubeadm=dc1:" + fixtures + "kubeadm/lab.yaml");
+  auto named = loader.finish();
+  EXPECT_TRUE(named.value.find_owner("dc1"));
+  EXPECT_FALSE(named.value.find_owner("lab"));
+  EXPECT_FALSE(has_diagnostic(named, severity::note, "after the file"));
+  EXPECT_EQ(named.value.owners.size(), 1u);
+
+  fleet_loader wrong(builtin_catalog());
+  wrong.add_source("aws-vpcs=x:" + fixtures + "aws-vpcs/vpcs.json");
+  EXPECT_FALSE(wrong.finish().ok());
+}
+
+TEST(SourceSpec, TakesAClusterName) {
+  auto s = parse_source_spec("kubectl=dc1:exports/dc1-ippools.yaml");
+  ASSERT_TRUE(s.kind);
+  EXPECT_EQ(*s.kind, import_kind::kubectl);
+  EXPECT_EQ(s.cluster, "dc1");
+  EXPECT_EQ(s.path, "exports/dc1-ippools.yaml");
+  EXPECT_FALSE(parse_source_spec("kubectl=:x.yaml").kind);  // no name: a path
+  EXPECT_EQ(parse_source_spec("kubectl:x.yaml").cluster, "");
+}
+
+TEST(ImportAwsVpcs, AVpcTaggedForAClusterIsThatClustersNetwork) {
+  const char* vpcs = R"({"Vpcs": [
+  {"VpcId": "vpc-1", "CidrBlock": "172.20.0.0/16",
+   "Tags": [{"Key": "Name", "Value": "minimal.example.com"},
+            {"Key": "kubernetes.io/cluster/minimal.example.com", "Value": "owned"}]},
+  {"VpcId": "vpc-2", "CidrBlock": "10.50.0.0/16",
+   "Tags": [{"Key": "kubernetes.io/cluster/gone.example.com", "Value": "shared"}]}
+]})";
+  fleet_loader loader(builtin_catalog());
+  loader.add_import_text(import_kind::aws_vpcs, vpcs, "vpcs.json");
+  loader.add_import(import_kind::kops, fixtures + "kops/minimal.yaml");
+  auto r = loader.finish();
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r.value.find_owner("vpc-1")) << "linked to its cluster, not an extra network";
+  EXPECT_EQ(cidrs(r, "minimal.example.com", range_role::network), (std::vector<std::string>{"172.20.0.0/16"}));
+  // A cluster no source describes: the VPC stays a network, and a note says why.
+  EXPECT_TRUE(r.value.find_owner("vpc-2"));
+  EXPECT_TRUE(has_diagnostic(r, severity::note, "tagged for cluster gone.example.com, which no source describes"));
+
+  // The cluster may come from a fleet file too.
+  fleet_loader with_file(builtin_catalog());
+  with_file.add_text("clusters:\n  - {name: gone.example.com, distribution: kops}\n", "fleet.yaml");
+  with_file.add_import_text(import_kind::aws_vpcs, vpcs, "vpcs.json");
+  auto f = with_file.finish();
+  ASSERT_TRUE(f.ok());
+  EXPECT_FALSE(f.value.find_owner("vpc-2"));
+  EXPECT_EQ(cidrs(f, "gone.example.com", range_role::network), (std::vector<std::string>{"10.50.0.0/16"}));
+}
+
+TEST(ImportKops, SaysWhatItSkips) {
+  auto r = load_text(import_kind::kops, R"(apiVersion: kops.k8s.io/v1alpha2
+kind: Cluster
+metadata: {name: a.example.com}
+spec: {networkCIDR: 172.20.0.0/16, nonMasqueradeCIDR: 100.64.0.0/10}
+---
+apiVersion: kops.k8s.io/v1alpha2
+kind: InstanceGroup
+metadata: {name: nodes, labels: {kops.k8s.io/cluster: other.example.com}}
+spec: {maxSize: 7}
+---
+apiVersion: kops.k8s.io/v1alpha2
+kind: Keyset
+metadata: {name: ca}
+)", "all.yaml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(has_diagnostic(r, severity::warning, "InstanceGroups of cluster other.example.com (7 nodes)"));
+  EXPECT_TRUE(has_diagnostic(r, severity::note, "skipped 1 document of kind Keyset"));
 }
 
 }  // namespace

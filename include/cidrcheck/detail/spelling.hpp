@@ -26,19 +26,34 @@ inline auto edit_distance(std::string_view a, std::string_view b) -> std::size_t
   return d[a.size()][b.size()];
 }
 
+/// Reports whether word is one whole part of candidate, split at '-' or '_':
+/// "eks" of "aws-eks", "mask" of "node_cidr_mask".
+inline auto is_part_of(std::string_view word, std::string_view candidate) -> bool {
+  if (word.empty() || word.size() >= candidate.size()) return false;
+  for (std::size_t start = 0; start <= candidate.size();) {
+    auto end = candidate.find_first_of("-_", start);
+    if (end == std::string_view::npos) end = candidate.size();
+    if (candidate.substr(start, end - start) == word) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 /// Returns the candidate closest to word, or "" when none is close: at most a
-/// third of the word changed (one edit at least is always allowed).
+/// third of the word changed (one edit at least is always allowed). A
+/// candidate that has the word as one of its parts ("eks" of "aws-eks") is
+/// closer than any candidate one edit away ("aks"), and farther than itself.
 inline auto closest_match(std::string_view word, std::span<const std::string_view> candidates) -> std::string_view {
   std::string_view best;
-  std::size_t best_distance = 0;
+  std::size_t best_distance = 0;  // in half edits, so that a part counts half an edit
   for (auto c : candidates) {
-    auto d = edit_distance(word, c);
+    std::size_t d = is_part_of(word, c) ? 1 : 2 * edit_distance(word, c);
     if (best.empty() || d < best_distance) {
       best = c;
       best_distance = d;
     }
   }
-  return best_distance <= std::max<std::size_t>(1, word.size() / 3) ? best : std::string_view{};
+  return best_distance <= 2 * std::max<std::size_t>(1, word.size() / 3) ? best : std::string_view{};
 }
 
 /// Returns " (did you mean 'x'?)" for the closest candidate, or "".

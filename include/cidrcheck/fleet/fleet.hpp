@@ -108,6 +108,11 @@ struct mapping_layout {
   std::uint32_t key_column = 0;
   source_location end;
   bool flow = false;
+  /// Where each range key (indexed by range_role: network, pods, services,
+  /// cidrs) is written in the owner's own mapping: line and one past the key's
+  /// last column; line 0 where it is not (omitted, or brought by a merge key).
+  std::uint32_t range_key_line[4] = {};
+  std::uint32_t range_key_end_column[4] = {};
 };
 
 /// A cluster or a network.

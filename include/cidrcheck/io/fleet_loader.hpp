@@ -65,8 +65,10 @@ class fleet_loader {
   void add_file(const std::string& path);
   /// Reads a fleet from text, named `name` in diagnostics.
   void add_text(std::string_view text, std::string name);
-  /// Reads a file another tool exported; "-" reads standard input.
-  void add_import(import_kind kind, const std::string& path);
+  /// Reads a file another tool exported; "-" reads standard input. `cluster`
+  /// names the cluster of an export that names none (kubectl, kubeadm; see
+  /// names_cluster_after_file()); empty, the file's name does, and a note says so.
+  void add_import(import_kind kind, const std::string& path, const std::string& cluster = {});
   /// Reads an export from text, named `name` in diagnostics.
   void add_import_text(import_kind kind, std::string_view text, std::string name);
   /// Reads a source as the command line names it (see parse_source_spec()):

@@ -43,11 +43,18 @@ auto info(import_kind kind) noexcept -> const import_kind_info&;
 /// Returns the kind with this name ("aws-vpcs"), or nullopt.
 auto find_import_kind(std::string_view name) noexcept -> std::optional<import_kind>;
 
+/// Reports whether a kind's exports leave the cluster unnamed, so that the
+/// cluster is named after the file unless the source names it ("KIND=NAME:PATH").
+auto names_cluster_after_file(import_kind kind) noexcept -> bool;
+
 /// A fleet source as the command line names it: "KIND:PATH" imports PATH as
 /// KIND; anything else is a fleet file. "-" (or "KIND:-") is standard input.
 struct source_spec {
   std::optional<import_kind> kind;  ///< nullopt: a fleet file
   std::string path;
+  /// "KIND=NAME:PATH": the cluster's name, for the kinds whose exports name
+  /// none (kubectl, kubeadm); empty when the spec gives none.
+  std::string cluster;
   /// The text before the first ':' when it looks like a kind's name (lowercase
   /// letters, digits, '-') but names none ("aws-vpc" in "aws-vpc:x.json"): the
   /// spec is read as a path, and if no such file exists the error suggests the
@@ -56,8 +63,9 @@ struct source_spec {
 };
 
 /// Splits a source spec. A spec whose text before the first ':' is a kind's
-/// name is an import; any other spec is a path (so "./aws-vpcs:x" reads a
-/// fleet file of that name).
+/// name, or a kind's name, '=' and a cluster name ("kubectl=dc1:pools.yaml"),
+/// is an import; any other spec is a path (so "./aws-vpcs:x" reads a fleet
+/// file of that name).
 auto parse_source_spec(std::string_view spec) -> source_spec;
 
 }  // namespace cidrcheck

@@ -3,6 +3,7 @@
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/plan.hpp>
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,17 @@ namespace cidrcheck {
 /// f was read from text, named file, and p is a plan of f (for another text the
 /// edits land in the wrong places, and may throw std::out_of_range).
 auto apply_plan_to_text(std::string_view text, const std::string& file, const fleet& f, const plan_result& p)
+    -> std::string;
+
+/// Returns the plan as an overlay fleet file, for fleets read from several
+/// sources (imports, several fleet files), whose files the plan cannot patch:
+/// a `renumber:` list with one entry per change (`{owner, role, from, to}`;
+/// role dns for a moved DNS address; `from` a requested size for a filled
+/// request), each with a comment naming where the value it replaces was read.
+/// Read beside the same sources (`cidrcheck check SOURCES... overlay.yaml`),
+/// the fleet is the planned one; an entry whose `from` the sources no longer
+/// give is an error there. `header` lines open the file as comments.
+auto write_plan_overlay(const fleet& f, const plan_result& p, std::span<const std::string> header = {})
     -> std::string;
 
 }  // namespace cidrcheck

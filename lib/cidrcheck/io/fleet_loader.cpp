@@ -4,6 +4,7 @@
 #include <cidrcheck/io/read_file.hpp>
 
 #include "import/merge.hpp"
+#include "plan_overlay.hpp"
 #include "import/read_import.hpp"
 #include "kube_version.hpp"
 #include "suppression_reader.hpp"
@@ -66,6 +67,7 @@ struct fleet_loader::state {
   std::unordered_map<std::string, std::uint32_t> owner_index;
   std::vector<detail::import_result> imports;  // merged in finish(), after every fleet file
   std::unordered_map<std::string, std::vector<std::string>> moved_to;  // see merged_imports
+  std::vector<detail::renumbering> renumbering;                         // a plan's overlay (plan_overlay.hpp)
   bool stopped = false;  // too many errors, or a limit hit: read nothing more
 
   state(const catalog& c, fleet_limits l) : cat(c), limits(l) {}
@@ -115,10 +117,11 @@ struct fleet_loader::state {
     return false;
   }
 
-  void read_import(import_kind kind, std::string_view text, const std::string& name) {
+  void read_import(import_kind kind, std::string_view text, const std::string& name, const std::string& cluster = {}) {
     if (stopped) return;
     result.files.push_back(name);
-    imports.push_back(detail::read_import(kind, text, name, detail::yaml_limits_of(limits), limits.max_nodes, result.diagnostics));
+    imports.push_back(detail::read_import(kind, text, name, detail::yaml_limits_of(limits), limits.max_nodes,
+                                          result.diagnostics, cluster));
     if (error_count() >= limits.max_errors) stop(detail::too_many_errors(limits.max_errors));
   }
 
@@ -151,7 +154,8 @@ struct fleet_loader::state {
     if (r.is_null(root)) return;  // an empty document between "---" separators
     auto top = r.mapping(root, "a fleet file");
     if (!top) return;
-    r.only_top_level_keys(*top, {"version", "networks", "clusters", "connections", "plan", "suppressions"}, "the fleet file");
+    r.only_top_level_keys(*top, {"version", "networks", "clusters", "connections", "plan", "suppressions", "renumber"},
+                          "the fleet file");
     for (const auto& e : *top) {
       if (e.key == "version") {
         auto v = r.integer(e.value, 0, 1'000'000, "version");
@@ -166,6 +170,8 @@ struct fleet_loader::state {
         read_plan_settings(r, e.value);
       } else if (e.key == "suppressions") {
         detail::read_suppressions(r, e.value, result.suppressions);
+      } else if (e.key == "renumber") {
+        detail::read_renumbering(r, e.value, renumbering);  // applied in finish(), once every source is read
       }
     }
   }
@@ -276,6 +282,14 @@ struct fleet_loader::state {
       return;
     }
     std::vector<std::pair<range_role, std::uint32_t>> range_lists;
+    auto own_key = [&](const auto& e, range_role role) {
+      // A key of the owner's own text (not one a merge key brings from an anchor before it).
+      const auto& key = r.node(e.key_node);
+      if (std::pair(key.line, key.column) >= std::pair(o.where.line, o.where.column) && key.line == key.end_line) {
+        o.layout.range_key_line[static_cast<std::size_t>(role)] = key.line;
+        o.layout.range_key_end_column[static_cast<std::size_t>(role)] = key.end_column;
+      }
+    };
     for (const auto& e : *entries) {
       if (e.key == "distribution" || e.key == "type") {
         if (auto t = r.string(e.value, e.key)) {
@@ -320,12 +334,16 @@ struct fleet_loader::state {
         if (auto b = r.boolean(e.value, "movable")) o.movable = *b;
       } else if (e.key == "cidrs") {
         range_lists.emplace_back(range_role::external, e.value);
+        own_key(e, range_role::external);
       } else if (e.key == "network") {
         range_lists.emplace_back(range_role::network, e.value);
+        own_key(e, range_role::network);
       } else if (e.key == "pods") {
         range_lists.emplace_back(range_role::pods, e.value);
+        own_key(e, range_role::pods);
       } else if (e.key == "services") {
         range_lists.emplace_back(range_role::services, e.value);
+        own_key(e, range_role::services);
       } else if (e.key == "description") {
         if (auto d = r.string(e.value, "description")) o.description = *d;
       }
@@ -558,6 +576,7 @@ auto fleet_loader::finish() -> fleet_load_result {
   s.merge_imports();
   s.resolve_connections();
   s.warn_unknown_distributions(apply_defaults(s.result.value, s.cat));
+  detail::apply_renumbering(s.renumbering, s.result.value, s.owner_index, s.result.diagnostics);
   s.sort_diagnostics();
   if (s.result.value.owners.empty() && s.result.ok()) {
     s.result.diagnostics.push_back({severity::error, "empty-input", "no clusters or networks in the input", {}, {}});
@@ -565,9 +584,9 @@ auto fleet_loader::finish() -> fleet_load_result {
   return std::move(s.result);
 }
 
-void fleet_loader::add_import(import_kind kind, const std::string& path) {
+void fleet_loader::add_import(import_kind kind, const std::string& path, const std::string& cluster) {
   auto prefix = std::string(info(kind).name) + ": ";
-  if (auto text = state_->read_whole(path, prefix)) state_->read_import(kind, *text, display_name(path));
+  if (auto text = state_->read_whole(path, prefix)) state_->read_import(kind, *text, display_name(path), cluster);
 }
 
 void fleet_loader::add_import_text(import_kind kind, std::string_view text, std::string name) {
@@ -577,7 +596,7 @@ void fleet_loader::add_import_text(import_kind kind, std::string_view text, std:
 void fleet_loader::add_source(std::string_view spec) {
   auto source = parse_source_spec(spec);
   if (source.kind) {
-    add_import(*source.kind, source.path);
+    add_import(*source.kind, source.path, source.cluster);
     return;
   }
   auto errors_before = state_->result.diagnostics.size();

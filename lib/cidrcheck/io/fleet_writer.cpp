@@ -1,16 +1,19 @@
 #include <cidrcheck/io/fleet_writer.hpp>
 
+#include "yaml_scalar.hpp"
+
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <map>
 
 namespace cidrcheck {
 
-namespace {
+namespace detail {
 
 // Returns text as a YAML scalar: plain when that reads back as the same
 // string (and not as a number, a bool or null), else double-quoted.
-auto scalar(std::string_view text) -> std::string {
+auto yaml_scalar(std::string_view text) -> std::string {
   auto word_char = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
            std::string_view("._/@+-").find(c) != std::string_view::npos;
@@ -51,8 +54,28 @@ auto scalar(std::string_view text) -> std::string {
   return out + "\"";
 }
 
+auto yaml_comment_text(std::string_view text) -> std::string {
+  std::string out(text);
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    auto c = static_cast<unsigned char>(out[k]);
+    if (c < 0x20 || c == 0x7f) out[k] = '?';
+    // NEL, LS and PS, which YAML reads as line breaks.
+    if (out.compare(k, 2, "\xC2\x85") == 0) out.replace(k, 2, "?");
+    if (out.compare(k, 3, "\xE2\x80\xA8") == 0 || out.compare(k, 3, "\xE2\x80\xA9") == 0) out.replace(k, 3, "?");
+  }
+  return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::yaml_scalar;
+auto scalar(std::string_view text) -> std::string { return yaml_scalar(text); }
+
+
 auto comment(const source_location& where) -> std::string {
-  return where.file.empty() ? std::string{} : "  # " + to_string(where);
+  return where.file.empty() ? std::string{} : "  # " + detail::yaml_comment_text(to_string(where));
 }
 
 class writer {
@@ -61,10 +84,11 @@ class writer {
     for (std::size_t k = 0; k < f.conflicts.size(); ++k) {
       if (!f.conflicts[k].kept.empty()) conflicts_[f.conflicts[k].kept.back()].push_back(k);
     }
+    for (std::size_t k = 0; k < f.requests.size(); ++k) requests_[f.requests[k].owner].push_back(k);
   }
 
-  auto run(std::span<const std::string> header) -> std::string {
-    for (const auto& line : header) out_ += line.empty() ? "#\n" : "# " + line + "\n";
+  auto run(std::span<const std::string> header, std::span<const suppression> suppressions) -> std::string {
+    for (const auto& line : header) out_ += line.empty() ? "#\n" : "# " + detail::yaml_comment_text(line) + "\n";
     out_ += "version: 1\n";
     for (auto kind : {owner_kind::network, owner_kind::cluster}) {
       bool first = true;
@@ -77,6 +101,8 @@ class writer {
     }
     if (!f_.connections.empty()) out_ += "connections:\n";
     for (const auto& c : f_.connections) write_connection(c);
+    write_plan_settings(f_.plan);
+    write_suppressions(suppressions);
     return std::move(out_);
   }
 
@@ -101,6 +127,7 @@ class writer {
       if (o.node_cidr_mask_v6) out_ += "    node_cidr_mask_v6: " + std::to_string(*o.node_cidr_mask_v6) + "\n";
       if (o.nodes) out_ += "    nodes: " + std::to_string(*o.nodes) + comment(o.nodes_where) + "\n";
       if (o.dns) out_ += "    dns: " + scalar(o.dns->to_string()) + comment(o.dns_where) + "\n";
+      if (!o.cni.empty()) out_ += "    cni: " + scalar(o.cni) + "\n";
     } else {
       write_ranges(o, range_role::external, "cidrs", false);
       if (o.movable) out_ += "    movable: true\n";
@@ -112,11 +139,24 @@ class writer {
     for (auto k : o.ranges) {
       if (f_.ranges[k].role == role && f_.ranges[k].origin == range_origin::declared) mine.push_back(k);
     }
-    if (mine.empty()) {
+    std::vector<std::size_t> asked;  // requested sizes, for `cidrcheck plan` to fill
+    if (auto it = requests_.find(static_cast<std::uint32_t>(&o - f_.owners.data())); it != requests_.end()) {
+      for (auto k : it->second) {
+        if (f_.requests[k].role == role) asked.push_back(k);
+      }
+    }
+    if (mine.empty() && asked.empty()) {
       if (declared) out_ += "    " + key + ": []\n";
       return;
     }
     out_ += "    " + key + ":\n";
+    for (auto k : asked) {
+      const auto& q = f_.requests[k];
+      std::string size = !q.length ? "auto"
+                         : q.version == ip_version::v6 ? "ipv6/" + std::to_string(*q.length)
+                                                       : "/" + std::to_string(*q.length);
+      out_ += "      - " + scalar(size) + comment(q.where) + "\n";
+    }
     for (auto k : mine) {
       out_ += "      - " + scalar(f_.ranges[k].cidr.to_string()) + comment(f_.ranges[k].where) + "\n";
       auto it = conflicts_.find(k);
@@ -150,15 +190,74 @@ class writer {
     if (!c.description.empty()) out_ += "    description: " + scalar(c.description) + "\n";
   }
 
+  void write_plan_settings(const plan_settings& s) {
+    bool any = !s.avoid.empty() || !s.pins.empty() || s.headroom;
+    for (std::size_t r = 0; r < 3; ++r) any = any || !s.pools[r].empty() || s.cost[r];
+    if (!any) return;
+    out_ += "plan:" + comment(s.where) + "\n";
+    auto cidrs = [](const std::vector<prefix>& list) {
+      std::string out = "[";
+      for (const auto& p : list) out += (out.size() > 1 ? ", " : "") + p.to_string();
+      return out + "]";
+    };
+    const char* roles[] = {"network", "pods", "services"};
+    bool pools = false, cost = false;
+    for (std::size_t r = 0; r < 3; ++r) {
+      pools = pools || !s.pools[r].empty();
+      cost = cost || s.cost[r];
+    }
+    if (pools) {
+      out_ += "  pools:\n";
+      for (std::size_t r = 0; r < 3; ++r) {
+        if (!s.pools[r].empty()) out_ += "    " + std::string(roles[r]) + ": " + cidrs(s.pools[r]) + "\n";
+      }
+    }
+    if (!s.avoid.empty()) out_ += "  avoid: " + cidrs(s.avoid) + "\n";
+    if (!s.pins.empty()) {
+      out_ += "  pin:\n";
+      for (const auto& p : s.pins) out_ += "    - " + scalar(p.pattern) + comment(p.where) + "\n";
+    }
+    if (cost) {
+      out_ += "  cost: {";
+      bool first = true;
+      for (std::size_t r = 0; r < 3; ++r) {
+        if (!s.cost[r]) continue;
+        out_ += (first ? "" : ", ") + std::string(roles[r]) + ": " + std::to_string(*s.cost[r]);
+        first = false;
+      }
+      out_ += "}\n";
+    }
+    if (s.headroom) {
+      char text[32];
+      auto [end, ec] = std::to_chars(text, text + sizeof text, *s.headroom);  // the shortest text that reads back
+      out_ += "  headroom: " + std::string(text, ec == std::errc{} ? end : text) + "\n";
+    }
+  }
+
+  void write_suppressions(std::span<const suppression> list) {
+    if (list.empty()) return;
+    out_ += "suppressions:\n";
+    for (const auto& s : list) {
+      out_ += "  - rule: " + std::string(info(s.id).name) + comment(s.where) + "\n";
+      out_ += "    entities: [";
+      for (std::size_t k = 0; k < s.entities.size(); ++k) out_ += (k ? ", " : "") + scalar(s.entities[k].to_string());
+      out_ += "]\n";
+      out_ += "    reason: " + scalar(s.reason) + "\n";
+      if (s.expires) out_ += "    expires: " + to_iso_date(*s.expires) + "\n";
+    }
+  }
+
   const fleet& f_;
+  std::map<std::uint32_t, std::vector<std::size_t>> requests_;  // by owner
   std::string out_;
   std::map<std::uint32_t, std::vector<std::size_t>> conflicts_;  // by the last kept range
 };
 
 }  // namespace
 
-auto write_fleet_yaml(const fleet& f, std::span<const std::string> header) -> std::string {
-  return writer(f).run(header);
+auto write_fleet_yaml(const fleet& f, std::span<const std::string> header, std::span<const suppression> suppressions)
+    -> std::string {
+  return writer(f).run(header, suppressions);
 }
 
 }  // namespace cidrcheck

@@ -1,5 +1,7 @@
 #include <cidrcheck/io/plan_writer.hpp>
 
+#include "yaml_scalar.hpp"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -8,13 +10,6 @@
 namespace cidrcheck {
 
 namespace {
-
-struct edit {
-  std::size_t offset;
-  std::size_t length;
-  std::string text;
-  std::size_t order = 0;  // among edits at one offset, the earlier-made comes first in the text
-};
 
 class text_index {
  public:
@@ -55,71 +50,394 @@ class text_index {
   std::vector<std::size_t> starts_;
 };
 
-auto role_key(const fleet_range& r) -> std::string {
-  return r.role == range_role::external ? "cidrs" : std::string(to_string(r.role));
+auto role_key(range_role role) -> std::string {
+  return role == range_role::external ? "cidrs" : std::string(to_string(role));
 }
+
+auto is_blank(char c) -> bool { return c == ' ' || c == '\t'; }
+
+// Characters that end an anchor or alias name (YAML: blanks, line breaks, flow indicators).
+auto ends_name(char c) -> bool { return std::string_view(" \t\r\n,[]{}").find(c) != std::string_view::npos; }
+
+// The offset past an anchor "&name" and the blanks after it at offset, or offset itself.
+auto skip_anchor(std::string_view text, std::size_t offset) -> std::size_t {
+  if (offset >= text.size() || text[offset] != '&') return offset;
+  std::size_t k = offset + 1;
+  while (k < text.size() && !ends_name(text[k])) ++k;
+  while (k < text.size() && is_blank(text[k])) ++k;
+  return k;
+}
+
+// The end of the flow collection whose opening bracket is at offset (quotes skipped).
+auto flow_end(std::string_view text, std::size_t offset) -> std::size_t {
+  int depth = 0;
+  for (std::size_t k = offset; k < text.size(); ++k) {
+    char c = text[k];
+    if (c == '"' || c == '\'') {
+      for (++k; k < text.size() && text[k] != c; ++k) {
+        if (c == '"' && text[k] == '\\') ++k;
+      }
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      if (--depth == 0) return k + 1;
+    } else if (c == '#' && k > 0 && is_blank(text[k - 1])) {
+      k = text.find('\n', k);
+      if (k == std::string_view::npos) return text.size();
+    }
+  }
+  return text.size();
+}
+
+// An anchor defined in the text: its name and the text of the node it names.
+struct anchor_text {
+  std::string name;
+  std::size_t end = 0;  // where its node's text ends
+  std::string value;
+};
+
+// A key's value, located in the text from the end of the key.
+struct value_span {
+  std::size_t offset = 0;  // where the replacement goes (just after "key:")
+  std::size_t length = 0;  // what it replaces, with the blank before a value
+  bool block = false;      // the value sits on the lines below the key (a block sequence) or is empty
+};
+
+}  // namespace
+
+namespace {
+
+class plan_text_writer {
+ public:
+  plan_text_writer(std::string_view text, const std::string& file, const fleet& f, const plan_result& p)
+      : text_(text), index_(text), file_(file), f_(f), p_(p), applied_(apply_plan(f, p)) {}
+
+  auto run() -> std::string {
+    count_uses();
+    // Which (owner, role) pairs are written whole: a range filled in from a default
+    // or a type, or one whose text other owners, roles or uses share (an alias).
+    std::map<std::pair<std::uint32_t, range_role>, std::vector<std::uint32_t>> whole;
+    std::vector<std::uint32_t> in_place_ranges;
+    std::vector<std::pair<std::uint32_t, std::size_t>> in_place_requests;  // request, change
+    for (std::size_t c = 0; c < p_.changes.size(); ++c) {
+      const auto& change = p_.changes[c];
+      if (change.range && change.to != change.from) {
+        const auto& r = f_.ranges[*change.range];
+        if (r.where.file != file_) continue;
+        if (r.origin == range_origin::declared && r.end_column != 0 && sole_user(r.where, r.owner, r.role)) {
+          in_place_ranges.push_back(*change.range);
+        } else {
+          whole[{r.owner, r.role}].push_back(*change.range);
+        }
+      } else if (change.request) {
+        const auto& q = f_.requests[*change.request];
+        if (q.where.file != file_) continue;
+        if (sole_user(q.where, q.owner, q.role)) {
+          in_place_requests.push_back({*change.request, c});
+        } else {
+          whole[{q.owner, q.role}];
+        }
+      }
+      const auto& o = f_.owners[change.owner];
+      if (change.dns_to && o.dns_where.file == file_ && o.dns_where.line != 0) {
+        auto at = skip_anchor(text_, index_.offset(o.dns_where.line, o.dns_where.column));
+        edits_.push_back({at, index_.token_length(at), change.dns_to->to_string()});
+      }
+    }
+    for (auto k : in_place_ranges) {
+      const auto& r = f_.ranges[k];
+      if (whole.contains({r.owner, r.role})) continue;
+      auto at = index_.offset(r.where.line, r.where.column);
+      auto end = index_.offset(r.where.line, r.end_column);
+      at = skip_anchor(text_, at);  // the anchor stays on the new value
+      edits_.push_back({at, end - at, applied_cidr(k)});
+      keep_provenance_true(end, r.cidr.to_string());
+    }
+    for (auto [k, c] : in_place_requests) {
+      const auto& q = f_.requests[k];
+      if (whole.contains({q.owner, q.role})) continue;
+      auto at = skip_anchor(text_, index_.offset(q.where.line, q.where.column));
+      auto length = index_.token_length(at);
+      edits_.push_back({at, length, p_.changes[c].to.to_string()});
+      keep_provenance_true(at + length, std::string(text_.substr(at, length)));
+    }
+    for (const auto& [key, moved] : whole) write_whole(key.first, key.second, moved);
+    return apply_edits();
+  }
+
+ private:
+  struct edit {
+    std::size_t offset;
+    std::size_t length;
+    std::string text;
+    bool weak = false;      // an alias written out: dropped where a stronger edit covers it
+    std::size_t order = 0;  // among edits at one offset, the earlier-made comes first in the text
+  };
+
+  // A value followed by a comment naming where it was read ("# exports/a.json:12:5",
+  // as `cidrcheck import` writes) no longer comes from there once planned: the
+  // comment says what the value was and where that was read instead.
+  void keep_provenance_true(std::size_t value_end, const std::string& was) {
+    auto eol = index_.end_of_line(value_end);
+    auto k = value_end;
+    while (k < eol && is_blank(text_[k])) ++k;
+    if (k >= eol || text_[k] != '#' || k == value_end) return;
+    auto body = text_.substr(k + 1, eol - k - 1);
+    while (!body.empty() && is_blank(body.front())) body.remove_prefix(1);
+    while (!body.empty() && is_blank(body.back())) body.remove_suffix(1);
+    // FILE:LINE:COLUMN, and nothing else.
+    auto digits = [](std::string_view t) {
+      return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    auto c2 = body.rfind(':');
+    if (c2 == std::string_view::npos || !digits(body.substr(c2 + 1))) return;
+    auto c1 = body.rfind(':', c2 == 0 ? 0 : c2 - 1);
+    if (c1 == std::string_view::npos || c1 == 0 || !digits(body.substr(c1 + 1, c2 - c1 - 1))) return;
+    if (body.find(' ') != std::string_view::npos) return;
+    edits_.push_back({k, eol - k, "# planned by cidrcheck; was " + was + ", read at " + std::string(body)});
+  }
+
+  // How many times each text position is used, and by which owner and role.
+  void count_uses() {
+    auto add = [&](const source_location& where, std::uint32_t owner, range_role role) {
+      if (where.file != file_ || where.line == 0) return;
+      auto& u = uses_[{where.line, where.column}];
+      if (u.count++ == 0) {
+        u.owner = owner;
+        u.role = role;
+      } else if (u.owner != owner || u.role != role) {
+        u.shared = true;
+      }
+    };
+    for (const auto& r : f_.ranges) {
+      if (r.origin == range_origin::declared) add(r.where, r.owner, r.role);
+    }
+    for (const auto& q : f_.requests) add(q.where, q.owner, q.role);
+  }
+
+  // True when the text at where is used once, by this owner and role only.
+  auto sole_user(const source_location& where, std::uint32_t owner, range_role role) const -> bool {
+    auto it = uses_.find({where.line, where.column});
+    return it != uses_.end() && !it->second.shared && it->second.count == 1 && it->second.owner == owner &&
+           it->second.role == role;
+  }
+
+  auto applied_cidr(std::uint32_t range) const -> std::string {
+    // apply_plan keeps the ranges' order and indexes; requests are appended after them.
+    return applied_.ranges[range].cidr.to_string();
+  }
+
+  // Writes every range of one role of one owner as the owner's own key: the
+  // value of the key where the owner writes it, else a new key.
+  void write_whole(std::uint32_t owner_index, range_role role, const std::vector<std::uint32_t>& moved) {
+    const auto& o = f_.owners[owner_index];
+    std::string cidrs;
+    for (auto k : applied_.owners[owner_index].ranges) {
+      if (applied_.ranges[k].role == role) cidrs += (cidrs.empty() ? "" : ", ") + applied_.ranges[k].cidr.to_string();
+    }
+    std::string list = "[" + cidrs + "]";
+    auto r = static_cast<std::size_t>(role);
+    if (o.where.file == file_ && o.layout.range_key_line[r] != 0) {
+      auto span = value_after_key(index_.offset(o.layout.range_key_line[r], o.layout.range_key_end_column[r]));
+      write_out_anchors(span.offset, span.offset + span.length);
+      edits_.push_back({span.offset, span.length, " " + list});
+      return;
+    }
+    std::string was;
+    bool defaulted = false;
+    for (auto k : moved) {
+      was += (was.empty() ? "" : ", ") + f_.ranges[k].cidr.to_string();
+      defaulted = defaulted || f_.ranges[k].origin != range_origin::declared;
+    }
+    std::string origin = !defaulted ? "the shared value"
+                         : o.kind == owner_kind::cluster ? o.type + "'s default"
+                                                         : "the " + o.type + " type's range";
+    std::string k = role_key(role);
+    if (o.layout.flow) {
+      // Before the closing brace of {name: ..., distribution: ...}.
+      auto brace = index_.offset(o.layout.end.line, o.layout.end.column) - 1;
+      edits_.push_back({brace, 0, ", " + k + ": " + list});
+      return;
+    }
+    std::string indent(o.layout.key_column > 0 ? o.layout.key_column - 1 : 0, ' ');
+    std::string comment = "  # planned by cidrcheck; was " + origin + (was.empty() ? "" : " " + was);
+    auto type_at = index_.offset(o.type_where.line, o.type_where.column);
+    auto owner_at = skip_anchor(text_, index_.offset(o.where.line, o.where.column));
+    if (o.type_where.line != 0 && type_at >= owner_at && o.type_where.file == file_) {
+      auto after = index_.end_of_line(type_at);
+      std::string newline = after < text_.size() && text_[after] == '\r' ? "\r\n" : "\n";  // keep CRLF files CRLF
+      edits_.push_back({after, 0, newline + indent + k + ": " + list + comment});
+    } else {
+      // The type comes through a merge key (or there is none): a line of its own before the first key.
+      auto eol = index_.end_of_line(owner_at);
+      std::string newline = eol < text_.size() && text_[eol] == '\r' ? "\r\n" : "\n";
+      edits_.push_back({owner_at, 0, k + ": " + list + comment + newline + indent});
+    }
+  }
+
+  // The value of the key that ends at offset: a token, a flow collection, an alias,
+  // or a block sequence (or nothing) on the lines below.
+  auto value_after_key(std::size_t offset) const -> value_span {
+    std::size_t k = offset;
+    while (k < text_.size() && is_blank(text_[k])) ++k;
+    if (k < text_.size() && text_[k] == ':') ++k;
+    value_span span{k, 0, false};
+    std::size_t v = k;
+    while (v < text_.size() && is_blank(text_[v])) ++v;
+    if (v < text_.size() && text_[v] == '&') v = skip_anchor(text_, v);
+    if (v < text_.size() && text_[v] != '#' && text_[v] != '\n' && text_[v] != '\r') {
+      std::size_t end = (text_[v] == '[' || text_[v] == '{') ? flow_end(text_, v) : v + index_.token_length(v);
+      span.length = end - k;
+      return span;
+    }
+    // Nothing on the key's line: the value is a block sequence below it, or empty.
+    span.block = true;
+    std::size_t key_line_start = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
+    key_line_start = key_line_start == std::string_view::npos ? 0 : key_line_start + 1;
+    std::size_t key_indent = 0;
+    while (key_line_start + key_indent < text_.size() && text_[key_line_start + key_indent] == ' ') ++key_indent;
+    // "- key:" starts the mapping in a sequence item: its keys are indented past the dash.
+    if (key_line_start + key_indent < text_.size() && text_[key_line_start + key_indent] == '-') {
+      std::size_t d = key_line_start + key_indent + 1;
+      while (d < text_.size() && text_[d] == ' ') ++d;
+      key_indent = d - key_line_start;
+    }
+    std::size_t last = index_.end_of_line(v);  // end of the key's line: without items, the value is empty
+    std::size_t line = text_.find('\n', v);
+    while (line != std::string_view::npos) {
+      std::size_t start = line + 1, indent = 0;
+      while (start + indent < text_.size() && text_[start + indent] == ' ') ++indent;
+      std::size_t first = start + indent;
+      if (first >= text_.size()) break;
+      char c = text_[first];
+      bool blank = c == '\n' || c == '\r' || c == '#';
+      bool item = indent > key_indent || (indent == key_indent && c == '-' &&
+                                          (first + 1 >= text_.size() || ends_name(text_[first + 1])));
+      if (!blank && !item) break;
+      if (!blank) last = index_.end_of_line(first);
+      line = text_.find('\n', first);
+    }
+    // Keep a comment on the key's line: the replacement goes before it.
+    std::size_t comment = v < text_.size() && text_[v] == '#' ? v : std::string_view::npos;
+    if (comment != std::string_view::npos && last == index_.end_of_line(v)) {
+      span.length = 0;
+      span.offset = k;
+      return span;
+    }
+    span.length = last - k;
+    return span;
+  }
+
+  // Anchors defined in [from, to) are about to disappear with the text they
+  // name: every later alias of them is written out as that text instead.
+  void write_out_anchors(std::size_t from, std::size_t to) {
+    for (std::size_t k = text_.find('&', from); k != std::string_view::npos && k < to; k = text_.find('&', k + 1)) {
+      if (k > 0 && !is_blank(text_[k - 1]) && std::string_view(":[{,-").find(text_[k - 1]) == std::string_view::npos) {
+        continue;
+      }
+      std::size_t n = k + 1;
+      while (n < text_.size() && !ends_name(text_[n])) ++n;
+      std::string name(text_.substr(k + 1, n - k - 1));
+      std::size_t v = skip_anchor(text_, k);
+      std::size_t end = (v < text_.size() && (text_[v] == '[' || text_[v] == '{')) ? flow_end(text_, v)
+                                                                                  : v + index_.token_length(v);
+      std::string value(text_.substr(v, end - v));
+      if (name.empty() || value.empty()) continue;
+      // Every "*name" after the anchor, until the name is anchored again.
+      for (std::size_t a = text_.find(name, end); a != std::string_view::npos; a = text_.find(name, a + 1)) {
+        std::size_t after = a + name.size();
+        if (after < text_.size() && !ends_name(text_[after])) continue;
+        if (a > 0 && text_[a - 1] == '&') break;
+        if (a == 0 || text_[a - 1] != '*') continue;
+        edits_.push_back({a - 1, name.size() + 1, value, true});
+      }
+    }
+  }
+
+  auto apply_edits() -> std::string {
+    for (std::size_t k = 0; k < edits_.size(); ++k) edits_[k].order = k;
+    // An alias written out inside text another edit replaces is gone with it.
+    std::vector<std::pair<std::size_t, std::size_t>> strong;
+    for (const auto& e : edits_) {
+      if (!e.weak && e.length > 0) strong.emplace_back(e.offset, e.offset + e.length);
+    }
+    std::sort(strong.begin(), strong.end());
+    std::vector<std::size_t> reach(strong.size());  // the furthest end among strong[0..k]
+    for (std::size_t k = 0; k < strong.size(); ++k) reach[k] = std::max(strong[k].second, k ? reach[k - 1] : 0);
+    std::erase_if(edits_, [&](const edit& e) {
+      if (!e.weak) return false;
+      auto it = std::upper_bound(strong.begin(), strong.end(), std::pair(e.offset, std::size_t(-1)));
+      return it != strong.begin() && reach[static_cast<std::size_t>(it - strong.begin()) - 1] > e.offset;
+    });
+    // Apply from the end, so earlier offsets stay valid; at one offset, the last-made edit first.
+    std::sort(edits_.begin(), edits_.end(), [](const edit& a, const edit& b) {
+      return std::tie(a.offset, a.order) > std::tie(b.offset, b.order);
+    });
+    std::string out(text_);
+    for (const auto& e : edits_) out.replace(e.offset, e.length, e.text);
+    return out;
+  }
+
+  struct use {
+    std::size_t count = 0;
+    std::uint32_t owner = 0;
+    range_role role = range_role::external;
+    bool shared = false;
+  };
+
+  std::string_view text_;
+  text_index index_;
+  const std::string& file_;
+  const fleet& f_;
+  const plan_result& p_;
+  fleet applied_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, use> uses_;
+  std::vector<edit> edits_;
+};
 
 }  // namespace
 
 auto apply_plan_to_text(std::string_view text, const std::string& file, const fleet& f, const plan_result& p)
     -> std::string {
-  text_index index(text);
-  std::vector<edit> edits;
-  auto applied = apply_plan(f, p);
-  // Ranges filled in from a default or a type: written as a new key per owner and role.
-  std::map<std::pair<std::uint32_t, range_role>, std::vector<std::uint32_t>> inserted;
+  return plan_text_writer(text, file, f, p).run();
+}
+
+auto write_plan_overlay(const fleet& f, const plan_result& p, std::span<const std::string> header) -> std::string {
+  std::string out;
+  for (const auto& line : header) out += line.empty() ? "#\n" : "# " + detail::yaml_comment_text(line) + "\n";
+  out += "version: 1\nrenumber:\n";
+  auto entry = [&](const owner& o, std::string_view role, const std::string& from, const std::string& to,
+                   const std::string& was) {
+    out += "  - {owner: " + detail::yaml_scalar(o.name) + ", role: " + std::string(role) +
+           ", from: " + detail::yaml_scalar(from) + ", to: " + detail::yaml_scalar(to) + "}";
+    if (!was.empty()) out += "  # was " + detail::yaml_comment_text(was);
+    out += "\n";
+  };
+  std::size_t entries = 0;
   for (const auto& change : p.changes) {
+    const auto& o = f.owners[change.owner];
     if (change.range && change.to != change.from) {
       const auto& r = f.ranges[*change.range];
-      if (r.where.file != file) continue;
-      if (r.origin == range_origin::declared && r.end_column != 0) {
-        auto at = index.offset(r.where.line, r.where.column);
-        edits.push_back({at, index.offset(r.where.line, r.end_column) - at, change.to.to_string()});
-      } else if (r.origin != range_origin::declared) {
-        inserted[{r.owner, r.role}].push_back(*change.range);
-      }
+      std::string was = r.origin == range_origin::declared       ? to_string(r.where)
+                        : o.kind == owner_kind::cluster           ? o.type + "'s default"
+                                                                  : "the " + o.type + " type's range";
+      entry(o, role_key(r.role), r.cidr.to_string(), change.to.to_string(), was);
+      ++entries;
     } else if (change.request) {
       const auto& q = f.requests[*change.request];
-      if (q.where.file != file) continue;
-      auto at = index.offset(q.where.line, q.where.column);
-      edits.push_back({at, index.token_length(at), change.to.to_string()});
+      std::string size = !q.length ? "auto"
+                         : q.version == ip_version::v6 ? "ipv6/" + std::to_string(*q.length)
+                                                       : "/" + std::to_string(*q.length);
+      entry(o, role_key(q.role), size, change.to.to_string(), "requested at " + to_string(q.where));
+      ++entries;
     }
-    const auto& o = f.owners[change.owner];
-    if (change.dns_to && o.dns_where.file == file && o.dns_where.line != 0) {
-      auto at = index.offset(o.dns_where.line, o.dns_where.column);
-      edits.push_back({at, index.token_length(at), change.dns_to->to_string()});
-    }
-  }
-  for (const auto& [key, moved] : inserted) {
-    auto [owner_index, role] = key;
-    const auto& o = f.owners[owner_index];
-    // The key lists every range of the role after the plan: it replaces the default as a whole.
-    std::string cidrs, was;
-    for (auto k : applied.owners[owner_index].ranges) {
-      if (applied.ranges[k].role == role) cidrs += (cidrs.empty() ? "" : ", ") + applied.ranges[k].cidr.to_string();
-    }
-    for (auto k : moved) was += (was.empty() ? "" : ", ") + f.ranges[k].cidr.to_string();
-    std::string origin = o.kind == owner_kind::cluster ? o.type + "'s default" : "the " + o.type + " type's range";
-    std::string k = role_key(f.ranges[moved.front()]);
-    if (o.layout.flow) {
-      // Before the closing brace of {name: ..., distribution: ...}.
-      auto brace = index.offset(o.layout.end.line, o.layout.end.column) - 1;
-      edits.push_back({brace, 0, ", " + k + ": [" + cidrs + "]"});
-    } else {
-      auto after = index.end_of_line(index.offset(o.type_where.line, o.type_where.column));
-      std::string newline = after < text.size() && text[after] == '\r' ? "\r\n" : "\n";  // keep CRLF files CRLF
-      std::string indent(o.layout.key_column > 0 ? o.layout.key_column - 1 : 0, ' ');
-      edits.push_back({after, 0, newline + indent + k + ": [" + cidrs + "]  # planned by cidrcheck; was " + origin +
-                                     " " + was});
+    if (change.dns_to && change.dns_from && *change.dns_to != *change.dns_from) {
+      entry(o, "dns", change.dns_from->to_string(), change.dns_to->to_string(),
+            o.dns_where.line != 0 ? to_string(o.dns_where) : std::string("the default"));
+      ++entries;
     }
   }
-  for (std::size_t k = 0; k < edits.size(); ++k) edits[k].order = k;
-  // Apply from the end, so earlier offsets stay valid; at one offset, the last-made edit first.
-  std::sort(edits.begin(), edits.end(), [](const edit& a, const edit& b) {
-    return std::tie(a.offset, a.order) > std::tie(b.offset, b.order);
-  });
-  std::string out(text);
-  for (const auto& e : edits) out.replace(e.offset, e.length, e.text);
+  if (entries == 0) out.replace(out.size() - std::string_view("renumber:\n").size(), std::string::npos, "renumber: []  # nothing to change\n");
   return out;
 }
 

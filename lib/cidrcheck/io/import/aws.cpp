@@ -20,13 +20,27 @@ auto in_use(const std::optional<std::string>& state) -> bool {
   return s == "associated" || s == "associating";
 }
 
-auto name_tag(source_reader& in, std::optional<std::uint32_t> tags) -> std::string {
+// The Name tag, and the clusters a kubernetes.io/cluster/NAME tag (value
+// "owned" or "shared") says the VPC belongs to. kops, eksctl and the AWS cloud
+// provider tag what a cluster creates or uses that way (kubernetes/kops
+// pkg/resources/aws/aws.go, HasSharedTag: "owned" is the cluster's, "shared"
+// is used by it and others).
+auto read_tags(source_reader& in, std::optional<std::uint32_t> tags, imported_owner& o) -> std::string {
+  constexpr std::string_view cluster_tag = "kubernetes.io/cluster/";
+  std::string name;
   for (auto item : in.items(tags, "Tags")) {
     auto tag = in.object_at(item, "a tag");
     if (!tag) continue;
-    if (in.text(tag->get("Key"), "Key") == "Name") return in.text(tag->get("Value"), "Value").value_or("");
+    auto key = in.text(tag->get("Key"), "Key").value_or("");
+    auto value = in.text(tag->get("Value"), "Value").value_or("");
+    if (key == "Name") {
+      name = value;
+    } else if (key.starts_with(cluster_tag) && key.size() > cluster_tag.size() &&
+               (value == "owned" || value == "shared")) {
+      o.claimed_by.push_back({key.substr(cluster_tag.size()), "VPC", in.where(*tag->get("Key")), {}});
+    }
   }
-  return {};
+  return name;
 }
 
 void read_vpc(source_reader& in, std::uint32_t node, import_result& out) {
@@ -36,7 +50,7 @@ void read_vpc(source_reader& in, std::uint32_t node, import_result& out) {
   if (!id) return;
   bool is_default = in.flag(vpc->get("IsDefault"), "IsDefault").value_or(false);
   auto& o = add_owner(out, *id, owner_kind::network, is_default ? "aws-default-vpc" : "vpc", in.where(node));
-  auto name = name_tag(in, vpc->get("Tags"));
+  auto name = read_tags(in, vpc->get("Tags"), o);
   o.value.description = "AWS VPC" + (name.empty() ? "" : " " + name) + ", from aws ec2 describe-vpcs";
   std::vector<imported_range> blocks;
   // Every block is in CidrBlockAssociationSet, the primary one too; CidrBlock

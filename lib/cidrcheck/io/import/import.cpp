@@ -29,7 +29,7 @@ constexpr std::array<import_kind_info, 10> kinds{{
     {import_kind::kubeadm, "kubeadm", "the file given to kubeadm init --config",
      "the pod and service subnets, the DNS address, the node mask"},
     {import_kind::kubectl, "kubectl", "kubectl get nodes,servicecidrs -o yaml",
-     "Nodes' pod CIDRs, ServiceCIDR objects, Calico IPPools"},
+     "Nodes' pod CIDRs, ServiceCIDR objects, Calico IPPools and Installation"},
     {import_kind::terraform, "terraform", "terraform state pull",
      "AWS VPCs, their CIDR associations and subnets, GCP subnets, Azure virtual networks"},
     {import_kind::tailscale, "tailscale", "the tailnet policy file (HuJSON)",
@@ -87,13 +87,19 @@ auto find_import_kind(std::string_view name) noexcept -> std::optional<import_ki
   return std::nullopt;
 }
 
+auto names_cluster_after_file(import_kind kind) noexcept -> bool {
+  return kind == import_kind::kubectl || kind == import_kind::kubeadm;
+}
+
 auto parse_source_spec(std::string_view spec) -> source_spec {
   source_spec out;
   auto colon = spec.find(':');
   if (colon != std::string_view::npos) {
     auto word = spec.substr(0, colon);
-    if (auto kind = find_import_kind(word)) {
+    auto eq = word.find('=');
+    if (auto kind = find_import_kind(word.substr(0, eq)); kind && (eq == std::string_view::npos || eq + 1 < word.size())) {
       out.kind = kind;
+      if (eq != std::string_view::npos) out.cluster = std::string(word.substr(eq + 1));
       out.path = std::string(spec.substr(colon + 1));
       return out;
     }
@@ -179,9 +185,18 @@ auto prepare_json(std::string& text, bool hujson) -> std::optional<std::size_t> 
 }
 
 auto read_import(import_kind kind, std::string_view input, const std::string& name, const yaml_limits& limits,
-                 std::size_t visit_budget, std::vector<diagnostic>& diagnostics) -> import_result {
+                 std::size_t visit_budget, std::vector<diagnostic>& diagnostics, const std::string& cluster)
+    -> import_result {
   import_result out;
   auto first_new = diagnostics.size();
+  if (!cluster.empty() && !names_cluster_after_file(kind)) {
+    diagnostics.push_back({severity::error, "usage",
+                           "'" + std::string(info(kind).name) + "=" + cluster + ":' names a cluster, but " +
+                               std::string(info(kind).name) +
+                               " exports name their own: only kubectl= and kubeadm= take a name",
+                           {name, 0, 0}, {}});
+    return out;
+  }
   std::string text(input);
   bool json = kind == import_kind::tailscale || looks_like_json(text);
   if (json) {
@@ -211,7 +226,7 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
       diagnostics.push_back({severity::error, "empty-input", "the file is empty", {name, 0, 0}, {}});
     } else {
       yaml_reader r(doc, name, diagnostics, visit_budget, limits.max_errors);
-      source_reader in(r, kind, name);
+      source_reader in(r, kind, name, cluster);
       importers[static_cast<std::size_t>(kind)](in, doc.roots, out);
       bool errors = std::any_of(diagnostics.begin() + static_cast<std::ptrdiff_t>(first_new), diagnostics.end(),
                                 [](const diagnostic& d) { return d.level == severity::error; });

@@ -61,6 +61,10 @@ struct imported_owner {
   /// size): a lower bound, so a larger planned count elsewhere agrees with it.
   bool nodes_observed = false;
   std::vector<owner_link> links;
+  /// Clusters this network says it belongs to (a VPC tagged
+  /// kubernetes.io/cluster/NAME): `owner` is the cluster's name. A cluster of
+  /// that name (from any source) links this network as if it named it.
+  std::vector<owner_link> claimed_by;
 };
 
 /// A connection an importer infers (a tailnet and the routes it carries).

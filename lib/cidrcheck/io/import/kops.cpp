@@ -126,6 +126,8 @@ void read_cluster(source_reader& in, const source_reader::object& doc, import_re
 void import_kops(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
   auto first = out.owners.size();
   std::map<std::string, std::pair<std::uint64_t, source_location>> nodes;  // by cluster: sum of maxSize
+  std::map<std::string, std::pair<std::size_t, std::uint32_t>> skipped;      // other kinds: how many, the first
+  std::map<std::string, std::uint32_t> group_node;                           // by cluster: the first maxSize
   std::optional<std::uint32_t> first_root;
   for (auto root : roots) {
     if (in.yaml().is_null(root)) continue;
@@ -139,17 +141,29 @@ void import_kops(source_reader& in, const std::vector<std::uint32_t>& roots, imp
       auto size = doc->at({"spec", "maxSize"});
       if (auto n = in.whole(size, 0, 100'000, "maxSize")) {
         auto& slot = nodes[cluster.value_or("")];
-        if (slot.first == 0) slot.second = in.where(*size);
+        if (slot.first == 0) {
+          slot.second = in.where(*size);
+          group_node.emplace(cluster.value_or(""), *size);
+        }
         slot.first += static_cast<std::uint64_t>(*n);
       }
+    } else {
+      auto kind = in.text(doc->get("kind"), "kind").value_or("(no kind)");
+      auto& slot = skipped[kind];
+      if (slot.first++ == 0) slot.second = root;
     }
   }
   if (out.owners.size() == first) {
     if (first_root) in.wrong_document(*first_root, "a kops Cluster (apiVersion kops.k8s.io/v1alpha2, kind Cluster)");
     return;
   }
+  for (const auto& [kind, seen] : skipped) {
+    in.yaml().report(severity::note, seen.second, "skipped",
+                     "skipped " + std::to_string(seen.first) + (seen.first == 1 ? " document" : " documents") +
+                         " of kind " + kind + ": cidrcheck reads kops Clusters and InstanceGroups");
+  }
   // An instance group belongs to the cluster its label names; unlabelled ones
-  // to the file's only cluster.
+  // to the file's only cluster. Groups of no cluster here are said, not dropped silently.
   for (auto k = first; k < out.owners.size(); ++k) {
     auto& o = out.owners[k];
     auto it = nodes.find(o.value.name);
@@ -157,6 +171,15 @@ void import_kops(source_reader& in, const std::vector<std::uint32_t>& roots, imp
     if (it == nodes.end()) continue;
     o.value.nodes = it->second.first;
     o.value.nodes_where = it->second.second;
+    it->second.first = 0;  // used
+  }
+  for (const auto& [cluster, count] : nodes) {
+    if (count.first == 0) continue;
+    in.yaml().report(severity::warning, group_node[cluster], "skipped",
+                     "InstanceGroups of " +
+                         (cluster.empty() ? std::string("no cluster label") : "cluster " + cluster) + " (" +
+                         std::to_string(count.first) +
+                         " nodes) belong to no Cluster in this file: their node count is left out");
   }
 }
 

@@ -50,10 +50,10 @@ void import_kubeadm(source_reader& in, const std::vector<std::uint32_t>& roots, 
     return;
   }
   // kubeadm names every cluster "kubernetes" unless told otherwise: then the
-  // file's name is the better name.
+  // file's name is the better name. A name the user gives wins.
   auto name_node = config->get("clusterName");
   auto name = in.text(name_node, "clusterName");
-  if (!name || *name == "kubernetes") name = in.stem();
+  if (!name || *name == "kubernetes" || in.named()) name = in.cluster_name(config->node());
   auto& o = add_owner(out, *name, owner_kind::cluster, "kubeadm", in.where(config->node()));
   o.value.description = "kubeadm cluster, from its ClusterConfiguration";
   if (auto v = config->get("kubernetesVersion")) {

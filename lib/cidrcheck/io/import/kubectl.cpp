@@ -1,10 +1,14 @@
 // Kubernetes objects as `kubectl get -o yaml|json` prints them: a List (or
 // NodeList, ...) of items, single objects, or several YAML documents. Read:
-// Nodes (spec.podCIDRs), ServiceCIDRs (networking.k8s.io) and Calico IPPools
-// (crd.projectcalico.org/v1 or projectcalico.org/v3); other kinds are skipped.
-// The objects do not name their cluster, so the cluster is named after the file.
+// Nodes (spec.podCIDRs), ServiceCIDRs (networking.k8s.io), Calico IPPools
+// (crd.projectcalico.org/v1 or projectcalico.org/v3) and the Calico operator's
+// Installation (operator.tigera.io/v1, spec.calicoNetwork.ipPools); other kinds
+// are skipped, with a note per kind. The objects do not name their cluster:
+// the user names it (kubectl=NAME:FILE), else the file does, and a note says so.
 
 #include "importers.hpp"
+
+#include <map>
 
 namespace cidrcheck::detail {
 
@@ -15,6 +19,7 @@ struct cluster_objects {
   std::uint64_t nodes = 0;
   std::optional<source_location> first_node;
   std::optional<int> mask, mask_v6;  // the largest node block of each family (the shortest prefix)
+  std::map<std::string, std::pair<std::size_t, std::uint32_t>> skipped;  // by kind: how many, the first
 };
 
 void read_object(source_reader& in, std::uint32_t node, cluster_objects& out);
@@ -47,9 +52,36 @@ void read_object(source_reader& in, std::uint32_t node, cluster_objects& out) {
     auto& into = is_default ? out.default_services : out.extra_services;
     into.insert(into.end(), ranges.begin(), ranges.end());
   } else if (kind == "IPPool" && (api.starts_with("crd.projectcalico.org/") || api.starts_with("projectcalico.org/"))) {
-    // A disabled pool hands out no more addresses.
-    if (in.flag(o->at({"spec", "disabled"}), "spec.disabled").value_or(false)) return;
+    // A disabled pool hands out no more addresses ("disabled: when true, Calico
+    // IPAM will not assign addresses from this pool", docs.tigera.io
+    // reference/resources/ippool); pods may still hold some, so say so.
+    if (in.flag(o->at({"spec", "disabled"}), "spec.disabled").value_or(false)) {
+      auto name = in.text(o->at({"metadata", "name"}), "metadata.name").value_or("(unnamed)");
+      in.yaml().report(severity::warning, node, "skipped",
+                       "IPPool " + name + " is disabled: left out (Calico assigns no new addresses from it; pods "
+                       "that still hold some of them are not checked)");
+      return;
+    }
     if (auto r = in.range(o->at({"spec", "cidr"}), "spec.cidr")) out.pools.push_back(std::move(*r));
+  } else if (kind == "Installation" && api.starts_with("operator.tigera.io/")) {
+    // The Calico operator creates an IPPool for each of spec.calicoNetwork.ipPools
+    // (docs.tigera.io calico/latest/networking/ipam/ippools, "Create multiple IP
+    // pools when installing Calico", Operator tab).
+    auto pools = o->at({"spec", "calicoNetwork", "ipPools"});
+    if (!pools) {
+      in.yaml().report(severity::warning, node, "skipped",
+                       "this Installation lists no spec.calicoNetwork.ipPools: the operator then chooses the pool, "
+                       "which this file does not say; export the IPPools (kubectl get ippools -o yaml) too");
+      return;
+    }
+    for (auto item : in.items(pools, "spec.calicoNetwork.ipPools")) {
+      auto pool = in.object_at(item, "an IP pool");
+      if (!pool) continue;
+      if (auto r = in.range(pool->get("cidr"), "cidr of an IP pool")) out.pools.push_back(std::move(*r));
+    }
+  } else {
+    auto& slot = out.skipped[kind.empty() ? std::string("(no kind)") : kind];
+    if (slot.first++ == 0) slot.second = node;
   }
 }
 
@@ -70,10 +102,18 @@ void import_kubectl(source_reader& in, const std::vector<std::uint32_t>& roots, 
   bool any = objects.nodes > 0 || !objects.default_services.empty() || !objects.extra_services.empty() ||
              !objects.pools.empty();
   if (!any) {
-    if (first_root) in.wrong_document(*first_root, "Nodes, ServiceCIDRs or Calico IPPools (none found)");
+    if (first_root) {
+      in.wrong_document(*first_root, "Nodes, ServiceCIDRs, Calico IPPools or a Calico Installation (none found)");
+    }
     return;
   }
-  auto& o = add_owner(out, in.stem(), owner_kind::cluster, "", in.where(*first_root));
+  for (const auto& [kind, seen] : objects.skipped) {
+    in.yaml().report(severity::note, seen.second, "skipped",
+                     "skipped " + std::to_string(seen.first) + (seen.first == 1 ? " object" : " objects") +
+                         " of kind " + kind +
+                         ": cidrcheck reads Nodes, ServiceCIDRs, Calico IPPools and the Calico Installation");
+  }
+  auto& o = add_owner(out, in.cluster_name(*first_root), owner_kind::cluster, "", in.where(*first_root));
   o.value.description = "Kubernetes cluster, from kubectl get";
   // Node pod CIDRs and Calico pools are allocations inside the pod ranges.
   add_claim(o, range_role::pods, claim_kind::within, std::move(objects.node_pods));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -325,6 +326,47 @@ auto linked_as(const owner_link& link, const imported_range& r, claim_kind kind)
   return std::nullopt;
 }
 
+// A network that names its cluster (claimed_by) is linked by that cluster: one
+// an import describes, or one of the fleet files (which gets an empty import
+// of its own to carry the link). Without such a cluster it stays a network, and
+// a note says so.
+void link_claimed(std::vector<imported_owner*>& all, std::deque<imported_owner>& extra, const fleet& f,
+                  const std::unordered_map<std::string, std::uint32_t>& index, std::vector<diagnostic>& diagnostics) {
+  std::unordered_map<std::string, imported_owner*> clusters;
+  for (auto* o : all) {
+    if (o->value.kind == owner_kind::cluster) clusters.emplace(o->value.name, o);
+  }
+  std::vector<imported_owner*> claiming;
+  for (auto* o : all) {
+    if (!o->claimed_by.empty()) claiming.push_back(o);
+  }
+  for (auto* o : claiming) {
+    for (const auto& c : o->claimed_by) {
+      auto it = clusters.find(c.owner);
+      if (it == clusters.end()) {
+        auto k = index.find(c.owner);
+        if (k == index.end() || f.owners[k->second].kind != owner_kind::cluster) {
+          diagnostics.push_back({severity::note, "unresolved-link",
+                                 c.what + " " + o->value.name + " is tagged for cluster " + c.owner +
+                                     ", which no source describes: it stays a network (import the cluster too, "
+                                     "and its ranges become the cluster's network)",
+                                 c.where, {}});
+          continue;
+        }
+        imported_owner& carrier = extra.emplace_back();
+        carrier.value.name = c.owner;
+        carrier.value.kind = owner_kind::cluster;
+        carrier.value.where = c.where;
+        all.push_back(&carrier);
+        it = clusters.emplace(c.owner, &carrier).first;
+      }
+      auto& links = it->second->links;
+      bool linked = std::any_of(links.begin(), links.end(), [&](const owner_link& l) { return l.owner == o->value.name; });
+      if (!linked) links.push_back({o->value.name, c.what, c.where, {}});
+    }
+  }
+}
+
 // Moves the ranges of linked owners to the clusters that link them.
 void resolve_links(std::vector<imported_owner*>& all, merged_imports& out, std::vector<diagnostic>& diagnostics) {
   std::unordered_map<std::string, std::vector<imported_owner*>> networks;
@@ -396,6 +438,8 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
     for (auto& o : r.owners) all.push_back(&o);
     for (auto& c : r.connections) out.connections.push_back(std::move(c));
   }
+  std::deque<imported_owner> extra;  // clusters of the fleet files that tagged networks name
+  link_claimed(all, extra, f, index, diagnostics);
   resolve_links(all, out, diagnostics);
 
   // Owners by name, in the order first met.

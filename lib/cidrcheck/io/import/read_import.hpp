@@ -35,7 +35,10 @@ auto prepare_json(std::string& text, bool hujson) -> std::optional<std::size_t>;
 /// Reads one export of a kind, named `name` in diagnostics. Every diagnostic
 /// added starts with the kind's name ("aws-vpcs: ..."); syntax errors in JSON
 /// say "invalid JSON" and point at the offending character.
+/// `cluster` names the cluster of kinds whose exports name none (see
+/// names_cluster_after_file()); empty, the file's stem does, with a note saying so.
 auto read_import(import_kind kind, std::string_view text, const std::string& name, const yaml_limits& limits,
-                 std::size_t visit_budget, std::vector<diagnostic>& diagnostics) -> import_result;
+                 std::size_t visit_budget, std::vector<diagnostic>& diagnostics, const std::string& cluster = {})
+    -> import_result;
 
 }  // namespace cidrcheck::detail

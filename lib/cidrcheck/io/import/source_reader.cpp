@@ -45,8 +45,18 @@ auto source_reader::object::at(std::initializer_list<std::string_view> path) con
   return value;
 }
 
-source_reader::source_reader(yaml_reader& r, import_kind kind, std::string file)
-    : r_(r), kind_(kind), file_(std::move(file)) {}
+source_reader::source_reader(yaml_reader& r, import_kind kind, std::string file, std::string cluster)
+    : r_(r), kind_(kind), file_(std::move(file)), cluster_(std::move(cluster)) {}
+
+auto source_reader::cluster_name(std::uint32_t k) -> std::string {
+  if (!cluster_.empty()) return cluster_;
+  auto name = stem();
+  std::string kind(info(kind_).name);
+  r_.report(severity::note, k, "inferred-name",
+            "the export names no cluster: it is named '" + name + "' after the file; name it with " + kind + "=NAME:" +
+                file_ + " (or cidrcheck import " + kind + " --cluster NAME)");
+  return name;
+}
 
 auto source_reader::stem() const -> std::string {
   if (file_ == "<stdin>") return "stdin";

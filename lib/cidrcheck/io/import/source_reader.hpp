@@ -39,7 +39,8 @@ class source_reader {
     bool fold_case_;
   };
 
-  source_reader(yaml_reader& r, import_kind kind, std::string file);
+  /// `cluster`: the name the user gave the cluster of an export that names none (or "").
+  source_reader(yaml_reader& r, import_kind kind, std::string file, std::string cluster = {});
 
   auto yaml() -> yaml_reader& { return r_; }
   auto kind() const -> import_kind { return kind_; }
@@ -49,6 +50,12 @@ class source_reader {
   /// exports/prod.yaml, "stdin" for standard input): the cluster's name for
   /// exports that do not name one.
   auto stem() const -> std::string;
+  /// The name of the cluster an export that names none describes: the one the
+  /// user gave, else the file's stem, with a note at node k saying it was
+  /// inferred and how to name it.
+  auto cluster_name(std::uint32_t k) -> std::string;
+  /// Reports whether the user named the cluster.
+  auto named() const -> bool { return !cluster_.empty(); }
 
   /// Reports a document that is not the export this kind expects, at node k:
   /// "expected the output of `COMMAND`: " and what is missing.
@@ -84,6 +91,7 @@ class source_reader {
   yaml_reader& r_;
   import_kind kind_;
   std::string file_;
+  std::string cluster_;
 };
 
 }  // namespace cidrcheck::detail

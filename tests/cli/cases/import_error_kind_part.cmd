@@ -1,0 +1,1 @@
+import eks tests/fixtures/import/aws-eks/my-eks-cluster.json

@@ -1,0 +1,1 @@
+plan --format yaml aws-eks:tests/fixtures/import/aws-eks/my-eks-cluster.json aws-vpcs:tests/fixtures/import/aws-vpcs/vpcs.json tailscale:tests/fixtures/import/tailscale/policy.hujson tests/fixtures/import/fleet.yaml
