@@ -120,6 +120,9 @@ TEST(FleetWriter, EveryKeyOfTheFleetFormatSurvives) {
     node_cidr_mask: 25
     nodes: 40
     cni: calico
+    ipam: calico-ipam
+    service_count: 120
+    load_balancer_count: 3
     description: the first
 networks:
   - {name: office, type: office, cidrs: [192.168.0.0/16], movable: true, description: hq}
@@ -152,6 +155,9 @@ suppressions:
   EXPECT_EQ(summary(second.value), summary(first.value)) << written;
   const auto& o = second.value.owners[second.value.find_owner("a").value()];
   EXPECT_EQ(o.cni, "calico") << written;
+  EXPECT_EQ(o.ipam, "calico-ipam") << written;
+  EXPECT_EQ(o.service_count, 120u) << written;
+  EXPECT_EQ(o.load_balancer_count, 3u) << written;
   EXPECT_TRUE(second.value.owners[second.value.find_owner("office").value()].movable);
   ASSERT_EQ(second.value.requests.size(), first.value.requests.size()) << written;
   for (std::size_t k = 0; k < first.value.requests.size(); ++k) {

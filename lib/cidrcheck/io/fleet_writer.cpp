@@ -128,6 +128,14 @@ class writer {
       if (o.nodes) out_ += "    nodes: " + std::to_string(*o.nodes) + comment(o.nodes_where) + "\n";
       if (o.dns) out_ += "    dns: " + scalar(o.dns->to_string()) + comment(o.dns_where) + "\n";
       if (!o.cni.empty()) out_ += "    cni: " + scalar(o.cni) + "\n";
+      if (!o.ipam.empty()) out_ += "    ipam: " + scalar(o.ipam) + "\n";
+      if (o.service_count) {
+        out_ += "    service_count: " + std::to_string(*o.service_count) + comment(o.service_count_where) + "\n";
+      }
+      if (o.load_balancer_count) {
+        out_ += "    load_balancer_count: " + std::to_string(*o.load_balancer_count) +
+                comment(o.load_balancer_count_where) + "\n";
+      }
     } else {
       write_ranges(o, range_role::external, "cidrs", false);
       if (o.movable) out_ += "    movable: true\n";
