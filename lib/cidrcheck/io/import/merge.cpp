@@ -52,9 +52,23 @@ auto cidrs(const std::vector<candidate>& ranges) -> std::vector<prefix> {
   return out;
 }
 
-auto covered(const std::vector<candidate>& by, const prefix& p) -> bool {
-  return std::any_of(by.begin(), by.end(), [&](const candidate& c) { return p.subnet_of(c.cidr); });
-}
+// The prefixes kept so far, for "does one of them contain p": a prefix is
+// contained by one of a set when the set holds one of its supernets, so a
+// lookup is at most 129 searches, O(W log n), however many are kept.
+class cover {
+ public:
+  void add(const prefix& p) { kept_.insert(p); }
+  auto covers(const prefix& p) const -> bool {
+    if (kept_.empty()) return false;
+    for (int length = p.length(); length >= 0; --length) {
+      if (kept_.count(prefix::containing(p.network(), length)) != 0) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::set<prefix> kept_;
+};
 
 auto owner_words(const owner& o) -> std::string {
   return (o.kind == owner_kind::cluster ? "cluster " : "network ") + o.name;
@@ -258,10 +272,15 @@ class owner_merge {
       }
     }
     auto exact = kept.size();
+    cover kept_cover;
+    for (const auto& c : kept) kept_cover.add(c.cidr);
     for (const auto& c : claims) {
       if (c.kind != claim_kind::additional) continue;
       for (const auto& r : of_version(c.ranges, v)) {
-        if (!covered(kept, r.cidr)) kept.push_back(r);
+        if (!kept_cover.covers(r.cidr)) {
+          kept.push_back(r);
+          kept_cover.add(r.cidr);
+        }
       }
     }
     std::vector<candidate> within;
@@ -274,7 +293,7 @@ class owner_merge {
       }
       std::vector<candidate> outside;
       for (const auto& r : mine) {
-        if (!covered(kept, r.cidr)) outside.push_back(r);
+        if (!kept_cover.covers(r.cidr)) outside.push_back(r);
       }
       if (!outside.empty()) conflicts.push_back({std::move(outside), true});
     }
@@ -283,9 +302,20 @@ class owner_merge {
       if (role == range_role::pods) pods_from_allocations_[v == ip_version::v4 ? 0 : 1] = true;
       address_set_builder b;
       for (const auto& r : within) b.add(r.cidr);
-      for (const auto& p : b.build().prefixes()) {
-        auto first = std::find_if(within.begin(), within.end(), [&](const candidate& c) { return c.cidr.subnet_of(p); });
-        kept.push_back({p, first->where, first->cidr == p ? first->end_column : 0, std::nullopt});
+      auto merged = b.build().prefixes();  // sorted, disjoint
+      // Each merged prefix is placed at the first allocation (in reading order)
+      // inside it: one binary search per allocation, O(n log n).
+      std::vector<const candidate*> first(merged.size(), nullptr);
+      for (const auto& c : within) {
+        auto it = std::upper_bound(merged.begin(), merged.end(), c.cidr,
+                                   [](const prefix& x, const prefix& y) { return x.network() < y.network(); });
+        if (it == merged.begin()) continue;
+        auto k = static_cast<std::size_t>(it - merged.begin()) - 1;
+        if (first[k] == nullptr && c.cidr.subnet_of(merged[k])) first[k] = &c;
+      }
+      for (std::size_t k = 0; k < merged.size(); ++k) {
+        const candidate& c = first[k] != nullptr ? *first[k] : within.front();
+        kept.push_back({merged[k], c.where, c.cidr == merged[k] ? c.end_column : 0, std::nullopt});
       }
     }
     std::vector<std::uint32_t> kept_indexes;

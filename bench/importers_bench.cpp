@@ -1,0 +1,124 @@
+// Google Benchmark cases for the importers (issue 16, item 11): each reads an
+// export of N entries and merges it into a fleet, as `cidrcheck import` does.
+// Every case should grow as n log n: compare /10000 with /100000.
+
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/io/import.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cidrcheck::bench {
+namespace {
+
+// The k-th /26 of 10.0.0.0/8, every second one left out, so that the node
+// blocks merge into many ranges rather than one (the worst case of the merge).
+auto block(std::size_t k, int length = 26) -> std::string {
+  std::uint32_t step = 1u << (32 - length);
+  std::uint32_t a = 0x0a000000u + static_cast<std::uint32_t>(2 * k % (std::size_t{1} << (length - 8))) * step;
+  return std::to_string(a >> 24) + "." + std::to_string((a >> 16) & 255) + "." + std::to_string((a >> 8) & 255) +
+         "." + std::to_string(a & 255) + "/" + std::to_string(length);
+}
+
+auto kubectl_nodes(std::size_t n) -> std::string {
+  std::string out = R"({"apiVersion": "v1", "kind": "List", "items": [)";
+  for (std::size_t k = 0; k < n; ++k) {
+    out += (k ? ",\n" : "\n") + std::string(R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-)") +
+           std::to_string(k) + R"("}, "spec": {"podCIDR": ")" + block(k) + R"(", "podCIDRs": [")" + block(k) +
+           R"("]}})";
+  }
+  return out + "]}\n";
+}
+
+auto kubectl_ippools(std::size_t n) -> std::string {
+  std::string out = R"({"apiVersion": "v1", "kind": "List", "items": [)";
+  for (std::size_t k = 0; k < n; ++k) {
+    out += (k ? ",\n" : "\n") +
+           std::string(R"({"apiVersion": "crd.projectcalico.org/v1", "kind": "IPPool", "metadata": {"name": "pool-)") +
+           std::to_string(k) + R"("}, "spec": {"cidr": ")" + block(k) + R"("}})";
+  }
+  return out + "]}\n";
+}
+
+auto kubectl_servicecidrs(std::size_t n) -> std::string {
+  std::string out = R"({"apiVersion": "v1", "kind": "List", "items": [)";
+  for (std::size_t k = 0; k < n; ++k) {
+    out += (k ? ",\n" : "\n") +
+           std::string(R"({"apiVersion": "networking.k8s.io/v1", "kind": "ServiceCIDR", "metadata": {"name": ")") +
+           (k == 0 ? std::string("kubernetes") : "extra-" + std::to_string(k)) + R"("}, "spec": {"cidrs": [")" +
+           block(k) + R"("]}})";
+  }
+  return out + "]}\n";
+}
+
+auto aws_vpcs(std::size_t n) -> std::string {
+  std::string out = R"({"Vpcs": [)";
+  for (std::size_t k = 0; k < n; ++k) {
+    out += (k ? ",\n" : "\n") + std::string(R"({"VpcId": "vpc-)") + std::to_string(k) + R"(", "CidrBlock": ")" +
+           block(k, 28) + R"(", "Tags": [{"Key": "Name", "Value": "v)" + std::to_string(k) + R"("}]})";
+  }
+  return out + "]}\n";
+}
+
+auto gcp_subnets(std::size_t n) -> std::string {
+  std::string out = "[";
+  for (std::size_t k = 0; k < n; ++k) {
+    out += (k ? ",\n" : "\n") + std::string(R"({"kind": "compute#subnetwork", "name": "s)") + std::to_string(k) +
+           R"(", "ipCidrRange": ")" + block(k, 28) +
+           R"(", "network": "https://www.googleapis.com/compute/v1/projects/p/global/networks/net-)" +
+           std::to_string(k % 100) + R"(", "region": "https://www.googleapis.com/compute/v1/projects/p/regions/r1"})";
+  }
+  return out + "]\n";
+}
+
+auto kops_subnets(std::size_t n) -> std::string {
+  std::string out =
+      "apiVersion: kops.k8s.io/v1alpha2\nkind: Cluster\nmetadata:\n  name: big.example.com\nspec:\n"
+      "  networkCIDR: 10.0.0.0/8\n  nonMasqueradeCIDR: 100.64.0.0/10\n  subnets:\n";
+  for (std::size_t k = 0; k < n; ++k) {
+    out += "  - {name: s" + std::to_string(k) + ", type: Private, zone: z1, cidr: " + block(k, 28) + "}\n";
+  }
+  return out;
+}
+
+template <auto Generate>
+void import_case(benchmark::State& state, import_kind kind) {
+  auto n = static_cast<std::size_t>(state.range(0));
+  const auto text = Generate(n);
+  fleet_limits limits;
+  limits.max_file_bytes = std::size_t{1} << 30;
+  limits.max_nodes = 50'000'000;
+  for (auto _ : state) {
+    fleet_loader loader(builtin_catalog(), limits);
+    loader.add_import_text(kind, text, "export");
+    auto r = loader.finish();
+    if (!r.ok()) throw std::runtime_error("the generated export does not read: " + r.diagnostics.front().message);
+    benchmark::DoNotOptimize(r.value.ranges.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * state.range(0));
+}
+
+void kubectl_nodes_case(benchmark::State& s) { import_case<kubectl_nodes>(s, import_kind::kubectl); }
+void kubectl_ippools_case(benchmark::State& s) { import_case<kubectl_ippools>(s, import_kind::kubectl); }
+void kubectl_servicecidrs_case(benchmark::State& s) { import_case<kubectl_servicecidrs>(s, import_kind::kubectl); }
+void aws_vpcs_case(benchmark::State& s) { import_case<aws_vpcs>(s, import_kind::aws_vpcs); }
+void gcp_subnets_case(benchmark::State& s) { import_case<gcp_subnets>(s, import_kind::gcp_subnets); }
+void kops_subnets_case(benchmark::State& s) { import_case<kops_subnets>(s, import_kind::kops); }
+
+#define CIDRCHECK_IMPORT_BENCH(fn, name) \
+  BENCHMARK(fn)->Name(name)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->Iterations(1)
+
+CIDRCHECK_IMPORT_BENCH(kubectl_nodes_case, "BM_Import_KubectlNodes");
+CIDRCHECK_IMPORT_BENCH(kubectl_ippools_case, "BM_Import_KubectlIPPools");
+CIDRCHECK_IMPORT_BENCH(kubectl_servicecidrs_case, "BM_Import_KubectlServiceCIDRs");
+CIDRCHECK_IMPORT_BENCH(aws_vpcs_case, "BM_Import_AwsVpcs");
+CIDRCHECK_IMPORT_BENCH(gcp_subnets_case, "BM_Import_GcpSubnets");
+CIDRCHECK_IMPORT_BENCH(kops_subnets_case, "BM_Import_KopsSubnets");
+
+}  // namespace
+}  // namespace cidrcheck::bench
