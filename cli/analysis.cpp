@@ -1,12 +1,9 @@
 #include "analysis.hpp"
 
 #include <cidrcheck/fleet/check.hpp>
-#include <cidrcheck/fleet/fingerprint.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 
-#include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <unistd.h>
 
@@ -28,15 +25,15 @@ auto use_colour(const std::string& when, const std::string& help) -> bool {
   return ::isatty(STDOUT_FILENO) == 1 && !(term != nullptr && std::string_view(term) == "dumb");
 }
 
-auto parse_threshold(const po::variables_map& vm, const config& cfg, const std::string& help) -> fail_threshold {
-  if (vm.count("fail-on") == 0) return cfg.fail_on.value_or(fail_threshold{severity::error});
+auto parse_threshold(const po::variables_map& vm, const std::string& help) -> std::optional<fail_threshold> {
+  if (vm.count("fail-on") == 0) return std::nullopt;
   const auto& text = vm["fail-on"].as<std::string>();
   if (auto t = fail_threshold::parse(text)) return *t;
   throw usage_error("--fail-on must be error, warning, note or never, not '" + text + "'", help);
 }
 
-auto parse_minimum(const po::variables_map& vm, const config& cfg, const std::string& help) -> severity {
-  if (vm.count("min-severity") == 0) return cfg.min_severity.value_or(severity::note);
+auto parse_minimum(const po::variables_map& vm, const std::string& help) -> std::optional<severity> {
+  if (vm.count("min-severity") == 0) return std::nullopt;
   const auto& text = vm["min-severity"].as<std::string>();
   if (auto s = parse_severity(text)) return *s;
   throw usage_error("--min-severity must be error, warning or note, not '" + text + "'", help);
@@ -96,16 +93,11 @@ void add_findings_limit_option(po::options_description& d) {
 }
 
 auto read_configuration(const po::variables_map& vm, const std::string& help) -> std::optional<config> {
-  bool no_config = vm["no-config"].as<bool>();
-  if (no_config && vm.count("config")) throw usage_error("--config and --no-config exclude each other", help);
-  std::optional<std::string> path;
-  if (vm.count("config")) {
-    path = vm["config"].as<std::string>();
-  } else if (!no_config) {
-    if (auto found = find_config(".")) path = found->string();
-  }
-  if (!path) return config{};
-  auto loaded = load_config(*path, limits_of(vm));
+  config_choice choice;
+  choice.none = vm["no-config"].as<bool>();
+  if (choice.none && vm.count("config")) throw usage_error("--config and --no-config exclude each other", help);
+  if (vm.count("config")) choice.file = vm["config"].as<std::string>();
+  auto loaded = read_run_config(choice, limits_of(vm));
   for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
   if (!loaded.ok()) return std::nullopt;
   return std::move(loaded.value);
@@ -133,8 +125,7 @@ auto resolve_settings(const po::variables_map& vm, const std::string& help) -> s
   auto cfg = read_configuration(vm, help);
   if (!cfg) return std::nullopt;
   s.cfg = std::move(*cfg);
-  s.fail_on = parse_threshold(vm, s.cfg, help);
-  s.min_severity = parse_minimum(vm, s.cfg, help);
+  s.policy = resolve_policy(s.cfg, parse_threshold(vm, help), parse_minimum(vm, help));
   s.limits = limits_of(vm);
   s.checking = check_options_of(vm);
   s.targets = parse_report_targets(vm.count("format") ? vm["format"].as<std::vector<std::string>>()
@@ -148,63 +139,23 @@ auto resolve_settings(const po::variables_map& vm, const std::string& help) -> s
 
 auto fleet_inputs(const std::vector<std::string>& operands, const config& cfg, const std::string& help)
     -> std::vector<std::string> {
-  const auto& given = operands.empty() ? cfg.inputs : operands;
-  if (given.empty()) {
+  auto out = expand_inputs(operands, cfg);
+  if (out.empty()) {
     throw usage_error("no fleet files: name them ('-' is standard input), or list them under 'inputs' in "
                       ".cidrcheck.yaml",
                       help);
   }
-  std::vector<std::string> out;
-  for (const auto& path : given) {
-    std::error_code ec;
-    if (path == "-" || !std::filesystem::is_directory(path, ec)) {
-      out.push_back(path);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
-      auto ext = entry.path().extension();
-      if (entry.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml")) found.push_back(entry.path().string());
-    }
-    // An empty directory stays in the list, so reading it reports "is a directory".
-    if (found.empty()) found.push_back(path);
-    std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
-  }
   return out;
 }
 
-auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<analysis> {
+auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<analysed> {
   for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
   if (!loaded.ok()) return std::nullopt;
-  analysis a;
+  analysed a;
   a.loaded = std::move(loaded);
-  a.suppressions = s.cfg.suppressions;
-  a.suppressions.insert(a.suppressions.end(), a.loaded.suppressions.begin(), a.loaded.suppressions.end());
-  const fleet& f = a.loaded.value;
-  a.triaged = triage(f, check(f, s.cat, s.checking), {s.cfg.rules, a.suppressions, today_utc()});
-  a.fingerprints = fingerprints(f, a.triaged.findings);
+  a.judged = judgement_for(s.cfg, a.loaded.suppressions);
+  a.found = cidrcheck::analyse(a.loaded.value, a.judged, s.checking);
   return a;
-}
-
-auto select(std::span<const finding> findings, std::span<const std::string> fingerprints, const run_settings& s,
-            const std::unordered_set<std::string>& baseline) -> selection {
-  selection out;
-  for (std::size_t k = 0; k < findings.size(); ++k) {
-    const auto& x = findings[k];
-    if (baseline.count(fingerprints[k]) != 0) {
-      ++out.baselined;
-      continue;
-    }
-    out.fails = out.fails || s.fail_on.fails(x.level);
-    if (x.level < s.min_severity) {
-      ++out.below_minimum;
-      continue;
-    }
-    out.findings.push_back(x);
-    out.fingerprints.push_back(fingerprints[k]);
-  }
-  return out;
 }
 
 }  // namespace cidrcheck::cli

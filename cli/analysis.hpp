@@ -1,12 +1,15 @@
 #pragma once
-// What `check` and `diff` share: their options, the settings those resolve to
-// (command line over .cidrcheck.yaml over built-in defaults), and one fleet's
-// analysis from loading to the findings a report shows.
+// What `check`, `diff`, `plan`, `map` and `capacity` share: their options, and
+// the settings those resolve to. The run itself (configuration discovery and
+// precedence, inputs, judgement, fingerprints, baseline) is the library's
+// (<cidrcheck/analysis.hpp>); this file only turns options into its requests and
+// prints its diagnostics.
 
 #include "options.hpp"
 #include "report/report.hpp"
 #include "report_target.hpp"
 
+#include <cidrcheck/analysis.hpp>
 #include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/triage.hpp>
@@ -44,8 +47,7 @@ auto check_options_of(const boost::program_options::variables_map& vm) -> check_
 /// The settings of a run.
 struct run_settings {
   config cfg;  ///< the configuration file's settings; empty without one
-  fail_threshold fail_on{severity::error};
-  severity min_severity = severity::note;
+  report_policy policy;  ///< --fail-on, --min-severity over the configuration's
   fleet_limits limits;
   check_options checking;  ///< --max-findings
   std::vector<report_target> targets;
@@ -59,35 +61,20 @@ struct run_settings {
 auto resolve_settings(const boost::program_options::variables_map& vm, const std::string& help)
     -> std::optional<run_settings>;
 
-/// Returns the fleet files to read: the operands, else the configuration's
-/// inputs; a directory stands for its *.yaml and *.yml files, sorted. Throws
-/// usage_error when there are none.
+/// Returns the fleet files to read (expand_inputs()). Throws usage_error when
+/// there are none.
 auto fleet_inputs(const std::vector<std::string>& operands, const config& cfg, const std::string& help)
     -> std::vector<std::string>;
 
-/// One fleet, triaged: what a run found in it.
-struct analysis {
+/// One fleet, loaded and judged as the run judges it.
+struct analysed {
   fleet_load_result loaded;
-  std::vector<suppression> suppressions;  ///< the configuration's, then the fleet files'
-  triage_result triaged;
-  std::vector<std::string> fingerprints;  ///< of triaged.findings
+  judgement judged;  ///< the catalog, rule settings and suppressions (the configuration's, then the fleet's)
+  analysis found;    ///< findings as reported, suppressed ones, fingerprints
 };
 
 /// Prints the load diagnostics; returns nullopt when the fleet has errors,
-/// else checks and triages it.
-auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<analysis>;
-
-/// The findings a report shows: not in the baseline, at or above the minimum
-/// severity; and whether the run fails (a finding not in the baseline at or
-/// above fail-on, shown or not).
-struct selection {
-  std::vector<finding> findings;
-  std::vector<std::string> fingerprints;
-  std::size_t baselined = 0;
-  std::size_t below_minimum = 0;
-  bool fails = false;
-};
-auto select(std::span<const finding> findings, std::span<const std::string> fingerprints, const run_settings& s,
-            const std::unordered_set<std::string>& baseline = {}) -> selection;
+/// else checks and judges it (analyse()).
+auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<analysed>;
 
 }  // namespace cidrcheck::cli

@@ -3,7 +3,7 @@
 #   target_link_libraries(app PRIVATE cidrcheck::core)   # or cidrcheck::io, cidrcheck::cidrcheck
 include(CMakePackageConfigHelpers)
 
-set(cidrcheck_install_targets cidrcheck_core cidrcheck_fleet cidrcheck_io cidrcheck_cidrcheck)
+set(cidrcheck_install_targets cidrcheck_core cidrcheck_fleet cidrcheck_io cidrcheck_analysis cidrcheck_cidrcheck)
 if(TARGET cidrcheck_cli)
   list(APPEND cidrcheck_install_targets cidrcheck_cli)
 endif()

@@ -111,12 +111,7 @@ auto run_capacity(std::span<const std::string> args) -> int {
     summaries.push_back(summarize_pool(space, lengths));
     if (vm["free"].as<bool>()) free.push_back(space.free.prefixes());
   }
-  std::vector<cluster_capacity> clusters;
-  for (std::uint32_t k = 0; k < f.owners.size(); ++k) {
-    if (f.owners[k].kind != owner_kind::cluster) continue;
-    auto capacity = node_capacity(f, cat, k);
-    if (capacity.version != ip_version::none) clusters.push_back(capacity);
-  }
+  auto clusters = node_capacities(f, cat);
   capacity_report report{f, summaries, lengths, free, clusters, loaded.files};
   auto render = [&](output& out) {
     if (format == "json") write_capacity_json(out, report);

@@ -70,10 +70,10 @@ auto run_check(std::span<const std::string> args) -> int {
   auto a = analyse(load_fleet(files, settings->cat, settings->limits), *settings);
   if (!a) return exit_trouble;
   const fleet& f = a->loaded.value;
-  auto shown = select(a->triaged.findings, a->fingerprints, *settings, baseline);
+  auto shown = select(a->found.triaged.findings, a->found.fingerprints, settings->policy, baseline);
   check_report report{.shown = {f, shown.findings, shown.fingerprints},
-                      .suppressed = a->triaged.suppressed,
-                      .suppressions = a->suppressions,
+                      .suppressed = a->found.triaged.suppressed,
+                      .suppressions = a->judged.suppressions,
                       .warnings = a->loaded.diagnostics,
                       .files = a->loaded.files,
                       .baselined = shown.baselined,
@@ -81,7 +81,7 @@ auto run_check(std::span<const std::string> args) -> int {
   bool written = true;
   if (vm.count("write-baseline")) {
     // Every finding of the run: a later --baseline then hides exactly these.
-    check_report all{.shown = {f, a->triaged.findings, a->fingerprints},
+    check_report all{.shown = {f, a->found.triaged.findings, a->found.fingerprints},
                      .suppressed = report.suppressed,
                      .suppressions = report.suppressions,
                      .warnings = report.warnings,

@@ -33,16 +33,10 @@ constexpr std::string_view diff_description =
     "2 a version cannot be analysed (or REV is no commit), 3 internal error.";
 
 // Every finding of `from` whose fingerprint `other` lacks.
-auto missing_from(const analysis& from, const analysis* other) -> std::pair<std::vector<finding>, std::vector<std::string>> {
-  std::unordered_set<std::string> present;
-  if (other) present.insert(other->fingerprints.begin(), other->fingerprints.end());
-  std::pair<std::vector<finding>, std::vector<std::string>> out;
-  for (std::size_t k = 0; k < from.triaged.findings.size(); ++k) {
-    if (present.count(from.fingerprints[k]) != 0) continue;
-    out.first.push_back(from.triaged.findings[k]);
-    out.second.push_back(from.fingerprints[k]);
-  }
-  return out;
+// The fingerprints of a version's findings: what the other version is compared with.
+auto fingerprint_set(const analysed* a) -> std::unordered_set<std::string> {
+  if (!a) return {};
+  return {a->found.fingerprints.begin(), a->found.fingerprints.end()};
 }
 
 // Loads the old version from git: nullopt when no file existed at rev (an
@@ -118,7 +112,7 @@ auto run_diff(std::span<const std::string> args) -> int {
   auto settings = resolve_settings(vm, c.name);
   if (!settings) return exit_trouble;
   auto given = operands(vm);
-  std::optional<analysis> before, after;
+  std::optional<analysed> before, after;
   std::string old_name;
   if (vm.count("rev")) {
     const auto& rev = vm["rev"].as<std::string>();
@@ -142,19 +136,21 @@ auto run_diff(std::span<const std::string> args) -> int {
   }
   if (!after) return exit_trouble;
 
-  auto [added, added_fingerprints] = missing_from(*after, before ? &*before : nullptr);
-  point_at_changes(added, after->loaded.value, before ? &before->loaded.value : nullptr);
-  std::vector<finding> removed;
-  std::vector<std::string> removed_fingerprints;
-  if (before) std::tie(removed, removed_fingerprints) = missing_from(*before, &*after);
-  auto shown = select(added, added_fingerprints, *settings);
-  auto removed_shown = select(removed, removed_fingerprints, *settings);
+  // A finding is added when the old version has no finding of its fingerprint (and removed the other way round).
+  auto shown = select(after->found.triaged.findings, after->found.fingerprints, settings->policy,
+                      fingerprint_set(before ? &*before : nullptr));
+  point_at_changes(shown.findings, after->loaded.value, before ? &before->loaded.value : nullptr);
+  selection removed_shown;
+  if (before) {
+    removed_shown = select(before->found.triaged.findings, before->found.fingerprints, settings->policy,
+                           fingerprint_set(&*after));
+  }
   static const fleet no_fleet;
   finding_list removed_list{before ? before->loaded.value : no_fleet, removed_shown.findings,
                             removed_shown.fingerprints};
   check_report report{.shown = {after->loaded.value, shown.findings, shown.fingerprints},
-                      .suppressed = after->triaged.suppressed,
-                      .suppressions = after->suppressions,
+                      .suppressed = after->found.triaged.suppressed,
+                      .suppressions = after->judged.suppressions,
                       .warnings = after->loaded.diagnostics,
                       .files = after->loaded.files,
                       .below_minimum = shown.below_minimum,

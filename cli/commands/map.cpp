@@ -90,7 +90,7 @@ auto run_map(std::span<const std::string> args) -> int {
   if (!a) return exit_trouble;
   fleet_map picture;
   try {
-    picture = layout_map(a->loaded.value, a->triaged.findings, settings.cat, options);
+    picture = layout_map(a->loaded.value, a->found.triaged.findings, settings.cat, options);
   } catch (const map_error& e) {
     std::cerr << "cidrcheck: error: " << e.what() << "\n";
     return exit_trouble;

@@ -7,8 +7,8 @@
 #include "output.hpp"
 #include "report/report.hpp"
 
-#include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/fleet/plan.hpp>
+#include <cidrcheck/plan_request.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/import.hpp>
 #include <cidrcheck/io/plan_writer.hpp>
@@ -37,36 +37,20 @@ constexpr std::string_view plan_description =
     "errors cannot be resolved (the partial plan is still printed), 2 bad usage or\n"
     "input, 3 internal error.";
 
-// Parses "ROLE=VALUE" for --pool and --cost; returns the role indexes it names.
+// Splits "ROLE=VALUE" (--pool, --cost); the library judges both halves.
 auto split_role(const std::string& text, const std::string& option, const std::string& help)
-    -> std::pair<std::vector<std::size_t>, std::string> {
+    -> std::pair<std::string, std::string> {
   auto eq = text.find('=');
   if (eq == std::string::npos) throw usage_error(option + " takes ROLE=VALUE, not '" + text + "'", help);
-  auto role = text.substr(0, eq);
-  auto roles = parse_cluster_roles(role);
-  if (!roles) {
-    throw usage_error(option + ": unknown role '" + role + "' (network, pods, services or all)" +
-                          detail::did_you_mean(role, cluster_role_words),
-                      help);
-  }
-  std::vector<std::size_t> indexes;
-  for (auto r : {range_role::network, range_role::pods, range_role::services}) {
-    if (roles->has(r)) indexes.push_back(static_cast<std::size_t>(r));
-  }
-  return {indexes, text.substr(eq + 1)};
+  return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
-auto parse_roles(const std::string& text, const std::string& help) -> role_set {
-  role_set roles = role_set::none();
+// Splits "a,b,c" (--connect, --routes).
+auto split_list(const std::string& text) -> std::vector<std::string> {
+  std::vector<std::string> out;
   std::stringstream in(text);
-  for (std::string word; std::getline(in, word, ',');) {
-    auto named = parse_cluster_roles(word);
-    if (!named) {
-      throw usage_error("--routes: unknown role '" + word + "'" + detail::did_you_mean(word, cluster_role_words), help);
-    }
-    roles.add(*named);
-  }
-  return roles;
+  for (std::string word; std::getline(in, word, ',');) out.push_back(word);
+  return out;
 }
 
 }  // namespace
@@ -91,7 +75,7 @@ auto plan_interfaces() -> std::vector<command_interface> {
      "keep ranges in place: owner or owner/role, '*' matches any text (repeatable)")
     ("cost", po::value<std::vector<std::string>>()->value_name("ROLE=N"),
      "the cost of moving a range of a role (repeatable)")
-    ("headroom", po::value<double>()->value_name("F"), "size pod ranges for nodes x F (default 1.25)")
+    ("headroom", po::value<std::string>()->value_name("F"), "size pod ranges for nodes x F (default 1.25)")
     ("connect", po::value<std::vector<std::string>>()->value_name("A,B,..."),
      "plan as if these owners were connected (repeatable)")
     ("routes", po::value<std::string>()->value_name("ROLES")->default_value("all"),
@@ -130,36 +114,28 @@ auto run_plan(std::span<const std::string> args) -> int {
   bool overlay = format == "yaml" && (files.size() != 1 || parse_source_spec(files[0]).kind.has_value());
   refuse_input_as_output(output_path, files, help);
   const auto limits = limits_of(vm);
-  const auto cat = catalog_for(*cfg);
 
+  // The options as given; the library validates them (plan_request.hpp).
+  plan_request request;
+  request.checking = check_options_of(vm);
+  request.fix_latent = vm["fix-latent"].as<bool>();
+  for (const auto& p : strings("pool")) request.pools.push_back(split_role(p, "--pool", help));
+  request.avoid = strings("avoid");
+  request.pins = strings("pin");
+  for (const auto& p : strings("cost")) request.costs.push_back(split_role(p, "--cost", help));
+  if (vm.count("headroom")) request.headroom = vm["headroom"].as<std::string>();
+  request.routes = split_list(vm["routes"].as<std::string>());
+  for (const auto& group : strings("connect")) request.connect.push_back(split_list(group));
   plan_options options;
-  options.check = check_options_of(vm);
-  options.fix_latent = vm["fix-latent"].as<bool>();
-  for (const auto& p : strings("pool")) {
-    auto [roles, cidr] = split_role(p, "--pool", help);
-    for (auto r : roles) options.settings.pools[r].push_back(parse_prefix_option(cidr, "--pool", help));
-  }
-  for (const auto& a : strings("avoid")) options.settings.avoid.push_back(parse_prefix_option(a, "--avoid", help));
-  for (const auto& p : strings("pin")) options.settings.pins.push_back({p, {}});
-  for (const auto& flag : strings("cost")) {
-    auto [roles, value] = split_role(flag, "--cost", help);
-    int cost = 0;
-    try {
-      cost = std::stoi(value);
-    } catch (const std::exception&) {
-      throw usage_error("--cost: '" + value + "' is not a whole number", help);
-    }
-    if (cost < 0) throw usage_error("--cost must not be negative", help);
-    for (auto r : roles) options.settings.cost[r] = cost;
-  }
-  if (vm.count("headroom")) {
-    double headroom = vm["headroom"].as<double>();
-    if (!(headroom >= 1.0 && headroom <= 100.0)) throw usage_error("--headroom must be from 1 to 100", help);
-    options.settings.headroom = headroom;
+  try {
+    options = plan_options_for(request);
+  } catch (const plan_option_error& e) {
+    throw usage_error(e.what(), help);
   }
 
   // Read the input; for --format yaml keep its text, which the plan is applied to.
-  fleet_loader loader(cat, limits);
+  auto judged = judgement_for(*cfg, {});
+  fleet_loader loader(judged.cat, limits);
   std::string original;
   if (format == "yaml" && !overlay) {
     auto file = read_file(files[0], limits.max_file_bytes, "max-file-bytes");
@@ -177,29 +153,13 @@ auto run_plan(std::span<const std::string> args) -> int {
   if (!loaded.ok()) return exit_trouble;
 
   // Findings are judged as `check` judges them: rule settings, then suppressions.
-  auto suppressions = cfg->suppressions;
-  suppressions.insert(suppressions.end(), loaded.suppressions.begin(), loaded.suppressions.end());
-  options.triage = triage_options{cfg->rules, suppressions, today_utc()};
-
-  auto role_of_connects = parse_roles(vm["routes"].as<std::string>(), help);
-  for (const auto& group : strings("connect")) {
-    connection link;
-    link.via = "what-if";
-    link.routes = role_of_connects;
-    std::stringstream in(group);
-    for (std::string name; std::getline(in, name, ',');) {
-      auto k = loaded.value.find_owner(name);
-      if (!k) {
-        std::vector<std::string_view> names;
-        for (const auto& o : loaded.value.owners) names.push_back(o.name);
-        throw usage_error("--connect names '" + name + "', which is no cluster or network" +
-                              detail::did_you_mean(name, names),
-                          help);
-      }
-      link.members.push_back(*k);
-    }
-    if (link.members.size() < 2) throw usage_error("--connect needs at least two owners: A,B,...", help);
-    options.connect.push_back(std::move(link));
+  judged.suppressions.insert(judged.suppressions.end(), loaded.suppressions.begin(), loaded.suppressions.end());
+  const auto& cat = judged.cat;
+  const auto& suppressions = judged.suppressions;
+  try {
+    options = plan_options_for(loaded.value, request, judged);
+  } catch (const plan_option_error& e) {
+    throw usage_error(e.what(), help);
   }
 
   auto result = plan(loaded.value, cat, options);

@@ -157,7 +157,7 @@ void write_plan_json(output& out, const plan_report& r) {
     j["cost"] = c.cost;
     if (c.range) {
       const auto& where = r.model.ranges[*c.range].where;
-      j["origin"] = r.model.ranges[*c.range].origin == range_origin::declared ? "declared" : "default";
+      j["origin"] = to_string(r.model.ranges[*c.range].origin);
       j["file"] = where.file;
       j["line"] = where.line;
       j["column"] = where.column;

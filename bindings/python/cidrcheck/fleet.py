@@ -82,12 +82,21 @@ class Finding:
     routed_at: Optional[str] = None
     via: tuple[str, ...] = ()
     block: Optional[Record] = None
+    file: str = ""
+    """Where the finding points: its first range, or (expired-suppression,
+    unused-suppression, which have no ranges) the suppression's rule."""
+    line: int = 0
+    column: int = 0
+    fingerprint: Optional[str] = None
+    """The finding's identity without positions, as the CLI's JSON report and
+    --baseline use it (SHA-256 hex)."""
 
     __hash__ = None  # type: ignore[assignment]  # its ranges are dicts: data to read, not a key
 
     def record(self) -> Record:
         """Returns the finding as one flat dict (the same keys for every finding), for tables."""
-        first = self.ranges[0]
+        # The suppression rules' findings have no ranges: their columns are None.
+        first = self.ranges[0] if self.ranges else {}
         other = self.ranges[1] if len(self.ranges) > 1 else {}
         overlap = None
         if self.overlap is not None:
@@ -97,9 +106,9 @@ class Finding:
             "severity": self.severity,
             "rule": self.rule,
             "rule_id": self.rule_id,
-            "owner": first["owner"],
-            "role": first["role"],
-            "cidr": first["cidr"],
+            "owner": first.get("owner"),
+            "role": first.get("role"),
+            "cidr": first.get("cidr"),
             "other_owner": other.get("owner"),
             "other_role": other.get("role"),
             "other_cidr": other.get("cidr"),
@@ -109,9 +118,10 @@ class Finding:
             "block": self.block["cidr"] if self.block else None,
             "message": self.message,
             "hint": self.hint,
-            "file": first["file"],
-            "line": first["line"],
-            "column": first["column"],
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "fingerprint": self.fingerprint,
         }
 
 
@@ -223,6 +233,14 @@ class Config:
     def file(self) -> str:
         """The file it was read from."""
         return self._model.file
+
+    @property
+    def inputs(self) -> list[str]:
+        """The fleet files and directories its ``inputs`` names, as `cidrcheck check`
+        reads them when given no file: resolved against the configuration's
+        directory. Fleet.load(*config.inputs) loads them (a directory stands for
+        its *.yaml and *.yml files)."""
+        return self._model.inputs
 
     def __repr__(self) -> str:
         return f"<Config from {self.file!r}>"
@@ -379,6 +397,13 @@ def _role_pairs(name: str, value: Any, single) -> list[tuple[str, Any]]:
             items = [items]
         out.extend((role, item) for item in items)
     return out
+
+
+def _number_text(name: str, value: Any, kinds) -> str:
+    """A number as text, for the C++ library, which checks every front end's values against one set of limits."""
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        raise TypeError(f"{name} must be a number, not {value!r}")
+    return str(value)
 
 
 def _is_one_prefix(value: Any) -> bool:
@@ -556,8 +581,8 @@ class Fleet:
             pools=_role_pairs("pools", pools, _is_one_prefix),
             avoid=list(avoid),
             pins=list(pin),
-            costs=_role_pairs("cost", cost, lambda v: isinstance(v, int)),
-            headroom=headroom,
+            costs=[(role, _number_text("cost", v, int)) for role, v in _role_pairs("cost", cost, lambda v: True)],
+            headroom=None if headroom is None else _number_text("headroom", headroom, (int, float)),
             connect=[list(group) for group in connect],
             routes=list(routes),
             fix_latent=fix_latent,
@@ -705,6 +730,10 @@ def _finding(d: Record) -> Finding:
         routed_at=d["routed_at"],
         via=tuple(d["via"]),
         block=d["block"],
+        file=d["file"],
+        line=d["line"],
+        column=d["column"],
+        fingerprint=d.get("fingerprint"),
     )
 
 

@@ -3,6 +3,7 @@
 // files that work on it share: the configuration, the judged check, and the
 // conversions of the fleet's parts to plain Python data.
 
+#include <cidrcheck/analysis.hpp>
 #include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
@@ -40,18 +41,9 @@ struct config_model {
   std::vector<diagnostic> diagnostics;
 };
 
-/// The catalog and judgement a run uses: the built-in catalog plus the
-/// configuration's reserved blocks, its rule settings, and its suppressions
-/// followed by the fleet's. The spans of options point into this object.
-struct judgement {
-  catalog cat;
-  std::vector<suppression> suppressions;
-  triage_options options;
-
-  judgement(const fleet_model& f, const config_model* cfg);
-  judgement(const judgement&) = delete;
-  auto operator=(const judgement&) -> judgement& = delete;
-};
+/// Returns how a run with this configuration (none: nullptr) judges fleet f:
+/// the library's judgement_for(), which the CLI uses too.
+auto judgement_of(const fleet_model& f, const config_model* cfg) -> judgement;
 
 /// Returns a diagnostic as a dict: severity, code, message, file, line, column, notes.
 auto diagnostic_dict(const diagnostic& d) -> py::dict;
@@ -59,7 +51,8 @@ auto diagnostic_dict(const diagnostic& d) -> py::dict;
 auto range_record(const fleet& f, std::uint32_t k) -> py::dict;
 /// Returns a finding as a dict, its ranges as range records.
 auto finding_dict(const fleet& f, const finding& x) -> py::dict;
-/// Returns a triage result as {"findings": [...], "suppressed": [{"finding", "reason", ...}]}.
-auto triage_dict(const fleet& f, const triage_result& t, const std::vector<suppression>& suppressions) -> py::dict;
+/// Returns an analysis as {"findings": [...], "suppressed": [{"finding", "reason", ...}]}, each
+/// reported finding with its fingerprint.
+auto analysis_dict(const fleet& f, const analysis& a, const std::vector<suppression>& suppressions) -> py::dict;
 
 }  // namespace cidrcheck::python

@@ -3,10 +3,12 @@
 
 #include "convert.hpp"
 #include "fleet_model.hpp"
+#include "interruptible.hpp"
 #include "register.hpp"
 
 #include <cidrcheck/fleet/capacity.hpp>
 #include <cidrcheck/fleet/check.hpp>
+#include <cidrcheck/fleet/fingerprint.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/import.hpp>
@@ -149,13 +151,12 @@ void register_model(py::module_& m) {
            })
       .def("check",
            [](const fleet_model& f, double capacity_warning, const config_model* cfg) {
-             judgement j(f, cfg);
-             triage_result judged;
-             {
-               py::gil_scoped_release unlocked;
-               judged = triage(*f.value, check(*f.value, j.cat, {capacity_warning}), j.options);
-             }
-             return triage_dict(*f.value, judged, j.suppressions);
+             // Shared with the worker, which may outlive this call when Ctrl-C interrupts it.
+             auto j = std::make_shared<const judgement>(judgement_of(f, cfg));
+             check_options options;
+             options.capacity_warning = capacity_warning;
+             auto found = interruptible([model = f.value, j, options] { return analyse(*model, *j, options); });
+             return analysis_dict(*f.value, found, j->suppressions);
            },
            py::arg("capacity_warning") = check_options{}.capacity_warning, py::arg("config") = nullptr,
            "The findings as `cidrcheck check` reports them: {'findings': [...], 'suppressed': [...]}.")
@@ -194,10 +195,9 @@ void register_model(py::module_& m) {
            py::arg("pools"), py::arg("by"))
       .def("node_capacity", [](const fleet_model& f) {
         py::list out;
-        for (std::uint32_t k = 0; k < f.value->owners.size(); ++k) {
-          const auto& o = f.value->owners[k];
-          if (o.kind != owner_kind::cluster) continue;
-          auto c = node_capacity(*f.value, builtin_catalog(), k);
+        // The clusters `cidrcheck capacity` lists: those with a pod range.
+        for (const auto& c : node_capacities(*f.value, builtin_catalog())) {
+          const auto& o = f.value->owners[c.owner];
           py::list pods;
           for (auto r : o.ranges) {
             if (f.value->ranges[r].role == range_role::pods) pods.append(f.value->ranges[r].cidr.to_string());
@@ -220,6 +220,12 @@ void register_model(py::module_& m) {
   py::class_<config_model>(m, "ConfigModel", "A .cidrcheck.yaml as read; use cidrcheck.Config.")
       .def_property_readonly("ok", [](const config_model& c) { return !has_errors(c.diagnostics); })
       .def_property_readonly("file", [](const config_model& c) { return to_str(c.value.file); })
+      .def_property_readonly("inputs",
+                             [](const config_model& c) {
+                               py::list out;
+                               for (const auto& input : c.value.inputs) out.append(to_str(input));
+                               return out;
+                             })
       .def("diagnostics", [](const config_model& c) {
         py::list out;
         for (const auto& d : c.diagnostics) out.append(diagnostic_dict(d));
@@ -300,24 +306,32 @@ auto finding_dict(const fleet& f, const finding& x) -> py::dict {
   } else {
     out["block"] = py::none();
   }
+  // Where the finding points: its first range, or (the suppression rules) the suppression.
+  const auto& where = x.ranges.empty() ? x.where : f.ranges[x.ranges.front()].where;
+  out["file"] = to_str(where.file);
+  out["line"] = where.line;
+  out["column"] = where.column;
   return out;
 }
 
-judgement::judgement(const fleet_model& f, const config_model* cfg)
-    : cat(cfg ? catalog_for(cfg->value) : builtin_catalog()) {
-  if (cfg) suppressions = cfg->value.suppressions;
-  suppressions.insert(suppressions.end(), f.suppressions.begin(), f.suppressions.end());
-  options = {cfg ? std::span<const rule_override>(cfg->value.rules) : std::span<const rule_override>(), suppressions,
-             today_utc()};
+auto judgement_of(const fleet_model& f, const config_model* cfg) -> judgement {
+  return judgement_for(cfg ? cfg->value : config{}, f.suppressions);
 }
 
-auto triage_dict(const fleet& f, const triage_result& t, const std::vector<suppression>& suppressions) -> py::dict {
+auto analysis_dict(const fleet& f, const analysis& a, const std::vector<suppression>& suppressions) -> py::dict {
+  const auto& t = a.triaged;
   py::list findings, suppressed;
-  for (const auto& x : t.findings) findings.append(finding_dict(f, x));
+  for (std::size_t k = 0; k < t.findings.size(); ++k) {
+    auto d = finding_dict(f, t.findings[k]);
+    d["fingerprint"] = a.fingerprints[k];
+    findings.append(d);
+  }
   for (const auto& x : t.suppressed) {
     const auto& s = suppressions[x.suppression];
     py::dict d;
-    d["finding"] = finding_dict(f, x.value);
+    auto finding = finding_dict(f, x.value);
+    finding["fingerprint"] = fingerprint(f, x.value);
+    d["finding"] = finding;
     d["reason"] = to_str(s.reason);
     d["expires"] = s.expires ? py::object(py::str(to_iso_date(*s.expires))) : py::none();
     d["file"] = to_str(s.where.file);

@@ -39,10 +39,10 @@ auto options_from(const std::vector<prefix_like>& pools, double width, double ro
 
 // Lays out the map with the findings `cidrcheck map` draws: judged by the configuration and suppressions.
 auto layout(const fleet_model& f, const map_options& options, const config_model* cfg) -> fleet_map {
-  judgement j(f, cfg);
+  auto j = judgement_of(f, cfg);
   py::gil_scoped_release unlocked;
-  auto judged = triage(*f.value, check(*f.value, j.cat), j.options);
-  return layout_map(*f.value, judged.findings, j.cat, options);
+  auto found = analyse(*f.value, j);
+  return layout_map(*f.value, found.triaged.findings, j.cat, options);
 }
 
 // Every fill's colour and opacity, by name: one palette for the map and any other chart.

@@ -4,12 +4,13 @@
 
 #include "convert.hpp"
 #include "fleet_model.hpp"
+#include "interruptible.hpp"
 #include "register.hpp"
 
-#include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/io/plan_writer.hpp>
+#include <cidrcheck/plan_request.hpp>
 
 #include <pybind11/stl.h>
 
@@ -22,70 +23,34 @@ namespace cidrcheck::python {
 
 namespace {
 
-auto roles_named(const std::string& word, const char* what) -> role_set {
-  auto roles = parse_cluster_roles(word);
-  if (!roles) {
-    throw py::value_error(std::string(what) + ": unknown role '" + word + "' (network, pods, services or all)" +
-                          detail::did_you_mean(word, cluster_role_words));
-  }
-  return *roles;
-}
-
-template <class F>
-void for_each_role(role_set roles, F f) {
-  for (auto r : {range_role::network, range_role::pods, range_role::services}) {
-    if (roles.has(r)) f(static_cast<std::size_t>(r));
-  }
-}
-
-auto owner_index(const fleet& f, const std::string& name) -> std::uint32_t {
-  if (auto k = f.find_owner(name)) return *k;
-  std::vector<std::string_view> names;
-  for (const auto& o : f.owners) names.push_back(o.name);
-  throw py::value_error("connect: '" + name + "' is no cluster or network" + detail::did_you_mean(name, names));
-}
-
-// The options of Fleet.plan(), already split into simple values by fleet.py.
+// The options of Fleet.plan(), already split into simple values by fleet.py;
+// the library validates them (cidrcheck/plan_request.hpp), naming them as
+// Python does.
 struct plan_arguments {
   std::vector<std::pair<std::string, prefix_like>> pools;
   std::vector<prefix_like> avoid;
   std::vector<std::string> pins;
-  std::vector<std::pair<std::string, int>> costs;
-  std::optional<double> headroom;
+  std::vector<std::pair<std::string, std::string>> costs;
+  std::optional<std::string> headroom;
   std::vector<std::vector<std::string>> connect;
   std::vector<std::string> routes;
   bool fix_latent = false;
   double capacity_warning = check_options{}.capacity_warning;
 };
 
-auto options_from(const fleet& f, const plan_arguments& a) -> plan_options {
-  plan_options o;
-  o.fix_latent = a.fix_latent;
-  o.check.capacity_warning = a.capacity_warning;
-  for (const auto& [role, pool] : a.pools) {
-    for_each_role(roles_named(role, "pools"), [&](std::size_t r) { o.settings.pools[r].push_back(pool.value); });
-  }
-  for (const auto& p : a.avoid) o.settings.avoid.push_back(p.value);
-  for (const auto& p : a.pins) o.settings.pins.push_back({p, {}});
-  for (const auto& [role, cost] : a.costs) {
-    if (cost < 0 || cost > 1'000'000) throw py::value_error("cost: " + role + " must be from 0 to 1000000");
-    for_each_role(roles_named(role, "cost"), [&](std::size_t r) { o.settings.cost[r] = cost; });
-  }
-  if (a.headroom) {
-    if (!(*a.headroom >= 1.0 && *a.headroom <= 100.0)) throw py::value_error("headroom must be from 1 to 100");
-    o.settings.headroom = a.headroom;
-  }
-  role_set routes = role_set::none();
-  for (const auto& word : a.routes) routes.add(roles_named(word, "routes"));
-  for (const auto& group : a.connect) {
-    connection link;
-    link.via = "what-if";
-    link.routes = routes;
-    for (const auto& name : group) link.members.push_back(owner_index(f, name));
-    if (link.members.size() < 2) throw py::value_error("connect: each group needs at least two owners");
-    o.connect.push_back(std::move(link));
-  }
-  return o;
+auto request_from(const plan_arguments& a) -> plan_request {
+  plan_request r;
+  r.names = {"pools", "avoid", "cost", "connect", "routes"};
+  for (const auto& [role, pool] : a.pools) r.pools.emplace_back(role, pool.value.to_string());
+  for (const auto& p : a.avoid) r.avoid.push_back(p.value.to_string());
+  r.pins = a.pins;
+  r.costs = a.costs;
+  r.headroom = a.headroom;
+  r.connect = a.connect;
+  r.routes = a.routes;
+  r.fix_latent = a.fix_latent;
+  r.checking.capacity_warning = a.capacity_warning;
+  return r;
 }
 
 void where_dict(py::dict& d, const source_location& where) {
@@ -105,7 +70,7 @@ auto change_dict(const fleet& f, const plan_change& c) -> py::dict {
   d["cost"] = c.cost;
   if (c.range) {
     const auto& r = f.ranges[*c.range];
-    d["origin"] = r.origin == range_origin::declared ? "declared" : "default";
+    d["origin"] = std::string(to_string(r.origin));
     where_dict(d, r.where);
   } else {
     d["origin"] = "new";
@@ -153,22 +118,17 @@ auto problem_dict(const fleet& f, const plan_problem& p) -> py::dict {
   return d;
 }
 
-auto run_plan(const fleet_model& f, const plan_arguments& a, const config_model* cfg) -> py::dict {
-  judgement j(f, cfg);
-  auto options = options_from(*f.value, a);
-  options.triage = j.options;
+// What Fleet.plan() computes off the GIL: the plan, the fleet as planned, and what is left.
+struct planned_run {
   plan_result result;
   fleet planned, seen;
-  triage_result remaining;
-  {
-    py::gil_scoped_release unlocked;
-    result = plan(*f.value, j.cat, options);
-    planned = apply_plan(*f.value, result);
-    // What is left, described, in the fleet as planned with the what-if connections.
-    seen = planned;
-    seen.connections.insert(seen.connections.end(), options.connect.begin(), options.connect.end());
-    remaining = triage(seen, check(seen, j.cat, options.check), j.options);
-  }
+  analysis remaining;
+};
+
+// The plan as plain data: the keys of `cidrcheck plan --format json`, the
+// remaining findings, the planned fleet and its file.
+auto plan_dict(const fleet_model& f, planned_run run, const judgement& j) -> py::dict {
+  const auto& result = run.result;
   py::dict out;
   out["complete"] = result.complete();
   out["optimal"] = result.optimal;
@@ -181,9 +141,9 @@ auto run_plan(const fleet_model& f, const plan_arguments& a, const config_model*
   out["changes"] = changes;
   out["problems"] = problems;
   out["diagnostics"] = diagnostics;
-  out["remaining"] = triage_dict(seen, remaining, j.suppressions);
+  out["remaining"] = analysis_dict(run.seen, run.remaining, j.suppressions);
   // The planned fleet keeps the planned text, so that it can be planned and written again.
-  fleet_model next{std::make_shared<const fleet>(std::move(planned)), f.files, {}, f.suppressions, std::nullopt};
+  fleet_model next{std::make_shared<const fleet>(std::move(run.planned)), f.files, {}, f.suppressions, std::nullopt};
   if (f.source) {
     next.source.emplace(apply_plan_to_text(f.source->first, f.source->second, *f.value, result), f.source->second);
   }
@@ -192,6 +152,25 @@ auto run_plan(const fleet_model& f, const plan_arguments& a, const config_model*
   return out;
 }
 
+auto run_plan(const fleet_model& f, const plan_arguments& a, const config_model* cfg) -> py::dict {
+  // Shared with the worker, which may outlive this call when Ctrl-C interrupts it.
+  auto j = std::make_shared<const judgement>(judgement_of(f, cfg));
+  // plan_option_error is a std::invalid_argument: Python sees a ValueError.
+  auto options = std::make_shared<const plan_options>(plan_options_for(*f.value, request_from(a), *j));
+  auto run = interruptible([model = f.value, j, options] {
+    planned_run out;
+    out.result = plan(*model, j->cat, *options);
+    out.planned = apply_plan(*model, out.result);
+    // What is left, described, in the fleet as planned with the what-if connections.
+    out.seen = out.planned;
+    out.seen.connections.insert(out.seen.connections.end(), options->connect.begin(), options->connect.end());
+    out.remaining = analyse(out.seen, *j, options->check);
+    return out;
+  });
+  return plan_dict(f, std::move(run), *j);
+}
+
+
 }  // namespace
 
 void register_plan(py::module_& m) {
@@ -199,7 +178,7 @@ void register_plan(py::module_& m) {
       "plan",
       [](const fleet_model& f, const std::vector<std::pair<std::string, prefix_like>>& pools,
          const std::vector<prefix_like>& avoid, const std::vector<std::string>& pins,
-         const std::vector<std::pair<std::string, int>>& costs, std::optional<double> headroom,
+         const std::vector<std::pair<std::string, std::string>>& costs, std::optional<std::string> headroom,
          const std::vector<std::vector<std::string>>& connect, const std::vector<std::string>& routes, bool fix_latent,
          double capacity_warning, const config_model* cfg) {
         return run_plan(f, {pools, avoid, pins, costs, headroom, connect, routes, fix_latent, capacity_warning}, cfg);

@@ -1,5 +1,10 @@
 """The capacity questions: free space per pool, largest free block, how many blocks fit, node capacity, utilisation."""
 
+import json
+import os
+import subprocess
+from pathlib import Path
+
 import pytest
 
 import cidrcheck
@@ -94,3 +99,17 @@ def test_utilisation_by_role_and_by_owner(fleet):
                         "v6": 2**64 + 2**72 + 2**20}
     with pytest.raises(ValueError, match="by must be 'role' or 'owner'"):
         fleet.utilisation(by="colour")
+
+
+def test_node_capacity_lists_the_clusters_the_cli_lists():
+    # A VPC-CNI cluster has no pod range: no node blocks, so no row (and no negative spare).
+    path = Path(__file__).resolve().parents[3] / "data/examples/peered-team-pods.yaml"
+    rows = Fleet.load(path).node_capacity()
+    assert [r["cluster"] for r in rows] == ["search"]
+    assert all(r["spare"] is None or r["node_blocks"] > 0 for r in rows)
+    cli = os.environ.get("CIDRCHECK_CLI")
+    if not cli:
+        pytest.skip("CIDRCHECK_CLI is not set (CTest sets it to the built cidrcheck)")
+    run = subprocess.run([cli, "capacity", "--no-config", "--format", "json", str(path)], capture_output=True,
+                         text=True, check=True)
+    assert [c["cluster"] for c in json.loads(run.stdout)["clusters"]] == [r["cluster"] for r in rows]

@@ -182,3 +182,42 @@ def test_rules_list_every_rule():
     assert rules[0] == {"rule_id": "CIDR101", "rule": "overlap", "severity": "error",
                         "summary": "two owners' ranges overlap and some owner routes both"}
     assert len(rules) == 20
+
+
+def test_records_of_suppression_findings_point_at_the_suppression():
+    # expired-suppression and unused-suppression findings have no ranges (issue 16, item 10).
+    report = Fleet.load(ROOT / "tests/fixtures/fleets/suppressions.yaml").check()
+    expired = [f for f in report if f.rule == "expired-suppression"]
+    assert expired and expired[0].ranges == ()
+    records = report.records()
+    assert len({tuple(r) for r in records}) == 1
+    row = records[report._findings.index(expired[0])]
+    assert (row["owner"], row["role"], row["cidr"]) == (None, None, None)
+    assert row["file"].endswith("suppressions.yaml") and row["line"] == expired[0].line > 0
+    pandas = pytest.importorskip("pandas")
+    assert len(pandas.DataFrame(report.records())) == len(report)
+
+
+def test_findings_carry_the_fingerprints_of_the_cli_report():
+    path = ROOT / "tests/fixtures/fleets/suppressions.yaml"
+    report = Fleet.load(path).check()
+    expected = cli_json("--no-config", path.relative_to(ROOT))
+    assert [f.fingerprint for f in report] == [x["fingerprint"] for x in expected["findings"]]
+    assert [s.finding.fingerprint for s in report.suppressed] == [x["fingerprint"] for x in expected["suppressed"]]
+    assert [(Path(f.file).resolve(), f.line, f.column) for f in report] == [
+        (ROOT / x["ranges"][0]["file"], x["ranges"][0]["line"], x["ranges"][0]["column"]) if x["ranges"]
+        else (ROOT / x["file"], x["line"], x["column"]) for x in expected["findings"]]
+
+
+def test_a_nul_in_a_path_is_refused_not_cut_short():
+    # The system would open the part before the NUL: the mesh example itself.
+    with pytest.raises(FleetLoadError, match="NUL"):
+        Fleet.load(str(MESH) + "\0.bak")
+    with pytest.raises(cidrcheck.ConfigLoadError, match="NUL"):
+        cidrcheck.Config.load(str(ROOT / "tests/fixtures/config/settings.yaml") + "\0x")
+
+
+def test_config_exposes_its_inputs():
+    config = cidrcheck.Config.load(ROOT / "tests/fixtures/config/settings.yaml")
+    assert [Path(p).resolve() for p in config.inputs] == [MESH.resolve()]
+    assert len(Fleet.load(*config.inputs).check(config=config).suppressed) == 1

@@ -78,7 +78,7 @@ def test_a_plan_is_data():
     assert isinstance(plan, Plan) and plan.ok and repr(plan).startswith("Plan(2 changes in 1 owner, total cost 4")
     change = plan.changes[0]
     assert isinstance(change, Change) and isinstance(change.new, Prefix) and isinstance(change.steps[0], Step)
-    assert change.origin == "default" and change.file.endswith("kops-tailnet.yaml") and change.line > 0
+    assert change.origin == "distribution-default" and change.file.endswith("kops-tailnet.yaml") and change.line > 0
     assert all(set(s.relies_on[0]) == {"fact", "source"} for s in change.steps if s.relies_on)
     records = plan.records()
     assert len({tuple(r) for r in records}) == 1  # the same keys in every record: one table
@@ -122,8 +122,10 @@ def test_what_if_connections_are_described_in_what_remains():
 @pytest.mark.parametrize("options, error, message", [
     (dict(pools={"pod": "10.0.0.0/8"}), ValueError, "unknown role 'pod'.*did you mean 'pods'"),
     (dict(cost={"services": -1}), ValueError, "from 0 to 1000000"),
-    (dict(headroom=0.5), ValueError, "headroom must be from 1 to 100"),
-    (dict(connect=[["prod-eu", "prod-uss"]]), ValueError, "'prod-uss' is no cluster or network.*prod-us"),
+    (dict(headroom=0.5), ValueError, "headroom must be a number from 1 to 100, not 0.5"),
+    (dict(headroom="2"), TypeError, "headroom must be a number"),
+    (dict(cost={"pods": 1.5}), TypeError, "cost must be a number"),
+    (dict(connect=[["prod-eu", "prod-uss"]]), ValueError, "'prod-uss', which is no cluster or network.*prod-us"),
     (dict(connect=[["prod-eu"]]), ValueError, "at least two owners"),
     (dict(connect=["prod-eu", "prod-us"]), TypeError, "groups of owner names"),
     (dict(routes="pods,service"), ValueError, "unknown role 'service'"),
@@ -188,3 +190,75 @@ def test_imports_load_like_the_cli():
     fleet = Fleet.load(f"aws-vpcs:{vpcs}")
     assert any(r["cidr"] == "10.0.0.0/16" for r in fleet.ranges())
     assert isinstance(fleet.check(), Report)
+
+
+def test_the_cost_ceiling_is_one_limit_with_one_message(tmp_path):
+    """`cidrcheck plan --cost services=2000000`, Fleet.plan(cost=...) and the fleet file's
+    `plan:` section refuse the same value with the same words (issue 17)."""
+    message = "cost of services must be from 0 to 1000000, not 2000000"
+    with pytest.raises(ValueError) as python:
+        Fleet.load(MESH).plan(cost={"services": 2_000_000})
+    assert str(python.value) == message
+    with pytest.raises(FleetLoadError) as in_file:
+        Fleet.from_text("plan:\n  cost: {services: 2000000}\nclusters: []\n", name="fleet.yaml")
+    assert [d["message"] for d in in_file.value.diagnostics] == [message]
+    if not CLI:
+        pytest.skip("CIDRCHECK_CLI is not set (CTest sets it to the built cidrcheck)")
+    run = subprocess.run([CLI, "plan", "--no-config", "--cost", "services=2000000", MESH], capture_output=True,
+                         text=True)
+    assert run.returncode == 2
+    assert run.stderr.splitlines()[0] == "cidrcheck: error: " + message
+    fleet = tmp_path / "fleet.yaml"
+    fleet.write_text("plan:\n  cost: {services: 2000000}\nclusters: []\n")
+    run = subprocess.run([CLI, "plan", "--no-config", fleet], capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr == f"{fleet}:2:20: error: {message}\n"
+
+
+def slow_fleet(clusters: int) -> dict:
+    """Clusters with one pod and one service range each, all connected: every pair overlaps twice."""
+    return {
+        "clusters": [{"name": f"c{k}", "pods": "10.0.0.0/16", "services": "10.1.0.0/16"} for k in range(clusters)],
+        "connections": [{"name": "mesh", "between": [f"c{k}" for k in range(clusters)]}],
+    }
+
+
+def test_ctrl_c_interrupts_a_long_plan():
+    """Fleet.plan() returns to Python at Ctrl-C instead of when the plan is done (issue 16, item 10).
+    Self-calibrating: an uninterrupted plan of the same fleet takes `whole` seconds (at least 1; the
+    fleet doubles until it does); interrupted 0.1 s in, the call must end well before that. Before
+    the fix it ended only with the plan."""
+    import signal
+    import threading
+    import time
+
+    clusters, whole = 100, 0.0
+    while True:
+        fleet = Fleet.from_dict(slow_fleet(clusters))
+        start = time.monotonic()
+        fleet.plan()
+        whole = time.monotonic() - start
+        if whole >= 1.0 or clusters >= 800:
+            break
+        clusters *= 2
+    if whole < 1.0:
+        pytest.skip(f"this machine plans {clusters} clusters in {whole:.2f} s: too fast to time an interrupt")
+    timer = threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        fleet.plan()
+    elapsed = time.monotonic() - start
+    timer.cancel()
+    assert elapsed < 0.1 + whole / 2, f"KeyboardInterrupt after {elapsed:.2f} s; the whole plan takes {whole:.2f} s"
+
+
+def test_origins_are_spelled_as_the_check_spells_them():
+    # One spelling of a range's origin in check reports, plan reports and Python (issue 17).
+    fleet = Fleet.load(MESH)
+    origins = {(r["owner"], r["role"], r["cidr"]): r["origin"] for r in fleet.ranges()}
+    plan = fleet.plan()
+    assert plan.changes and all(c.origin == origins[(c.owner, c.role, str(c.old))] for c in plan.changes)
+    assert {c.origin for c in plan.changes} == {"distribution-default"}
+    expected = cli_plan(MESH.relative_to(ROOT))
+    assert [c["origin"] for c in expected["changes"]] == [c.origin for c in plan.changes]

@@ -46,6 +46,12 @@ struct cluster_capacity {
 /// count nothing. Precondition: owner indexes a cluster of f.
 auto node_capacity(const fleet& f, const catalog& c, std::uint32_t owner) -> cluster_capacity;
 
+/// Returns the pod capacity of every cluster that has a pod range, in fleet
+/// order: what `cidrcheck capacity` and Fleet.node_capacity() list. Clusters
+/// without one (VPC-CNI clusters take pod addresses from their VPC) are left
+/// out: they have no node blocks to count.
+auto node_capacities(const fleet& f, const catalog& c) -> std::vector<cluster_capacity>;
+
 /// Returns every address some range of the fleet covers.
 auto used_space(const fleet& f) -> address_set;
 

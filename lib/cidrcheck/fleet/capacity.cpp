@@ -31,6 +31,16 @@ auto node_capacity(const fleet& f, const catalog& c, std::uint32_t owner) -> clu
   return out;
 }
 
+auto node_capacities(const fleet& f, const catalog& c) -> std::vector<cluster_capacity> {
+  std::vector<cluster_capacity> out;
+  for (std::uint32_t k = 0; k < f.owners.size(); ++k) {
+    if (f.owners[k].kind != owner_kind::cluster) continue;
+    auto capacity = node_capacity(f, c, k);
+    if (capacity.version != ip_version::none) out.push_back(capacity);
+  }
+  return out;
+}
+
 auto used_space(const fleet& f) -> address_set {
   address_set_builder b;
   for (const auto& r : f.ranges) b.add(r.cidr);

@@ -1,6 +1,7 @@
 #include <cidrcheck/io/fleet_loader.hpp>
 
 #include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/fleet/plan_limits.hpp>
 #include <cidrcheck/io/read_file.hpp>
 
 #include "import/merge.hpp"
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <tuple>
@@ -205,12 +207,11 @@ struct fleet_loader::state {
         }
       } else if (e.key == "headroom") {
         if (auto text = r.string(e.value, "plan headroom")) {
-          char* end = nullptr;
-          double v = std::strtod(text->c_str(), &end);
-          if (end != text->c_str() + text->size() || !(v >= 1.0 && v <= 100.0)) {
-            r.error(e.value, "range", "plan headroom must be a number from 1 to 100, not " + *text);
+          auto headroom = parse_plan_headroom(*text);  // the limits every front end uses
+          if (headroom.value) {
+            settings.headroom = headroom.value;
           } else {
-            settings.headroom = v;
+            r.error(e.value, "range", headroom.error);
           }
         }
       } else if (e.key == "pools" && r.node(e.value).kind != detail::yaml_kind::mapping) {
@@ -224,8 +225,13 @@ struct fleet_loader::state {
           auto role = static_cast<std::size_t>(x.key == "network" ? 0 : x.key == "pods" ? 1 : 2);
           if (e.key == "pools") {
             settings.pools[role] = cidrs(x.value, "plan pools " + std::string(x.key));
-          } else if (auto v = r.integer(x.value, 0, 1'000'000, "plan cost " + std::string(x.key))) {
-            settings.cost[role] = static_cast<int>(*v);
+          } else if (auto v = r.integer(x.value, INT64_MIN, INT64_MAX, "plan cost " + std::string(x.key))) {
+            auto cost = check_plan_cost(x.key, *v);  // the limits every front end uses
+            if (cost.value) {
+              settings.cost[role] = *cost.value;
+            } else {
+              r.error(x.value, "range", cost.error);
+            }
           }
         }
       }

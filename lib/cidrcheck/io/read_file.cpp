@@ -18,6 +18,11 @@ auto over_limit(std::size_t max_bytes, const char* limit_name) -> std::string {
 
 auto read_file(const std::string& path, std::size_t max_bytes, const char* limit_name) -> file_contents {
   file_contents out;
+  // The system reads a path up to its first NUL: "fleet.yaml\0x" would open fleet.yaml.
+  if (path.find('\0') != std::string::npos) {
+    out.error = "cannot open: the path holds a NUL byte";
+    return out;
+  }
   bool is_stdin = path == "-";
   int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {

@@ -70,9 +70,6 @@ class cover {
   std::set<prefix> kept_;
 };
 
-auto owner_words(const owner& o) -> std::string {
-  return (o.kind == owner_kind::cluster ? "cluster " : "network ") + o.name;
-}
 
 // The merge of one owner across sources: the fleet's owner (or a new one) and
 // what every source claims for each role.
@@ -119,7 +116,7 @@ class owner_merge {
   auto finish(const merge_limits& limits, std::unordered_map<std::string, std::uint32_t>& index) -> bool {
     if (declared_nodes_ && observed_nodes_ && observed_nodes_->first > declared_nodes_->first) {
       diagnostics_.push_back({severity::warning, "source-conflict",
-                              owner_words(value_) + " has " + std::to_string(observed_nodes_->first) + " nodes in " +
+                              describe_owner(value_) + " has " + std::to_string(observed_nodes_->first) + " nodes in " +
                                   to_string(observed_nodes_->second) + ", more than the " +
                                   std::to_string(declared_nodes_->first) + " here; pod-capacity checks " +
                                   std::to_string(declared_nodes_->first),
@@ -214,7 +211,7 @@ class owner_merge {
   void disagree(const std::string& what, const std::string& first, const source_location& first_where,
                 const std::string& other, const source_location& other_where) {
     diagnostics_.push_back({severity::warning, "source-conflict",
-                            "sources disagree on " + what + " of " + owner_words(value_) + ": " + first + " here, " +
+                            "sources disagree on " + what + " of " + describe_owner(value_) + ": " + first + " here, " +
                                 other + " in " + to_string(other_where) + "; cidrcheck uses the first",
                             first_where,
                             {{severity::note, "", what + " of " + value_.name + " is " + other + " here",

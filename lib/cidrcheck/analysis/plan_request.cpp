@@ -1,0 +1,96 @@
+#include <cidrcheck/plan_request.hpp>
+
+#include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/parse_error.hpp>
+#include <cidrcheck/prefix.hpp>
+
+namespace cidrcheck {
+
+namespace {
+
+auto roles_named(const std::string& word, const std::string& option) -> role_set {
+  auto roles = parse_cluster_roles(word);
+  if (!roles) {
+    throw plan_option_error(option + ": unknown role '" + word + "' (network, pods, services or all)" +
+                            detail::did_you_mean(word, cluster_role_words));
+  }
+  return *roles;
+}
+
+template <class F>
+void for_each_role(role_set roles, F f) {
+  for (auto r : {range_role::network, range_role::pods, range_role::services}) {
+    if (roles.has(r)) f(r);
+  }
+}
+
+auto cidr(const std::string& text, const std::string& option) -> prefix {
+  try {
+    return prefix::parse(text);
+  } catch (const parse_error& e) {
+    throw plan_option_error(option + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+auto plan_options_for(const plan_request& request) -> plan_options {
+  const auto& names = request.names;
+  plan_options o;
+  o.check = request.checking;
+  o.fix_latent = request.fix_latent;
+  for (const auto& [role, text] : request.pools) {
+    auto roles = roles_named(role, names.pool);
+    auto pool = cidr(text, names.pool);
+    for_each_role(roles, [&](range_role r) { o.settings.pools[static_cast<std::size_t>(r)].push_back(pool); });
+  }
+  for (const auto& text : request.avoid) o.settings.avoid.push_back(cidr(text, names.avoid));
+  for (const auto& p : request.pins) o.settings.pins.push_back({p, {}});
+  for (const auto& [role, text] : request.costs) {
+    auto roles = roles_named(role, names.cost);
+    auto cost = parse_plan_cost(role, text);
+    if (!cost.value) throw plan_option_error(cost.error);
+    for_each_role(roles, [&](range_role r) { o.settings.cost[static_cast<std::size_t>(r)] = *cost.value; });
+  }
+  if (request.headroom) {
+    auto headroom = parse_plan_headroom(*request.headroom);
+    if (!headroom.value) throw plan_option_error(headroom.error);
+    o.settings.headroom = headroom.value;
+  }
+  for (const auto& word : request.routes) roles_named(word, names.routes);
+  return o;
+}
+
+auto what_if_connections(const fleet& f, const plan_request& request) -> std::vector<connection> {
+  const auto& names = request.names;
+  role_set routes = role_set::none();
+  for (const auto& word : request.routes) routes.add(roles_named(word, names.routes));
+  std::vector<connection> out;
+  for (const auto& group : request.connect) {
+    connection link;
+    link.via = "what-if";
+    link.routes = routes;
+    for (const auto& name : group) {
+      auto k = f.find_owner(name);
+      if (!k) {
+        std::vector<std::string_view> known;
+        for (const auto& owner : f.owners) known.push_back(owner.name);
+        throw plan_option_error(names.connect + " names '" + name + "', which is no cluster or network" +
+                                detail::did_you_mean(name, known));
+      }
+      link.members.push_back(*k);
+    }
+    if (link.members.size() < 2) throw plan_option_error(names.connect + " needs at least two owners in each group");
+    out.push_back(std::move(link));
+  }
+  return out;
+}
+
+auto plan_options_for(const fleet& f, const plan_request& request, const judgement& j) -> plan_options {
+  auto o = plan_options_for(request);
+  o.connect = what_if_connections(f, request);
+  o.triage = j.triage();
+  return o;
+}
+
+}  // namespace cidrcheck

@@ -1,0 +1,115 @@
+#include <cidrcheck/analysis.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/plan_request.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace cidrcheck {
+namespace {
+
+auto load(std::string_view yaml) -> fleet_load_result {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(yaml, "fleet.yaml");
+  return loader.finish();
+}
+
+constexpr std::string_view two = R"(
+clusters:
+  - {name: ledger, pods: 10.1.0.0/16, services: 10.2.0.0/16}
+  - {name: payments, pods: 10.1.0.0/16, services: 10.3.0.0/16}
+)";
+
+auto refusal(const plan_request& r) -> std::string {
+  try {
+    plan_options_for(r);
+  } catch (const plan_option_error& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(PlanRequest, TheCostCeilingIsTheFleetFilesAndItsMessageToo) {
+  plan_request r;
+  r.costs = {{"services", "2000000"}};
+  const auto message = refusal(r);
+  EXPECT_EQ(message, "cost of services must be from 0 to 1000000, not 2000000");
+
+  // The fleet file's `plan:` section refuses the same value with the same words.
+  auto loaded = load("plan:\n  cost: {services: 2000000}\nclusters: []\n");
+  ASSERT_FALSE(loaded.ok());
+  ASSERT_EQ(loaded.diagnostics.size(), 1u);
+  EXPECT_EQ(loaded.diagnostics[0].message, message);
+  EXPECT_EQ(loaded.diagnostics[0].where.line, 2u);
+  EXPECT_EQ(loaded.diagnostics[0].where.column, 20u);
+}
+
+TEST(PlanRequest, HeadroomHasOneRangeAndOneMessage) {
+  plan_request r;
+  r.headroom = "0.5";
+  EXPECT_EQ(refusal(r), "headroom must be a number from 1 to 100, not 0.5");
+  auto loaded = load("plan:\n  headroom: 0.5\nclusters: []\n");
+  ASSERT_EQ(loaded.diagnostics.size(), 1u);
+  EXPECT_EQ(loaded.diagnostics[0].message, refusal(r));
+}
+
+TEST(PlanRequest, RolesAreNamedAsTheFrontEndNamesTheOption) {
+  plan_request r;
+  r.pools = {{"svc", "10.0.0.0/8"}};
+  EXPECT_EQ(refusal(r), "--pool: unknown role 'svc' (network, pods, services or all)");
+  r.names.pool = "pools";
+  EXPECT_EQ(refusal(r), "pools: unknown role 'svc' (network, pods, services or all)");
+  r.pools = {{"services", "10.0.0.1/8"}};
+  EXPECT_EQ(refusal(r).rfind("pools: invalid prefix \"10.0.0.1/8\": host bits set", 0), 0u) << refusal(r);
+  r.pools.clear();
+  r.routes = {"network", "pod"};
+  EXPECT_EQ(refusal(r), "--routes: unknown role 'pod' (network, pods, services or all) (did you mean 'pods'?)");
+}
+
+TEST(PlanRequest, ValidOptionsBecomePlanOptions) {
+  plan_request r;
+  r.pools = {{"all", "10.64.0.0/10"}, {"services", "172.16.0.0/12"}};
+  r.avoid = {"10.64.0.0/16"};
+  r.pins = {"ledger/pods"};
+  r.costs = {{"pods", "7"}, {"all", "2"}};
+  r.headroom = "2";
+  r.fix_latent = true;
+  auto o = plan_options_for(r);
+  EXPECT_EQ(o.settings.pools[0].size(), 1u);
+  EXPECT_EQ(o.settings.pools[2].size(), 2u);
+  EXPECT_EQ(o.settings.avoid.at(0).to_string(), "10.64.0.0/16");
+  EXPECT_EQ(o.settings.pins.at(0).pattern, "ledger/pods");
+  EXPECT_EQ(o.settings.cost[1], 2);  // the later "all" wins, as the flags are read in order
+  EXPECT_EQ(o.settings.headroom, 2.0);
+  EXPECT_TRUE(o.fix_latent);
+  EXPECT_FALSE(o.triage);
+}
+
+TEST(PlanRequest, WhatIfConnectionsNameOwnersOfTheFleet) {
+  auto loaded = load(two);
+  ASSERT_TRUE(loaded.ok());
+  plan_request r;
+  r.connect = {{"payments", "ledgr"}};
+  try {
+    what_if_connections(loaded.value, r);
+    FAIL() << "accepted";
+  } catch (const plan_option_error& e) {
+    EXPECT_STREQ(e.what(), "--connect names 'ledgr', which is no cluster or network (did you mean 'ledger'?)");
+  }
+  r.connect = {{"payments"}};
+  EXPECT_THROW(what_if_connections(loaded.value, r), plan_option_error);
+  r.connect = {{"payments", "ledger"}};
+  r.routes = {"pods"};
+  auto j = judgement_for(config{}, loaded.suppressions);
+  auto o = plan_options_for(loaded.value, r, j);
+  ASSERT_EQ(o.connect.size(), 1u);
+  EXPECT_EQ(o.connect[0].via, "what-if");
+  EXPECT_TRUE(o.connect[0].routes.has(range_role::pods));
+  EXPECT_FALSE(o.connect[0].routes.has(range_role::services));
+  ASSERT_TRUE(o.triage);
+}
+
+}  // namespace
+}  // namespace cidrcheck

@@ -1,0 +1,1 @@
+plan --headroom 0.5 data/examples/peered-vpc-pods.yaml
