@@ -102,7 +102,8 @@ class writer {
       if (o.nodes) out_ += "    nodes: " + std::to_string(*o.nodes) + comment(o.nodes_where) + "\n";
       if (o.dns) out_ += "    dns: " + scalar(o.dns->to_string()) + comment(o.dns_where) + "\n";
     } else {
-      write_ranges(o, range_role::external, "cidrs", false);
+      write_ranges(o, range_role::external, "cidrs", o.declared.names(range_role::external));
+      write_routes(o);
       if (o.movable) out_ += "    movable: true\n";
     }
   }
@@ -110,7 +111,8 @@ class writer {
   void write_ranges(const owner& o, range_role role, const std::string& key, bool declared) {
     std::vector<std::uint32_t> mine;
     for (auto k : o.ranges) {
-      if (f_.ranges[k].role == role && f_.ranges[k].origin == range_origin::declared) mine.push_back(k);
+      const auto& r = f_.ranges[k];
+      if (r.role == role && r.origin == range_origin::declared && !r.is_route()) mine.push_back(k);
     }
     if (mine.empty()) {
       if (declared) out_ += "    " + key + ": []\n";
@@ -128,6 +130,22 @@ class writer {
         out_ += "      # source-conflict: " + to_string(x.other_where) + (x.outside ? " has " : " gives ") + other +
                 (x.outside ? ", outside these\n" : " instead\n");
       }
+    }
+  }
+
+  // A network's routes, each with where it leads and who advertises it.
+  void write_routes(const owner& o) {
+    bool first = true;
+    for (auto k : o.ranges) {
+      const auto& r = f_.ranges[k];
+      if (!r.is_route()) continue;
+      if (first) out_ += "    routes:\n";
+      first = false;
+      const auto& x = f_.routes[r.route];
+      out_ += "      - {cidr: " + scalar(r.cidr.to_string());
+      if (x.to_owner) out_ += ", to: " + scalar(f_.owners[*x.to_owner].name);
+      if (!x.advertiser.empty()) out_ += ", advertised_by: " + scalar(x.advertiser);
+      out_ += "}" + comment(r.where) + "\n";
     }
   }
 
