@@ -16,13 +16,17 @@
 namespace cidrcheck::bench {
 namespace {
 
+auto v4(std::uint32_t bits) -> std::string {
+  return std::to_string(bits >> 24) + "." + std::to_string(bits >> 16 & 255) + "." + std::to_string(bits >> 8 & 255) +
+         "." + std::to_string(bits & 255);
+}
+
 // The k-th /26 of 10.0.0.0/8, every second one left out, so that the node
 // blocks merge into many ranges rather than one (the worst case of the merge).
 auto block(std::size_t k, int length = 26) -> std::string {
   std::uint32_t step = 1u << (32 - length);
   std::uint32_t a = 0x0a000000u + static_cast<std::uint32_t>(2 * k % (std::size_t{1} << (length - 8))) * step;
-  return std::to_string(a >> 24) + "." + std::to_string((a >> 16) & 255) + "." + std::to_string((a >> 8) & 255) +
-         "." + std::to_string(a & 255) + "/" + std::to_string(length);
+  return v4(a) + "/" + std::to_string(length);
 }
 
 auto kubectl_nodes(std::size_t n) -> std::string {
@@ -86,6 +90,30 @@ auto kops_subnets(std::size_t n) -> std::string {
   return out;
 }
 
+// A tailnet policy with `hosts` named hosts, each in one of hosts/4 subnet
+// routes (/24s of 10.0.0.0/8, in autoApprovers.routes, one router each), and
+// an ACL per route naming its first host.
+auto tailscale_policy(std::size_t hosts) -> std::string {
+  std::size_t routes = hosts / 4 + 1;
+  std::string out = "// generated\n{\n\t\"hosts\": {\n";
+  for (std::size_t k = 0; k < hosts; ++k) {
+    auto route = static_cast<std::uint32_t>(k % routes);
+    out += "\t\t\"host-" + std::to_string(k) + "\": \"" + v4((10u << 24) + (route << 8) + 1 + static_cast<std::uint32_t>(k / routes)) + "\",\n";
+  }
+  out += "\t},\n\t\"autoApprovers\": {\"routes\": {\n";
+  for (std::size_t k = 0; k < routes; ++k) {
+    out += "\t\t\"" + v4((10u << 24) + (static_cast<std::uint32_t>(k) << 8)) + "/24\": [\"tag:router-" +
+           std::to_string(k) + "\"],\n";
+  }
+  out += "\t}},\n\t\"acls\": [\n";
+  for (std::size_t k = 0; k < routes; ++k) {
+    out += "\t\t{\"action\": \"accept\", \"src\": [\"group:sre\"], \"dst\": [\"" +
+           v4((10u << 24) + (static_cast<std::uint32_t>(k) << 8) + 1) + ":443\"]},\n";
+  }
+  out += "\t],\n}\n";
+  return out;
+}
+
 template <auto Generate>
 void import_case(benchmark::State& state, import_kind kind) {
   auto n = static_cast<std::size_t>(state.range(0));
@@ -109,6 +137,7 @@ void kubectl_servicecidrs_case(benchmark::State& s) { import_case<kubectl_servic
 void aws_vpcs_case(benchmark::State& s) { import_case<aws_vpcs>(s, import_kind::aws_vpcs); }
 void gcp_subnets_case(benchmark::State& s) { import_case<gcp_subnets>(s, import_kind::gcp_subnets); }
 void kops_subnets_case(benchmark::State& s) { import_case<kops_subnets>(s, import_kind::kops); }
+void tailscale_case(benchmark::State& s) { import_case<tailscale_policy>(s, import_kind::tailscale); }
 
 #define CIDRCHECK_IMPORT_BENCH(fn, name) \
   BENCHMARK(fn)->Name(name)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->Iterations(1)
@@ -119,6 +148,8 @@ CIDRCHECK_IMPORT_BENCH(kubectl_servicecidrs_case, "BM_Import_KubectlServiceCIDRs
 CIDRCHECK_IMPORT_BENCH(aws_vpcs_case, "BM_Import_AwsVpcs");
 CIDRCHECK_IMPORT_BENCH(gcp_subnets_case, "BM_Import_GcpSubnets");
 CIDRCHECK_IMPORT_BENCH(kops_subnets_case, "BM_Import_KopsSubnets");
+// hosts: 16k and 64k are the sizes issue 16 timed (1.7 s and 47 s before the fix).
+CIDRCHECK_IMPORT_BENCH(tailscale_case, "BM_Import_Tailscale")->Arg(1'000)->Arg(16'000)->Arg(64'000);
 
 }  // namespace
 }  // namespace cidrcheck::bench

@@ -1,6 +1,9 @@
 // On random fleets, the overlap findings of check() equal a brute-force
 // implementation of the semantics that compares every pair of ranges at every
-// owner (docs/rules.md, "overlap", "overlap-internal", "latent-overlap").
+// owner (docs/rules.md, "overlap", "overlap-internal", "latent-overlap"); with
+// routes, the route rules equal a brute force of docs/rules/route-conflict.md,
+// duplicate-route.md and route-in-overlay.md, and routes take no part in the
+// overlap rules.
 
 #include "../unit/random.hpp"
 
@@ -10,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -17,7 +21,7 @@
 namespace cidrcheck {
 namespace {
 
-auto random_fleet(test::random_source& rng) -> fleet {
+auto random_fleet(test::random_source& rng, bool with_routes = false) -> fleet {
   fleet f;
   auto owners = 2 + rng() % 9;
   for (unsigned k = 0; k < owners; ++k) {
@@ -50,6 +54,33 @@ auto random_fleet(test::random_source& rng) -> fleet {
     conn.where = {"f", static_cast<std::uint32_t>(1000 + c), 1};
     f.connections.push_back(conn);
   }
+  if (!with_routes) return f;
+  // Routes on networks: a random prefix of the same universe, a destination or
+  // none, and an advertiser among "", "a" and "b".
+  for (std::uint32_t k = 0; k < owners; ++k) {
+    if (f.owners[k].kind != owner_kind::network) continue;
+    auto routes = rng() % 4;
+    for (unsigned j = 0; j < routes; ++j) {
+      fleet_range r;
+      int length = 23 + static_cast<int>(rng() % 6);
+      r.cidr = prefix::containing(address::v4(0x0a000000u + (rng() % 512)), length);
+      r.owner = k;
+      r.role = range_role::external;
+      r.where = {"f", static_cast<std::uint32_t>(f.ranges.size() + 1), 1};
+      r.route = static_cast<std::uint32_t>(f.routes.size());
+      fleet_route x;
+      x.range = static_cast<std::uint32_t>(f.ranges.size());
+      if (rng() % 2 == 0) {
+        auto to = static_cast<std::uint32_t>(rng() % owners);
+        if (to != k) x.to_owner = to;
+      }
+      static const char* const names[] = {"", "a", "b"};
+      x.advertiser = names[rng() % 3];
+      f.owners[k].ranges.push_back(x.range);
+      f.ranges.push_back(r);
+      f.routes.push_back(x);
+    }
+  }
   return f;
 }
 
@@ -75,6 +106,7 @@ auto brute_force(const fleet& f) -> std::set<key> {
   for (std::uint32_t i = 0; i < f.ranges.size(); ++i) {
     for (std::uint32_t j = i + 1; j < f.ranges.size(); ++j) {
       if (!f.ranges[i].cidr.overlaps(f.ranges[j].cidr)) continue;
+      if (f.ranges[i].is_route() || f.ranges[j].is_route()) continue;  // routes are not ranges
       if (f.ranges[i].owner == f.ranges[j].owner) {
         out.emplace(rule::overlap_internal, i, j);
         continue;
@@ -117,6 +149,88 @@ TEST(CheckProperty, OverlapFindingsEqualTheBruteForceSemantics) {
     }
     ASSERT_EQ(got, brute_force(f)) << "round " << round;
   }
+}
+
+// Where a route leads: its `to`, else the one owner (not the network) whose
+// smallest range holds it, when exactly one owner has a range of that size.
+auto destination(const fleet& f, const fleet_route& x) -> std::optional<std::uint32_t> {
+  if (x.to_owner) return x.to_owner;
+  const auto& route = f.ranges[x.range];
+  int best = -1;
+  std::set<std::uint32_t> owners;
+  for (const auto& r : f.ranges) {
+    if (r.is_route() || r.owner == route.owner || !route.cidr.subnet_of(r.cidr)) continue;
+    if (r.cidr.length() > best) {
+      best = r.cidr.length();
+      owners.clear();
+    }
+    if (r.cidr.length() == best) owners.insert(r.owner);
+  }
+  if (owners.size() != 1) return std::nullopt;
+  return *owners.begin();
+}
+
+auto lead_apart(const fleet_route& a, const fleet_route& b) -> bool {
+  if (a.to_owner && b.to_owner) return *a.to_owner != *b.to_owner;
+  return !a.advertiser.empty() && !b.advertiser.empty() && a.advertiser != b.advertiser;
+}
+
+auto brute_force_routes(const fleet& f) -> std::set<key> {
+  std::set<key> out;
+  for (std::uint32_t i = 0; i < f.ranges.size(); ++i) {
+    for (std::uint32_t j = 0; j < f.ranges.size(); ++j) {
+      const auto& a = f.ranges[i];
+      const auto& b = f.ranges[j];
+      if (i == j || !a.is_route() || !a.cidr.overlaps(b.cidr)) continue;
+      auto lo = std::min(i, j), hi = std::max(i, j);
+      if (b.is_route()) {
+        if (i > j || a.owner != b.owner) continue;  // each pair of routes once; one network's routes only
+        const auto& x = f.routes[a.route];
+        const auto& y = f.routes[b.route];
+        if (!lead_apart(x, y)) continue;
+        out.emplace(a.cidr == b.cidr ? rule::duplicate_route : rule::route_conflict, lo, hi);
+        continue;
+      }
+      if (b.owner == a.owner) {
+        if (a.cidr.subnet_of(b.cidr)) out.emplace(rule::route_in_overlay, lo, hi);
+        continue;
+      }
+      auto d = destination(f, f.routes[a.route]);
+      if (d && *d != b.owner && routed_at(f, j, a.owner)) out.emplace(rule::route_conflict, lo, hi);
+    }
+  }
+  return out;
+}
+
+TEST(CheckProperty, RouteFindingsEqualTheBruteForceSemantics) {
+  test::random_source rng(13);
+  catalog empty;
+  std::size_t seen[3] = {0, 0, 0};  // route-conflict, duplicate-route, route-in-overlay: the test must see each
+  for (int round = 0; round < 3000; ++round) {
+    auto f = random_fleet(rng, true);
+    auto findings = check(f, empty);
+    std::set<key> overlaps, routes;
+    for (const auto& x : findings) {
+      bool route_rule = x.id == rule::route_conflict || x.id == rule::duplicate_route || x.id == rule::route_in_overlay;
+      bool overlap_rule = x.id == rule::overlap || x.id == rule::overlap_internal || x.id == rule::latent_overlap;
+      if (!route_rule && !overlap_rule) continue;
+      ASSERT_EQ(x.ranges.size(), 2u);
+      auto i = std::min(x.ranges[0], x.ranges[1]), j = std::max(x.ranges[0], x.ranges[1]);
+      ASSERT_TRUE((route_rule ? routes : overlaps).emplace(x.id, i, j).second) << "reported twice: " << x.message;
+      if (x.id == rule::route_conflict && !f.ranges[x.ranges[1]].is_route()) {
+        // The witness: the route's network routes the other range through the named connection.
+        ASSERT_TRUE(x.routed_at.has_value());
+        ASSERT_EQ(*x.routed_at, f.ranges[x.ranges[0]].owner);
+        ASSERT_TRUE(routed_at(f, x.ranges[1], *x.routed_at)) << x.message;
+      }
+    }
+    ASSERT_EQ(overlaps, brute_force(f)) << "round " << round;
+    ASSERT_EQ(routes, brute_force_routes(f)) << "round " << round;
+    for (const auto& [id, i, j] : routes) {
+      ++seen[id == rule::route_conflict ? 0 : id == rule::duplicate_route ? 1 : 2];
+    }
+  }
+  for (auto n : seen) EXPECT_GT(n, 100u);
 }
 
 TEST(CheckProperty, OutputIsDeterministic) {

@@ -299,5 +299,175 @@ clusters:
   }
 }
 
+
+TEST(Check, PodCapacityIsReportedWhenThePodRangeHoldsNoNodeBlock) {
+  // Issue 16 item 19: a /25 pod range under the default /24 node mask holds no block.
+  auto c = run(R"(
+clusters:
+  - {name: tiny, network: 10.1.0.0/16, pods: 10.2.0.0/25, services: 10.3.0.0/16, nodes: 3}
+  - {name: empty, network: 10.4.0.0/16, pods: 10.5.0.0/25, services: 10.6.0.0/16, nodes: 0}
+)");
+  auto capacity = c.of(rule::pod_capacity);
+  ASSERT_EQ(capacity.size(), 1u);
+  EXPECT_EQ(c.owner_of(*capacity[0], 0), "tiny");
+  EXPECT_EQ(capacity[0]->level, severity::error);
+  EXPECT_NE(capacity[0]->message.find("hold 0 node blocks"), std::string::npos) << capacity[0]->message;
+}
+
+TEST(Check, ANodeLocalDnsCacheAddressIsANoteNotAnError) {
+  auto c = run(R"(
+clusters:
+  - {name: a, network: 10.1.0.0/16, pods: 10.2.0.0/16, services: 10.96.0.0/12, dns: 169.254.20.10}
+)");
+  auto dns = c.of(rule::dns_outside_service_range);
+  ASSERT_EQ(dns.size(), 1u);
+  EXPECT_EQ(dns[0]->level, severity::note);
+  EXPECT_NE(dns[0]->hint.find("kube-dns"), std::string::npos) << dns[0]->hint;
+}
+
+// ---------------------------------------------------------------------------
+// Routes (issue 15): a route is not a range.
+
+TEST(CheckRoutes, ARouteToItsOwnDestinationIsNoOverlap) {
+  // Before routes existed, a subnet route for a VPC was a range of its own and
+  // overlapped the very VPC it advertises.
+  auto c = run(R"(
+networks:
+  - name: tailscale
+    type: tailscale
+    routes:
+      - {cidr: 10.10.0.0/16, to: prod-eu, advertised_by: router-eu}
+      - {cidr: 10.20.0.0/16, advertised_by: router-us}   # leads to prod-us: it lies in its network
+clusters:
+  - {name: prod-eu, network: 10.10.0.0/16, pods: 10.11.0.0/16, services: 10.12.0.0/16}
+  - {name: prod-us, network: 10.20.0.0/16, pods: 10.21.0.0/16, services: 10.22.0.0/16}
+connections:
+  - {between: [tailscale, prod-eu, prod-us], routes: [network]}
+)");
+  EXPECT_TRUE(c.findings.empty()) << c.findings.front().message;
+  // The routes did not keep the tailnet's own ranges out.
+  auto tailnet = *c.loaded.value.find_owner("tailscale");
+  std::size_t own = 0;
+  for (auto k : c.loaded.value.owners[tailnet].ranges) own += c.loaded.value.ranges[k].is_route() ? 0 : 1;
+  EXPECT_EQ(own, 2u);
+}
+
+TEST(CheckRoutes, ARouteThatCoversAnotherOwnersRoutedRangeIsAConflict) {
+  auto c = run(R"(
+networks:
+  - name: vpn
+    cidrs: [10.8.0.0/24]
+    routes:
+      - {cidr: 10.48.0.0/13, to: prod, advertised_by: gw}
+clusters:
+  - {name: prod, network: 10.50.0.0/16, pods: 10.51.0.0/16, services: 172.20.0.0/16}
+  - {name: batch, network: 10.60.0.0/16, pods: 10.52.0.0/16, services: 172.21.0.0/16}
+  - {name: lab, network: 10.70.0.0/16, pods: 10.53.0.0/16, services: 172.22.0.0/16}
+connections:
+  - {between: [vpn, prod, batch], via: vpn}
+)");
+  auto conflicts = c.of(rule::route_conflict);
+  ASSERT_EQ(conflicts.size(), 1u);  // batch's pods; prod's ranges are its own; lab is not on the VPN
+  EXPECT_EQ(c.cidr(*conflicts[0], 0), "10.48.0.0/13");
+  EXPECT_EQ(c.owner_of(*conflicts[0], 1), "batch");
+  EXPECT_EQ(c.loaded.value.owners[*conflicts[0]->routed_at].name, "vpn");
+  EXPECT_EQ(c.of(rule::overlap).size(), 0u);
+  EXPECT_EQ(c.of(rule::latent_overlap).size(), 0u);
+}
+
+TEST(CheckRoutes, AMoreSpecificRouteOfAnotherRouterStealsTraffic) {
+  // tailscale/tailscale#16323: the more specific route wins, whatever its router reaches.
+  auto c = run(R"(
+networks:
+  - name: tailscale
+    type: tailscale
+    routes:
+      - {cidr: 10.10.0.0/16, advertised_by: router-eu}
+      - {cidr: 10.10.42.0/24, advertised_by: router-us}
+      - {cidr: 10.10.43.0/24, advertised_by: router-eu}   # the same router: a route of its own space
+)");
+  auto conflicts = c.of(rule::route_conflict);
+  ASSERT_EQ(conflicts.size(), 1u);
+  EXPECT_EQ(c.cidr(*conflicts[0], 0), "10.10.42.0/24");  // the more specific first
+  EXPECT_EQ(c.cidr(*conflicts[0], 1), "10.10.0.0/16");
+  EXPECT_NE(conflicts[0]->message.find("router-us"), std::string::npos) << conflicts[0]->message;
+}
+
+TEST(CheckRoutes, OnePrefixFromTwoRoutersIsADuplicateUnlessItIsFailover) {
+  auto c = run(R"(
+networks:
+  - name: tailscale
+    type: tailscale
+    routes:
+      - {cidr: 10.30.0.0/16, advertised_by: router-a}
+      - {cidr: 10.30.0.0/16, advertised_by: router-b}
+      - {cidr: 10.40.0.0/16, to: x, advertised_by: router-a}
+      - {cidr: 10.40.0.0/16, to: x, advertised_by: router-b}   # failover: one destination
+      - {cidr: 10.50.0.0/16, to: x, advertised_by: router-a}
+      - {cidr: 10.50.0.0/16, to: y, advertised_by: router-b}
+clusters:
+  - {name: x, network: 10.0.0.0/9}
+  - {name: y, network: 10.128.0.0/9}
+)");
+  auto duplicates = c.of(rule::duplicate_route);
+  ASSERT_EQ(duplicates.size(), 2u);
+  EXPECT_EQ(c.cidr(*duplicates[0], 0), "10.30.0.0/16");
+  EXPECT_EQ(duplicates[0]->level, severity::warning);
+  EXPECT_EQ(c.cidr(*duplicates[1], 0), "10.50.0.0/16");
+  EXPECT_EQ(duplicates[1]->level, severity::error);  // two destinations
+}
+
+TEST(CheckRoutes, ARouteInsideTheOverlaysOwnSpace) {
+  auto c = run(R"(
+networks:
+  - name: tailscale
+    type: tailscale
+    routes:
+      - 100.100.0.0/16
+      - fd7a:115c:a1e0:b1a:0:7:a1e:0/120    # 4via6: translated into the tailnet's space by design
+      - 10.0.0.0/8
+)");
+  auto inside = c.of(rule::route_in_overlay);
+  ASSERT_EQ(inside.size(), 1u);
+  EXPECT_EQ(c.cidr(*inside[0], 0), "100.100.0.0/16");
+  EXPECT_EQ(c.cidr(*inside[0], 1), "100.64.0.0/10");
+}
+
+TEST(CheckRoutes, AnEmptyCidrsListMeansNoneForANetworkToo) {
+  auto c = run(R"(
+networks:
+  - {name: tailscale, type: tailscale, cidrs: []}
+  - {name: laptops, type: tailscale}
+clusters:
+  - {name: prod-eu, distribution: kops}
+connections:
+  - [prod-eu, tailscale]
+)");
+  EXPECT_EQ(c.of(rule::overlap).size(), 0u);
+  EXPECT_EQ(c.loaded.value.owners[*c.loaded.value.find_owner("tailscale")].ranges.size(), 0u);
+  EXPECT_EQ(c.loaded.value.owners[*c.loaded.value.find_owner("laptops")].ranges.size(), 2u);
+}
+
+TEST(CheckRoutes, ARouteToAnUnknownOwnerIsAnErrorWithASuggestion) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(R"(
+networks:
+  - name: vpn
+    routes:
+      - {cidr: 10.40.0.0/16, to: stagng}
+      - {to: staging}
+clusters:
+  - {name: staging, network: 10.40.0.0/16}
+)",
+                  "t.yaml");
+  auto loaded = loader.finish();
+  ASSERT_EQ(loaded.diagnostics.size(), 2u);
+  EXPECT_EQ(loaded.diagnostics[0].where.line, 5u);
+  EXPECT_NE(loaded.diagnostics[0].message.find("did you mean 'staging'"), std::string::npos)
+      << loaded.diagnostics[0].message;
+  EXPECT_EQ(loaded.diagnostics[1].where.line, 6u);
+  EXPECT_NE(loaded.diagnostics[1].message.find("needs 'cidr'"), std::string::npos) << loaded.diagnostics[1].message;
+}
+
 }  // namespace
 }  // namespace cidrcheck

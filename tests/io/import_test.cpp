@@ -531,26 +531,69 @@ TEST(ImportTerraform, OtherShapesAreRefusedWithAHint) {
 // ---------------------------------------------------------------------------
 // Tailscale policy (HuJSON)
 
-TEST(ImportTailscale, TheTailnetAndTheRoutesItsPolicyNames) {
+// The routes a network carries, as "CIDR ADVERTISER -> DESTINATION".
+auto routes_of(const fleet_load_result& r, std::string_view network) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  for (const auto& x : r.value.routes) {
+    const auto& range = r.value.ranges[x.range];
+    if (r.value.owners[range.owner].name != network) continue;
+    out.push_back(range.cidr.to_string() + " " + x.advertiser +
+                  (x.to_owner ? " -> " + r.value.owners[*x.to_owner].name : std::string()));
+  }
+  return out;
+}
+
+TEST(ImportTailscale, TheTailnetCarriesTheRoutesItsPolicyApproves) {
   auto r = load({{import_kind::tailscale, "tailscale/policy.hujson"}});
   ASSERT_TRUE(r.ok()) << printed(r);
-  // 10.100.0.0/16 and the NAS lie inside other routes; 100.101.102.103 and the
-  // 4via6 range are the tailnet's own; tags and "*" are no addresses.
-  EXPECT_EQ(names(r), (v{"tailscale", "route:10.0.0.0/8", "route:office-berlin", "route:172.24.8.0/22",
-                         "route:2600:1f14:a8e:4c00::/56"}));
+  // One owner: the routes are the tailnet's, not networks of their own, and no connection is inferred.
+  EXPECT_EQ(names(r), (v{"tailscale"}));
   EXPECT_EQ(owner_of(r, "tailscale").type, "tailscale");
-  EXPECT_EQ(cidrs(r, "route:office-berlin", range_role::external), (v{"192.168.10.0/24"}));
-  ASSERT_EQ(r.value.connections.size(), 1u);
-  EXPECT_EQ(r.value.connections[0].members.size(), 5u);
-  EXPECT_EQ(r.value.connections[0].via, "tailscale");
+  EXPECT_EQ(routes_of(r, "tailscale"),
+            (v{"10.0.0.0/8 tag:k8s", "192.168.10.0/24 tag:office-router", "fd7a:115c:a1e0:b1a::/64 tag:k8s"}));
+  EXPECT_TRUE(r.value.connections.empty());
+  // The tailnet's own ranges still come from its type, beside its routes.
+  std::vector<std::string> own;
+  for (auto k : owner_of(r, "tailscale").ranges) {
+    if (!r.value.ranges[k].is_route()) own.push_back(r.value.ranges[k].cidr.to_string());
+  }
+  EXPECT_EQ(own, (v{"100.64.0.0/10", "fd7a:115c:a1e0::/48"}));
+}
+
+TEST(ImportTailscale, DestinationsNoApprovedRouteCoversAreWarningsNotDropped) {
+  auto r = load({{import_kind::tailscale, "tailscale/policy.hujson"}});
+  // 10.100.0.0/16 and the NAS lie inside approved routes; 100.101.102.103 is a
+  // tailnet device; tags and "*" are no addresses. The ACL's 172.24.8.0/22 and
+  // the grant's IPv6 /56 are named but routed by nothing the policy approves.
+  EXPECT_EQ(printed(r),
+            fixtures + "tailscale/policy.hujson:30:74: warning: tailscale: acls names 172.24.8.0/22, which no route "
+                       "in autoApprovers.routes covers: the tailnet reaches it only through a route approved by hand, "
+                       "which the policy does not show; cidrcheck does not check it\n" +
+                fixtures + "tailscale/policy.hujson:35:24: warning: tailscale: grants names 2600:1f14:a8e:4c00::/56, "
+                           "which no route in autoApprovers.routes covers: the tailnet reaches it only through a route "
+                           "approved by hand, which the policy does not show; cidrcheck does not check it\n");
 }
 
 TEST(ImportTailscale, CommentsAndTrailingCommasKeepPositions) {
   auto r = load({{import_kind::tailscale, "tailscale/policy.hujson"}});
-  // After a two-line /* */ comment; the ACL destination's column is the CIDR's, past the quote.
-  EXPECT_EQ(range_at(r, "route:10.0.0.0/8", "10.0.0.0/8")->where.line, 22u);
-  EXPECT_EQ(range_at(r, "route:172.24.8.0/22", "172.24.8.0/22")->where,
-            (source_location{fixtures + "tailscale/policy.hujson", 30, 74}));
+  // After a two-line /* */ comment; a route's column is the CIDR's, past the quote.
+  ASSERT_FALSE(r.value.routes.empty());
+  EXPECT_EQ(r.value.ranges[r.value.routes[0].range].where, (source_location{fixtures + "tailscale/policy.hujson", 22, 5}));
+}
+
+TEST(ImportTailscale, EachApproverIsARouterAndAHostsNameMayNameTheDestination) {
+  auto r = load_text(import_kind::tailscale, R"({
+  "hosts": {"prod-eu": "10.10.0.0/16"},
+  "autoApprovers": {"routes": {
+    "10.10.0.0/16": ["tag:a"],
+    "10.30.0.0/16": ["tag:a", "tag:b"],
+    "0.0.0.0/0": ["tag:exit"],
+  }},
+})");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  // No owner prod-eu here: the hosts name is a guess that names nothing, so no destination.
+  EXPECT_EQ(routes_of(r, "tailscale"), (v{"10.10.0.0/16 tag:a", "10.30.0.0/16 tag:a", "10.30.0.0/16 tag:b"}));
+  EXPECT_NE(printed(r).find("0.0.0.0/0, all addresses: that is an exit node's route"), std::string::npos) << printed(r);
 }
 
 TEST(ImportTailscale, AnUnterminatedCommentIsAPositionedError) {
@@ -562,10 +605,10 @@ TEST(ImportTailscale, AnUnterminatedCommentIsAPositionedError) {
 
 TEST(ImportTailscale, SlashesInStringsAreNoComments) {
   auto r = load_text(import_kind::tailscale,
-                     "{\"hosts\": {\"docs\": \"10.9.0.0/16\"}, // see https://tailscale.com/kb/1018\n"
+                     "{\"autoApprovers\": {\"routes\": {\"10.9.0.0/16\": []}}, // see https://tailscale.com/kb/1018\n"
                      " \"derpMap\": {\"Regions\": {\"900\": {\"Nodes\": [{\"HostName\": \"https://derp.example\"}]}}}}\n");
   ASSERT_TRUE(r.ok()) << printed(r);
-  EXPECT_EQ(cidrs(r, "route:docs", range_role::external), (v{"10.9.0.0/16"}));
+  EXPECT_EQ(routes_of(r, "tailscale"), (v{"10.9.0.0/16 "}));
 }
 
 // ---------------------------------------------------------------------------

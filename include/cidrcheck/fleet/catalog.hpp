@@ -32,6 +32,9 @@ struct distribution_defaults {
 struct network_type {
   std::string name;
   std::vector<prefix> cidrs;
+  /// Blocks inside `cidrs` that carry routes by design, translated into the
+  /// network's space (Tailscale's 4via6): a route there is not route-in-overlay.
+  std::vector<prefix> translated;
   std::string source;
 };
 

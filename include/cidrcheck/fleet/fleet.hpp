@@ -34,7 +34,8 @@ constexpr auto to_string(range_role r) noexcept -> std::string_view {
   return "external";
 }
 
-/// A set of cluster roles, as a connection's `routes` names them.
+/// A set of cluster roles, as a connection's `routes` names them; as an
+/// owner's `declared`, also whether a network wrote its `cidrs` (bit 3).
 struct role_set {
   std::uint8_t bits = 0b111;  ///< network, pods, services: all by default
 
@@ -43,9 +44,11 @@ struct role_set {
   constexpr auto has(range_role r) const noexcept -> bool {
     return r == range_role::external || (bits >> static_cast<int>(r) & 1) != 0;
   }
-  constexpr void add(range_role r) noexcept {
-    if (r != range_role::external) bits = static_cast<std::uint8_t>(bits | 1 << static_cast<int>(r));
-  }
+  /// Reports whether the set names r itself (external only when added): what
+  /// an owner's `declared` asks, where has() answers what a connection carries.
+  constexpr auto names(range_role r) const noexcept -> bool { return (bits >> static_cast<int>(r) & 1) != 0; }
+  /// Adds a role; external, which a connection always carries, only marks the set (see names()).
+  constexpr void add(range_role r) noexcept { bits = static_cast<std::uint8_t>(bits | 1 << static_cast<int>(r)); }
   constexpr void add(role_set other) noexcept { bits = static_cast<std::uint8_t>(bits | other.bits); }
   friend constexpr bool operator==(role_set, role_set) noexcept = default;
 };
@@ -90,7 +93,11 @@ constexpr auto to_string(range_origin o) noexcept -> std::string_view {
 }
 
 /// One CIDR of one owner in one role: the unit every rule talks about.
+/// A network's range may be a route it carries toward another owner: then
+/// `route` indexes fleet::routes, which says where it leads and who advertises it.
 struct fleet_range {
+  static constexpr std::uint32_t not_a_route = 0xFFFF'FFFF;
+
   prefix cidr;
   std::uint32_t owner = 0;  ///< index into fleet::owners
   range_role role = range_role::external;
@@ -99,6 +106,25 @@ struct fleet_range {
   /// (the cluster's `distribution` or the network's `type`).
   source_location where;
   std::uint32_t end_column = 0;  ///< one past the last column of the text at `where`, when known
+  std::uint32_t route = not_a_route;  ///< index into fleet::routes, or not_a_route
+  auto is_route() const noexcept -> bool { return route != not_a_route; }
+};
+
+/// A route a network carries toward another owner: a subnet router's
+/// advertised route on a tailnet, a VPN's pushed route, a transit gateway's
+/// propagated route. Its prefix is a range of the network (role external); a
+/// route equal to or inside the ranges of the owner it leads to is that
+/// owner's space seen through the network, not an overlap with it.
+struct fleet_route {
+  std::uint32_t range = 0;  ///< the route's prefix: index into fleet::ranges
+  /// The owner it leads to, by name as written; empty when not said.
+  std::string to;
+  std::optional<std::uint32_t> to_owner;  ///< `to` resolved (index into fleet::owners)
+  source_location to_where;
+  /// Who advertises it (a subnet router, a tag, a VPN gateway); empty when not said.
+  std::string advertiser;
+  /// Where an import read it, for messages ("autoApprovers.routes"); empty for fleet files.
+  std::string from;
 };
 
 /// Where an owner's mapping sits in its file, for writers that patch the file
@@ -215,6 +241,7 @@ struct fleet {
   std::vector<range_request> requests;
   plan_settings plan;
   std::vector<source_conflict> conflicts;  ///< sources that disagree; see source_conflict
+  std::vector<fleet_route> routes;         ///< the routes networks carry; see fleet_route
 
   /// Returns the index of the owner with this name, or nullopt. O(n).
   auto find_owner(std::string_view name) const -> std::optional<std::uint32_t> {
@@ -240,7 +267,9 @@ struct fleet {
     return out;
   }
   /// Returns the role name a message uses for a range: the cluster role, or the network's type.
+  /// A network's route is "route".
   auto role_name(const fleet_range& r) const -> std::string {
+    if (r.is_route()) return "route";
     if (r.role != range_role::external) return std::string(to_string(r.role));
     const auto& type = owners[r.owner].type;
     return type.empty() ? "network" : type;
@@ -249,6 +278,13 @@ struct fleet {
   /// a network named after its type ("tailscale") gets no role word.
   auto describe_range(const fleet_range& r) const -> std::string {
     const owner& o = owners[r.owner];
+    if (r.is_route()) {
+      const fleet_route& x = routes[r.route];
+      std::string out = "route " + r.cidr.to_string() + " of " + describe_owner(o);
+      if (!x.advertiser.empty()) out += " (advertised by " + x.advertiser + ")";
+      if (x.to_owner) out += " toward " + describe_owner(owners[*x.to_owner]);
+      return out;
+    }
     std::string role = role_name(r);
     std::string out = (role == o.name ? "" : role + " ") + r.cidr.to_string() + " of " + describe_owner(o);
     if (r.origin == range_origin::distribution_default) out += " (" + o.type + " default)";

@@ -24,6 +24,9 @@ enum class rule : std::uint8_t {
   public_range,
   platform_reserved,
   well_known_default,
+  route_conflict,
+  duplicate_route,
+  route_in_overlay,
   service_range_too_large,
   service_range_too_small,
   service_range_count,
@@ -46,7 +49,7 @@ struct rule_info {
   std::string_view summary;
 };
 
-inline constexpr std::array<rule_info, 20> rule_table_data{{
+inline constexpr std::array<rule_info, 23> rule_table_data{{
     {rule::overlap, "CIDR101", "overlap", severity::error,
      "two owners' ranges overlap and some owner routes both"},
     {rule::overlap_internal, "CIDR102", "overlap-internal", severity::error,
@@ -67,6 +70,12 @@ inline constexpr std::array<rule_info, 20> rule_table_data{{
      "a cluster range overlaps a block its platform reserves for itself (AKS, OpenShift OVN-Kubernetes)"},
     {rule::well_known_default, "CIDR120", "well-known-default", severity::note,
      "a cluster range equals a well-known default, which the next cluster installed with defaults will reuse"},
+    {rule::route_conflict, "CIDR130", "route-conflict", severity::error,
+     "a route reaches an owner other than the one it leads to, or overlaps a route to elsewhere (the more specific wins)"},
+    {rule::duplicate_route, "CIDR131", "duplicate-route", severity::warning,
+     "one prefix is advertised by two different routers on one network, and only one of them gets the traffic"},
+    {rule::route_in_overlay, "CIDR132", "route-in-overlay", severity::error,
+     "a route lies inside the network's own address space (a tailnet's 100.64.0.0/10), where it shadows its devices"},
     {rule::service_range_too_large, "CIDR201", "service-range-too-large", severity::error,
      "a service range shorter than /12 (IPv4) or /108 (IPv6), which kube-apiserver refuses"},
     {rule::service_range_too_small, "CIDR202", "service-range-too-small", severity::error,

@@ -77,6 +77,9 @@ class routing_index {
     }
   }
 
+  // Returns a connection that carries class c's ranges to owner v (a member), or none.
+  auto carried_to(std::uint32_t c, std::uint32_t v) const -> std::uint32_t { return first_common(carriers_[c], memberships_[v]); }
+
   // Where are ranges of classes ca (owner a) and cb (owner b) both routed?
   // a itself if it can, else b, else the third owner with the smallest index,
   // so the answer is deterministic.
@@ -120,6 +123,7 @@ class checker {
   checker(const fleet& f, const catalog& c, const check_options& o) : f_(f), c_(c), options_(o), routing_(f) {}
 
   auto run() -> std::vector<finding> {
+    find_destinations();
     check_overlaps();
     for (std::uint32_t k = 0; k < f_.ranges.size(); ++k) check_catalog(k);
     for (std::uint32_t k = 0; k < f_.owners.size(); ++k) {
@@ -158,8 +162,12 @@ class checker {
     for_each_overlapping_pair(
         f_.ranges, [](const fleet_range& r) -> const prefix& { return r.cidr; },
         [&](std::size_t outer, std::size_t inner) {
-          make_room();
           auto i = static_cast<std::uint32_t>(outer), j = static_cast<std::uint32_t>(inner);
+          if (f_.ranges[i].is_route() || f_.ranges[j].is_route()) {
+            check_route_pair(i, j);
+            return;
+          }
+          make_room();
           // Order the two sides: cheaper to move first, then declaration order.
           if (std::make_tuple(move_rank(f_.ranges[j]), j) < std::make_tuple(move_rank(f_.ranges[i]), i)) std::swap(i, j);
           const auto& a = f_.ranges[i];
@@ -186,6 +194,157 @@ class checker {
           if (options_.describe) describe_pair(x);
           findings_.push_back(std::move(x));
         });
+  }
+
+  // -------------------------------------------------------------------------
+  // Routes: a prefix a network carries toward another owner.
+
+  // The owner each route leads to: its declared `to`, else the owner (not the
+  // network) whose smallest range holds the route, when exactly one owner
+  // has such a range. O(routes x W log n).
+  void find_destinations() {
+    destination_.assign(f_.routes.size(), none);
+    if (f_.routes.empty()) return;
+    std::vector<std::pair<prefix, std::uint32_t>> plain;  // (cidr, owner) of every range that is no route
+    for (const auto& r : f_.ranges) {
+      if (!r.is_route()) plain.emplace_back(r.cidr, r.owner);
+    }
+    std::sort(plain.begin(), plain.end());
+    for (std::size_t k = 0; k < f_.routes.size(); ++k) {
+      const auto& x = f_.routes[k];
+      if (x.to_owner) {
+        destination_[k] = *x.to_owner;
+        continue;
+      }
+      const auto& route = f_.ranges[x.range];
+      for (int length = route.cidr.length(); length >= 0; --length) {
+        auto holder = prefix::containing(route.cidr.network(), length);
+        auto it = std::lower_bound(plain.begin(), plain.end(), std::pair{holder, std::uint32_t{0}});
+        std::uint32_t found = none;
+        bool ambiguous = false;
+        for (; it != plain.end() && it->first == holder; ++it) {
+          if (it->second == route.owner) continue;
+          if (found != none && found != it->second) ambiguous = true;
+          found = it->second;
+        }
+        if (found == none) continue;
+        if (!ambiguous) destination_[k] = found;
+        break;
+      }
+    }
+  }
+
+  // Where a route leads when it does not say (describe_range names a declared `to`).
+  auto destination_text(std::uint32_t route) const -> std::string {
+    auto d = destination_[route];
+    if (d == none || f_.routes[route].to_owner) return "";
+    return " toward " + describe_owner(f_.owners[d]) + " (it lies in its space)";
+  }
+
+  // Reports whether two routes of one network lead to different places: their
+  // declared destinations differ, or, where either is not declared, their
+  // advertisers differ. Unknown on both counts is no difference.
+  auto lead_apart(const fleet_route& a, const fleet_route& b) const -> bool {
+    if (a.to_owner && b.to_owner) return *a.to_owner != *b.to_owner;
+    return !a.advertiser.empty() && !b.advertiser.empty() && a.advertiser != b.advertiser;
+  }
+
+  // A pair from the sweep of which at least one range is a route.
+  void check_route_pair(std::uint32_t i, std::uint32_t j) {
+    const auto& a = f_.ranges[i];
+    const auto& b = f_.ranges[j];
+    if (a.is_route() && b.is_route()) {
+      if (a.owner == b.owner) check_two_routes(i, j);
+      return;  // routes of different networks meet only where both networks are seen; not modelled
+    }
+    auto route = a.is_route() ? i : j;
+    auto other = a.is_route() ? j : i;
+    check_route_against(route, other);
+  }
+
+  void check_two_routes(std::uint32_t i, std::uint32_t j) {
+    // The more specific first: it is the one that takes the traffic.
+    if (f_.ranges[i].cidr.length() < f_.ranges[j].cidr.length() ||
+        (f_.ranges[i].cidr.length() == f_.ranges[j].cidr.length() && j < i)) {
+      std::swap(i, j);
+    }
+    const auto& inner = f_.ranges[i];
+    const auto& outer = f_.ranges[j];
+    const auto& x = f_.routes[inner.route];
+    const auto& y = f_.routes[outer.route];
+    const auto& network = f_.owners[inner.owner];
+    if (inner.cidr == outer.cidr) {
+      if (!lead_apart(x, y)) return;  // one router's route twice, or failover to one destination
+      bool apart = x.to_owner && y.to_owner;
+      std::string who = x.advertiser.empty() || y.advertiser.empty() ? "two routes"
+                                                                     : x.advertiser + " and " + y.advertiser;
+      auto& finding = add(rule::duplicate_route, {j, i},
+                          describe_owner(network) + " carries " + inner.cidr.to_string() + " twice, from " + who +
+                              (apart ? ", toward " + f_.owners[*y.to_owner].name + " and " +
+                                           f_.owners[*x.to_owner].name
+                                     : std::string()) +
+                              ": only one of them gets the traffic (a subnet router that fails over takes it all)",
+                          apart ? "two destinations cannot share a prefix: renumber one, or advertise it through a "
+                                  "translated connection (`via: nat`, 4via6)"
+                                : "if both routers reach the same network this is failover on purpose: say so with "
+                                  "`to` on both routes; otherwise withdraw one");
+      finding.overlap = address_range(inner.cidr);
+      if (apart) finding.level = severity::error;
+      return;
+    }
+    if (!lead_apart(x, y)) return;
+    auto& finding = add(rule::route_conflict, {i, j},
+                        f_.describe_range(inner) + " lies inside " + f_.describe_range(outer) +
+                            ": the more specific route wins, so traffic for " + inner.cidr.to_string() + " goes" +
+                            (x.advertiser.empty() ? std::string(" its way") : " to " + x.advertiser) +
+                            " and never reaches " + (y.advertiser.empty() ? "the wider route's" : y.advertiser + "'s") +
+                            " destination (Tailscale does not fall back to the wider route either)",
+                        "if " + inner.cidr.to_string() + " is meant to go elsewhere, say so with `to`; otherwise "
+                        "withdraw the more specific route, or have every router of the wider route advertise it too");
+    finding.overlap = address_range(inner.cidr);
+  }
+
+  void check_route_against(std::uint32_t route_index, std::uint32_t other) {
+    const auto& route = f_.ranges[route_index];
+    const auto& r = f_.ranges[other];
+    const auto network = route.owner;
+    if (r.owner == network) {
+      if (!route.cidr.subnet_of(r.cidr) || translated(network, route.cidr)) return;
+      auto& x = add(rule::route_in_overlay, {route_index, other},
+                    f_.describe_range(route) + " lies inside " + f_.describe_range(r) +
+                        ", the network's own space: it shadows the devices numbered there",
+                    "advertise the destination's real range, or reach it through a translated connection (4via6, "
+                    "`via: nat`) whose space is meant for it");
+      x.overlap = address_range(route.cidr);
+      return;
+    }
+    auto destination = destination_[route.route];
+    if (destination == none || destination == r.owner) return;
+    auto c = routing_.carried_to(class_of(r), network);
+    if (c == none) return;  // the network does not route that range: the route does not meet it
+    // Longest prefix wins: the more specific of the two takes the shared addresses from the other.
+    std::string outcome =
+        route.cidr == r.cidr ? "both claim the same prefix, so one of them loses all of it"
+        : route.cidr.subnet_of(r.cidr)
+            ? "the route is more specific and takes " + route.cidr.to_string() + " away from " + f_.owners[r.owner].name
+            : "the more specific " + r.cidr.to_string() + " goes to " + f_.owners[r.owner].name +
+                  ", not where the route leads";
+    auto& x = add(rule::route_conflict, {route_index, other},
+                  f_.describe_range(route) + destination_text(route.route) + " overlaps " + f_.describe_range(r) +
+                      ", which " + f_.owners[network].name + " routes through " + f_.describe_connection(c) + ": " +
+                      outcome,
+                  "move the " + f_.role_name(r) + " range of " + f_.owners[r.owner].name + " out of " +
+                      route.cidr.to_string() + ", or narrow the route to its destination's ranges");
+    x.overlap = address_range(route.cidr.length() >= r.cidr.length() ? route.cidr : r.cidr);
+    x.routed_at = network;
+    x.via = {c};
+  }
+
+  // Reports whether a route lies in a block the network's type translates routes into (4via6).
+  auto translated(std::uint32_t network, const prefix& p) const -> bool {
+    const auto* type = c_.find_network_type(f_.owners[network].type);
+    if (type == nullptr) return false;
+    return std::any_of(type->translated.begin(), type->translated.end(), [&](const prefix& t) { return p.subnet_of(t); });
   }
 
   // The message and hint of an overlap finding, from its fields.
@@ -348,7 +507,8 @@ class checker {
     }
     auto capacity = node_capacity(f_, c_, index);
     std::uint64_t blocks = capacity.node_blocks;
-    if (!o.nodes || pods.empty() || blocks == 0) return;
+    // No node block at all (a pod range shorter than the node mask) is the least capacity, not none to judge.
+    if (!o.nodes || pods.empty() || *o.nodes == 0) return;
     std::uint32_t first = pods.front();
     std::string subject = "the pod ranges of cluster " + o.name + " hold " + std::to_string(blocks) + " node blocks of /" +
                           std::to_string(capacity.node_mask);
@@ -366,6 +526,20 @@ class checker {
 
   void check_dns(const owner& o, const std::vector<std::uint32_t>& services) {
     if (!o.dns) return;
+    // NodeLocal DNSCache: kubelets may send DNS to a link-local address the
+    // node-local cache listens on (169.254.20.10 by default; kubernetes/kubernetes
+    // cluster/addons/dns/nodelocaldns/README.md). Not an error; its upstream, the
+    // cluster DNS Service, is still a service address, which the fleet does not name.
+    if (o.dns->version() == ip_version::v4 && prefix::parse("169.254.0.0/16").contains(*o.dns)) {
+      if (services.empty()) return;
+      auto& x = add(rule::dns_outside_service_range, {services.front()},
+                    "cluster " + o.name + "'s DNS address " + o.dns->to_string() +
+                        " is link-local: a node-local DNS cache (NodeLocal DNSCache) listens there",
+                    "the cache forwards to the cluster DNS Service (kube-dns), which must still be inside the service "
+                    "range: keep its address in " + f_.ranges[services.front()].cidr.to_string());
+      x.level = severity::note;
+      return;
+    }
     for (auto k : services) {
       const auto& r = f_.ranges[k];
       if (!r.cidr.contains(*o.dns)) continue;
@@ -465,6 +639,7 @@ class checker {
   std::vector<finding> findings_;
   std::optional<address_set> private_;
   std::optional<std::map<prefix, std::string>> defaults_;
+  std::vector<std::uint32_t> destination_;  // per route: the owner it leads to, or none
 };
 
 }  // namespace

@@ -19,12 +19,14 @@ void add_ranges(fleet& f, std::uint32_t owner_index, range_role role, range_orig
   }
 }
 
-// Reports whether a default may fill a role: the cluster neither declared it
-// (not even as an empty list) nor has a range in it.
+// Reports whether a default may fill a role, the one rule for every owner: the
+// owner neither declared it (not even as an empty list: `pods: []`, `cidrs: []`)
+// nor has a range in it. A network's routes are not its ranges: a tailnet that
+// lists routes still brings its own addresses.
 auto fillable(const fleet& f, const owner& o, range_role role) -> bool {
-  if (o.declared.has(role)) return false;
+  if (o.declared.names(role)) return false;
   for (auto k : o.ranges) {
-    if (f.ranges[k].role == role) return false;
+    if (f.ranges[k].role == role && !f.ranges[k].is_route()) return false;
   }
   return true;
 }
@@ -37,7 +39,9 @@ auto apply_defaults(fleet& f, const catalog& c) -> std::vector<std::uint32_t> {
     const owner& o = f.owners[k];
     if (o.kind == owner_kind::network) {
       const auto* type = c.find_network_type(o.type);
-      if (type != nullptr && o.ranges.empty()) add_ranges(f, k, range_role::external, range_origin::network_type, type->cidrs);
+      if (type != nullptr && fillable(f, o, range_role::external)) {
+        add_ranges(f, k, range_role::external, range_origin::network_type, type->cidrs);
+      }
       continue;
     }
     if (o.type.empty()) continue;

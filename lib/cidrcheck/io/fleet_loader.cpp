@@ -281,7 +281,7 @@ struct fleet_loader::state {
                              "load_balancer_count", "description"},
                   what);
     } else {
-      r.only_keys(*entries, {"name", "type", "cidrs", "movable", "description"}, what);
+      r.only_keys(*entries, {"name", "type", "cidrs", "routes", "movable", "description"}, what);
     }
     if (!name_node) {
       if (!has_name_key) r.error(node, "missing-key", std::string(cluster ? "a cluster" : "a network") + " needs a name");
@@ -296,6 +296,7 @@ struct fleet_loader::state {
         o.layout.range_key_end_column[static_cast<std::size_t>(role)] = key.end_column;
       }
     };
+    std::optional<std::uint32_t> routes_node;
     for (const auto& e : *entries) {
       if (e.key == "distribution" || e.key == "type") {
         if (auto t = r.string(e.value, e.key)) {
@@ -341,6 +342,8 @@ struct fleet_loader::state {
       } else if (e.key == "cidrs") {
         range_lists.emplace_back(range_role::external, e.value);
         own_key(e, range_role::external);
+      } else if (e.key == "routes") {
+        routes_node = e.value;
       } else if (e.key == "network") {
         range_lists.emplace_back(range_role::network, e.value);
         own_key(e, range_role::network);
@@ -365,6 +368,102 @@ struct fleet_loader::state {
     }
     result.value.owners.push_back(std::move(o));
     for (auto [role, list_node] : range_lists) read_ranges(r, list_node, index, role, what);
+    if (routes_node) read_network_routes(r, *routes_node, index, what);
+  }
+
+  // A network's `routes`: each a CIDR, or {cidr, to, advertised_by}. The
+  // prefix becomes a range of the network marked as a route; `to` is
+  // resolved once every source is read (resolve_routes).
+  void read_network_routes(yaml_reader& r, std::uint32_t node, std::uint32_t owner_index_value,
+                           const std::string& what) {
+    if (stopped || r.is_null(node)) return;
+    auto items = r.list(node, "routes of " + what);
+    if (!items) return;
+    for (auto item : *items) {
+      if (result.value.ranges.size() >= limits.max_ranges) {
+        r.error(item, "limit", "more than the max-ranges limit of " + std::to_string(limits.max_ranges) + " ranges");
+        stopped = true;
+        return;
+      }
+      fleet_route route;
+      std::optional<std::uint32_t> cidr_node;
+      if (r.node(item).kind == detail::yaml_kind::mapping) {
+        auto entries = r.mapping(item, "a route");
+        if (!entries) continue;
+        r.only_keys(*entries, {"cidr", "to", "advertised_by"}, "a route of " + what);
+        for (const auto& e : *entries) {
+          if (e.key == "cidr") {
+            cidr_node = e.value;
+          } else if (e.key == "to") {
+            if (auto t = r.string(e.value, "to")) {
+              route.to = *t;
+              route.to_where = r.where(e.value);
+            }
+          } else if (e.key == "advertised_by") {
+            if (auto t = r.string(e.value, "advertised_by")) route.advertiser = *t;
+          }
+        }
+        if (!cidr_node) {
+          r.error(item, "missing-key", "a route of " + what + " needs 'cidr', the prefix it carries");
+          continue;
+        }
+      } else {
+        cidr_node = item;
+      }
+      auto cidr = r.cidr(*cidr_node, "a route of " + what);
+      if (!cidr) continue;
+      fleet_range fr;
+      fr.cidr = *cidr;
+      fr.owner = owner_index_value;
+      fr.role = range_role::external;
+      fr.where = r.where(*cidr_node);
+      if (r.node(*cidr_node).line == r.node(*cidr_node).end_line) fr.end_column = r.node(*cidr_node).end_column;
+      fr.route = static_cast<std::uint32_t>(result.value.routes.size());
+      route.range = static_cast<std::uint32_t>(result.value.ranges.size());
+      result.value.routes.push_back(std::move(route));
+      result.value.owners[owner_index_value].ranges.push_back(static_cast<std::uint32_t>(result.value.ranges.size()));
+      result.value.ranges.push_back(std::move(fr));
+    }
+  }
+
+  // Resolves the owner each route leads to. A fleet file's `to` must name an
+  // owner (an error suggesting the closest name otherwise); an import's is a
+  // guess (a Tailscale hosts name) that leaves the route's destination unknown
+  // when no owner has that name.
+  void resolve_routes() {
+    std::vector<std::string_view> all_names;
+    for (auto& route : result.value.routes) {
+      if (route.to.empty()) continue;
+      auto it = owner_index.find(route.to);
+      const auto& network = result.value.ranges[route.range].owner;
+      // An owner whose ranges went to the one cluster that links it (a VPC to its EKS cluster) stands for it.
+      if (auto moved = moved_to.find(route.to); it == owner_index.end() && moved != moved_to.end() &&
+                                                  moved->second.size() == 1) {
+        it = owner_index.find(moved->second.front());
+      }
+      if (it != owner_index.end() && it->second != network) {
+        route.to_owner = it->second;
+        continue;
+      }
+      if (!route.from.empty()) {
+        route.to.clear();  // an import's guess that names no owner
+        continue;
+      }
+      if (it != owner_index.end()) {
+        result.diagnostics.push_back({severity::error, "route-to-itself",
+                                      "a route of network " + route.to + " leads to the network itself: list the "
+                                      "network's own space under `cidrs`",
+                                      route.to_where, {}});
+        continue;
+      }
+      if (all_names.empty()) {
+        for (const auto& o : result.value.owners) all_names.push_back(o.name);
+      }
+      result.diagnostics.push_back({severity::error, "unknown-owner",
+                                    "a route leads to '" + route.to + "', which is no cluster or network" +
+                                        detail::did_you_mean(route.to, all_names),
+                                    route.to_where, {}});
+    }
   }
 
   void read_ranges(yaml_reader& r, std::uint32_t node, std::uint32_t owner_index_value, range_role role,
@@ -581,6 +680,7 @@ auto fleet_loader::finish() -> fleet_load_result {
   auto& s = *state_;
   s.merge_imports();
   s.resolve_connections();
+  s.resolve_routes();
   s.warn_unknown_distributions(apply_defaults(s.result.value, s.cat));
   detail::apply_renumbering(s.renumbering, s.result.value, s.owner_index, s.result.diagnostics);
   s.sort_diagnostics();

@@ -137,7 +137,8 @@ class writer {
                 comment(o.load_balancer_count_where) + "\n";
       }
     } else {
-      write_ranges(o, range_role::external, "cidrs", false);
+      write_ranges(o, range_role::external, "cidrs", o.declared.names(range_role::external));
+      write_routes(o);
       if (o.movable) out_ += "    movable: true\n";
     }
   }
@@ -145,7 +146,8 @@ class writer {
   void write_ranges(const owner& o, range_role role, const std::string& key, bool declared) {
     std::vector<std::uint32_t> mine;
     for (auto k : o.ranges) {
-      if (f_.ranges[k].role == role && f_.ranges[k].origin == range_origin::declared) mine.push_back(k);
+      const auto& r = f_.ranges[k];
+      if (r.role == role && r.origin == range_origin::declared && !r.is_route()) mine.push_back(k);
     }
     std::vector<std::size_t> asked;  // requested sizes, for `cidrcheck plan` to fill
     if (auto it = requests_.find(static_cast<std::uint32_t>(&o - f_.owners.data())); it != requests_.end()) {
@@ -176,6 +178,22 @@ class writer {
         out_ += "      # source-conflict: " + to_string(x.other_where) + (x.outside ? " has " : " gives ") + other +
                 (x.outside ? ", outside these\n" : " instead\n");
       }
+    }
+  }
+
+  // A network's routes, each with where it leads and who advertises it.
+  void write_routes(const owner& o) {
+    bool first = true;
+    for (auto k : o.ranges) {
+      const auto& r = f_.ranges[k];
+      if (!r.is_route()) continue;
+      if (first) out_ += "    routes:\n";
+      first = false;
+      const auto& x = f_.routes[r.route];
+      out_ += "      - {cidr: " + scalar(r.cidr.to_string());
+      if (x.to_owner) out_ += ", to: " + scalar(f_.owners[*x.to_owner].name);
+      if (!x.advertiser.empty()) out_ += ", advertised_by: " + scalar(x.advertiser);
+      out_ += "}" + comment(r.where) + "\n";
     }
   }
 

@@ -49,6 +49,8 @@ class yaml_reader {
     report(severity::error, k, std::move(code), std::move(message), std::move(notes));
   }
   auto note_at(std::uint32_t k, std::string message) const -> diagnostic;
+  /// Reports a diagnostic placed by the caller (a position inside a scalar); counts errors as report() does.
+  void add(diagnostic d);
 
   /// Reports whether a node is null: an empty or "~"/"null" plain scalar.
   auto is_null(std::uint32_t k) const -> bool;
@@ -82,7 +84,6 @@ class yaml_reader {
   class key_index;
 
   auto visit(std::uint32_t k) -> bool;
-  void add(diagnostic d);
   auto type_name(std::uint32_t k) const -> std::string;
   auto expect(std::uint32_t k, yaml_kind kind, std::string_view what) -> bool;
   void merge_into(const entry& merge, std::vector<entry>& out, key_index& keys);

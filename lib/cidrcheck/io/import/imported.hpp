@@ -54,9 +54,19 @@ struct owner_link {
   std::vector<link_label> labels;
 };
 
+/// A route a network carries (a subnet route on a tailnet): its prefix, who
+/// advertises it, and, when the source names it, the owner it may lead to.
+struct imported_route {
+  imported_range range;
+  std::string advertiser;
+  std::string to;    ///< a guess at the destination's owner name (a hosts name); kept only if an owner has it
+  std::string from;  ///< where in the source: "autoApprovers.routes"
+};
+
 struct imported_owner {
   owner value;  ///< name, kind, type, scalars and their positions; value.ranges is unused
   std::vector<range_claim> claims;
+  std::vector<imported_route> routes;  ///< networks: the routes the source says they carry
   /// value.nodes counts the nodes that exist now (a Node list, a node pool
   /// size): a lower bound, so a larger planned count elsewhere agrees with it.
   bool nodes_observed = false;

@@ -84,6 +84,7 @@ class owner_merge {
     if (value_.nodes) declared_nodes_ = {*value_.nodes, value_.nodes_where};
     for (auto k : f_.owners[index].ranges) {
       const auto& r = f_.ranges[k];
+      if (r.is_route()) continue;  // a fleet file's route stays as written; imports add theirs beside it
       auto& claims = claims_[static_cast<std::size_t>(r.role)];
       if (claims.empty()) claims.push_back({claim_kind::exact, {}});
       claims.front().ranges.push_back({r.cidr, r.where, r.end_column, k});
@@ -96,6 +97,7 @@ class owner_merge {
     value_.nodes.reset();
     add_fields(o);
     add_claims(o);
+    routes_.insert(routes_.end(), o.routes.begin(), o.routes.end());
   }
 
   void add(const imported_owner& o) {
@@ -110,6 +112,7 @@ class owner_merge {
     if (value_.description.empty()) value_.description = o.value.description;
     add_fields(o);
     add_claims(o);
+    routes_.insert(routes_.end(), o.routes.begin(), o.routes.end());
   }
 
   // Writes the merged owner and its ranges into the fleet; false when a limit stops it.
@@ -151,6 +154,9 @@ class owner_merge {
       for (auto v : {ip_version::v4, ip_version::v6}) {
         if (!resolve(k, static_cast<range_role>(role), v, limits)) return false;
       }
+    }
+    for (const auto& route : routes_) {
+      if (!add_route(k, route, limits)) return false;
     }
     // A count of the nodes that exist says nothing about capacity when the pod
     // ranges pod-capacity counts (IPv4, else IPv6) are what those nodes were
@@ -247,6 +253,22 @@ class owner_merge {
     return k;
   }
 
+  // Adds a route the sources name: a range of the network marked as a route.
+  auto add_route(std::uint32_t owner_index, const imported_route& route, const merge_limits& limits) -> bool {
+    auto k = add_range(owner_index, range_role::external, {route.range.cidr, route.range.where, route.range.end_column, {}},
+                       limits);
+    if (!k) return false;
+    fleet_route x;
+    x.range = *k;
+    x.to = route.to;
+    x.to_where = route.range.where;
+    x.advertiser = route.advertiser;
+    x.from = route.from;
+    f_.ranges[*k].route = static_cast<std::uint32_t>(f_.routes.size());
+    f_.routes.push_back(std::move(x));
+    return true;
+  }
+
   // Decides the ranges of one role and IP version from every claim, adds them
   // to the fleet and records what disagrees.
   auto resolve(std::uint32_t owner_index, range_role role, ip_version v, const merge_limits& limits) -> bool {
@@ -338,6 +360,7 @@ class owner_merge {
   std::optional<std::uint32_t> existing_;
   owner value_;
   std::array<std::vector<claim_set>, 4> claims_;  // by range_role
+  std::vector<imported_route> routes_;
   std::optional<std::pair<std::uint64_t, source_location>> declared_nodes_, observed_nodes_;
   std::array<bool, 2> pods_from_allocations_{};  // IPv4, IPv6
 };

@@ -1,33 +1,41 @@
 // A Tailscale policy file (HuJSON: JSON with comments and trailing commas).
 // The tailnet becomes a network named "tailscale" of type tailscale (its own
-// addresses come from the catalog); each subnet route the policy names becomes
-// a network of type tailscale-route, and one connection joins them all:
-// whatever a subnet router advertises is reachable from the whole tailnet.
-// Routes are named in autoApprovers.routes (the routes routers may advertise),
-// hosts (named addresses and subnets), and the destinations of acls and grants.
+// addresses come from the catalog), and every route in autoApprovers.routes a
+// route of it, advertised by each router the entry approves (a tag, a user, a
+// group): a route, not a range, so a route that leads to a cluster's VPC is
+// that VPC seen through the tailnet, never an overlap with it. check() judges
+// the routes (route-conflict, duplicate-route, route-in-overlay).
+// hosts, acls and grants name destinations: one inside an approved route or the
+// tailnet's own space is reached that way; any other is a warning naming it,
+// since no approved route carries it. O(n log n) in the entries of the policy.
 
 #include "importers.hpp"
 
+#include <cidrcheck/address_set.hpp>
+
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace cidrcheck::detail {
 
 namespace {
 
-struct route {
+// A CIDR or an address (one host) the policy names, and where.
+struct named {
   imported_range range;
-  std::string alias;  // the hosts name for exactly this range, if any
-  std::string from;   // where in the policy: "autoApprovers.routes", "hosts", ...
+  std::string from;   // "hosts", "acls", "grants"
+  std::string alias;  // the hosts name, for hosts
 };
 
 class policy_reader {
  public:
   explicit policy_reader(source_reader& in) : in_(in) {}
 
-  // Adds the route text at node k names (a CIDR, or an address: one host);
+  // Parses the route text at node k names (a CIDR, or an address: one host);
   // `text` is the part of the scalar that holds it, at `offset`.
-  void add(std::uint32_t k, std::string_view text, std::size_t offset, std::string from, std::string alias = {}) {
+  auto parse(std::uint32_t k, std::string_view text, std::size_t offset, const std::string& from)
+      -> std::optional<imported_range> {
     const auto& n = in_.yaml().node(k);
     imported_range r;
     r.where = in_.where(k);
@@ -37,20 +45,24 @@ class policy_reader {
       auto a = address::try_parse(text);
       if (!a) {
         in_.yaml().error(k, "invalid-address", what + ": " + parse_error_message(parse_kind::address, text, a.error()));
-        return;
+        return std::nullopt;
       }
       r.cidr = prefix::containing(*a, a->width());
     } else {
       // Tailscale masks host bits ("100.100.101.100/24" in its own examples).
       auto p = in_.yaml().cidr_in(k, text, offset, what, host_bits::mask);
-      if (!p) return;
+      if (!p) return std::nullopt;
       r.cidr = *p;
     }
     if (n.line == n.end_line) {
       r.where.column += static_cast<std::uint32_t>((n.quoted ? 1 : 0) + offset);
       r.end_column = r.where.column + static_cast<std::uint32_t>(text.size());
     }
-    routes_.push_back({std::move(r), std::move(alias), std::move(from)});
+    return r;
+  }
+
+  void name(std::uint32_t k, std::string_view text, std::size_t offset, std::string from, std::string alias = {}) {
+    if (auto r = parse(k, text, offset, from)) destinations_.push_back({std::move(*r), std::move(from), std::move(alias)});
   }
 
   // An ACL destination is "HOST:PORTS"; a grant's is just HOST. Tags, groups,
@@ -72,29 +84,48 @@ class policy_reader {
     }
     if (host.empty() || !(std::isxdigit(static_cast<unsigned char>(host.front())) || host.front() == ':')) return;
     if (!address::try_parse(host.substr(0, host.find('/')))) return;
-    add(k, host, offset, std::move(from));
+    name(k, host, offset, std::move(from));
   }
 
-  auto routes() -> std::vector<route>& { return routes_; }
+  auto destinations() -> std::vector<named>& { return destinations_; }
 
  private:
   source_reader& in_;
-  std::vector<route> routes_;
+  std::vector<named> destinations_;
 };
 
 }  // namespace
 
 void import_tailscale(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
+  const auto cgnat = prefix::parse("100.64.0.0/10");
+  const auto ula = prefix::parse("fd7a:115c:a1e0::/48");
   for (auto root : roots) {
     auto policy = in.document(root, "a policy file: a mapping of acls, grants, hosts, autoApprovers, ...");
     if (!policy) continue;
     policy_reader reader(in);
+    std::vector<imported_route> routes;
     if (auto approvers = in.object_at(policy->at({"autoApprovers", "routes"}), "autoApprovers.routes")) {
-      for (const auto& e : approvers->entries()) reader.add(e.key_node, e.key, 0, "autoApprovers.routes");
+      for (const auto& e : approvers->entries()) {
+        auto r = reader.parse(e.key_node, e.key, 0, "autoApprovers.routes");
+        if (!r) continue;
+        if (r->cidr.length() == 0) {
+          in.yaml().add({severity::warning, "route-skipped",
+                         "autoApprovers.routes approves " + r->cidr.to_string() +
+                             ", all addresses: that is an exit node's route, which cidrcheck does not check",
+                         r->where, {}});
+          continue;
+        }
+        std::vector<std::string> who;
+        for (auto item : in.items(e.value, "the approvers of a route")) {
+          if (auto name = in.text(item, "an approver")) who.push_back(*name);
+        }
+        if (who.empty()) who.emplace_back();  // approved for nobody yet: still a route the policy names
+        for (auto& advertiser : who) routes.push_back({*r, std::move(advertiser), {}, "autoApprovers.routes"});
+      }
     }
     if (auto hosts = in.object_at(policy->get("hosts"), "hosts")) {
       for (const auto& e : hosts->entries()) {
-        if (auto value = in.text(e.value, "a host")) reader.add(e.value, *value, 0, "hosts", std::string(e.key));
+        if (auto value = in.text(e.value, "a host")) reader.name(e.value, *value, 0, "hosts", std::string(e.key));
       }
     }
     for (auto item : in.items(policy->get("acls"), "acls")) {
@@ -108,44 +139,31 @@ void import_tailscale(source_reader& in, const std::vector<std::uint32_t>& roots
       for (auto dst : in.items(grant->get("dst"), "dst")) reader.destination(dst, false, "grants");
     }
 
+    // A hosts name for exactly a route's prefix may name the owner it leads to.
+    std::map<prefix, std::string> aliases;
+    for (const auto& d : reader.destinations()) {
+      if (!d.alias.empty()) aliases.emplace(d.range.cidr, d.alias);
+    }
+    address_set_builder approved;
+    for (auto& r : routes) {
+      approved.add(r.range.cidr);
+      if (auto it = aliases.find(r.range.cidr); it != aliases.end()) r.to = it->second;
+    }
+    auto reached = approved.build();
+    // Every other destination is named but not routed: say so, never drop it.
+    for (const auto& d : reader.destinations()) {
+      const auto& p = d.range.cidr;
+      if (p.subnet_of(cgnat) || p.subnet_of(ula) || p.length() == 0 || reached.contains(p)) continue;
+      in.yaml().add({severity::warning, "route-unplaced",
+                     d.from + " names " + (d.alias.empty() ? "" : d.alias + " = ") + p.to_string() +
+                           ", which no route in autoApprovers.routes covers: the tailnet reaches it only through a "
+                           "route approved by hand, which the policy does not show; cidrcheck does not check it",
+                     d.range.where, {}});
+    }
+
     auto& tailnet = add_owner(out, "tailscale", owner_kind::network, "tailscale", in.where(root));
     tailnet.value.description = "the tailnet, from its policy file";
-    // The routes that matter: not the internet (an exit node's /0), not the
-    // tailnet's own addresses, and not a range inside another route (the same
-    // destination as far as overlaps go). A hosts name for a range names it.
-    auto& routes = reader.routes();
-    auto tailnet_own = [](const prefix& p) {
-      return p.subnet_of(prefix::parse("100.64.0.0/10")) || p.subnet_of(prefix::parse("fd7a:115c:a1e0::/48"));
-    };
-    std::erase_if(routes, [&](const route& r) { return r.range.cidr.length() == 0 || tailnet_own(r.range.cidr); });
-    std::vector<route> kept;
-    for (const auto& r : routes) {
-      bool inside = std::any_of(routes.begin(), routes.end(), [&](const route& other) {
-        return other.range.cidr != r.range.cidr && r.range.cidr.subnet_of(other.range.cidr);
-      });
-      if (inside) continue;
-      auto same = std::find_if(kept.begin(), kept.end(), [&](const route& k) { return k.range.cidr == r.range.cidr; });
-      if (same == kept.end()) {
-        kept.push_back(r);
-      } else if (same->alias.empty() && !r.alias.empty()) {
-        same->alias = r.alias;
-      }
-    }
-    if (kept.empty()) continue;
-    imported_connection connection;
-    connection.value.name = "tailnet routes";
-    connection.value.via = "tailscale";
-    connection.value.where = in.where(root);
-    connection.value.description = "subnet routes named in the tailnet policy file";
-    connection.members.emplace_back("tailscale", in.where(root));
-    for (auto& r : kept) {
-      auto name = "route:" + (r.alias.empty() ? r.range.cidr.to_string() : r.alias);
-      auto& o = add_owner(out, name, owner_kind::network, "tailscale-route", r.range.where);
-      o.value.description = "a subnet route the tailnet policy names in " + r.from;
-      add_claim(o, range_role::external, claim_kind::exact, {std::move(r.range)});
-      connection.members.emplace_back(name, o.value.where);
-    }
-    out.connections.push_back(std::move(connection));
+    tailnet.routes = std::move(routes);
   }
 }
 

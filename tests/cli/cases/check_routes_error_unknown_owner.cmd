@@ -1,0 +1,1 @@
+check tests/fixtures/routes/unknown-route-owner.yaml

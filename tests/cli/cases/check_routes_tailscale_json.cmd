@@ -1,0 +1,1 @@
+check tailscale:tests/fixtures/routes/subnet-routers.hujson tests/fixtures/routes/vpcs.yaml --format json

@@ -1,0 +1,1 @@
+check tests/fixtures/routes/vpn-routes.yaml
