@@ -1,5 +1,7 @@
 #include "analysis.hpp"
 
+#include "atomic_file.hpp"
+
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/fingerprint.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
@@ -105,6 +107,7 @@ auto read_configuration(const po::variables_map& vm, const std::string& help) ->
     if (auto found = find_config(".")) path = found->string();
   }
   if (!path) return config{};
+  note_input(*path);  // never an output of this run
   auto loaded = load_config(*path, limits_of(vm));
   for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
   if (!loaded.ok()) return std::nullopt;
