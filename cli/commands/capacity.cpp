@@ -72,7 +72,7 @@ auto capacity_interfaces() -> std::vector<command_interface> {
   add_limit_options(c.options);
   c.values.push_back({"format", {"text", "json"}});
   c.values.push_back({"output", {}});
-  c.operands = operand_kind::files;
+  c.operands = operand_kind::sources;
   return out;
 }
 

@@ -51,7 +51,9 @@ auto used_space(const fleet& f) -> address_set;
 
 /// Returns the pools a capacity report looks at when the caller names none: the
 /// catalog's private blocks (RFC 1918, RFC 6598, fc00::/7) that share an
-/// address with some range of the fleet, in address order.
+/// address with some range of the fleet, in address order; IPv6 blocks only
+/// when the fleet declares an IPv6 range (the IPv6 ranges of defaults, as
+/// kind's or Tailscale's, do not put IPv6 pools in an IPv4 fleet's report).
 auto default_pools(const fleet& f, const catalog& c) -> std::vector<prefix>;
 
 /// One pool split into what the fleet's ranges use of it and what is free.

@@ -39,9 +39,16 @@ auto used_space(const fleet& f) -> address_set {
 
 auto default_pools(const fleet& f, const catalog& c) -> std::vector<prefix> {
   auto used = used_space(f);
+  // IPv6 is in use when the fleet declares an IPv6 range. The IPv6 ranges that
+  // defaults bring beside IPv4 ones (kind's dual-stack defaults, Tailscale's
+  // ULA range) do not put IPv6 pools into the report of an IPv4 fleet; every
+  // default has an IPv4 range, so IPv4 pools are those any range touches.
+  bool declared_v6 = std::any_of(f.ranges.begin(), f.ranges.end(), [](const fleet_range& r) {
+    return r.origin == range_origin::declared && r.cidr.version() == ip_version::v6;
+  });
   std::vector<prefix> out;
   for (const auto& p : c.private_space) {
-    if (used.overlaps(p)) out.push_back(p);
+    if ((p.version() == ip_version::v4 || declared_v6) && used.overlaps(p)) out.push_back(p);
   }
   std::sort(out.begin(), out.end());
   return out;
