@@ -39,18 +39,26 @@ auto used_space(const fleet& f) -> address_set {
 
 auto default_pools(const fleet& f, const catalog& c) -> std::vector<prefix> {
   auto used = used_space(f);
+  std::vector<prefix> out;
+  for (const auto& p : c.private_space) {
+    if (used.overlaps(p)) out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+auto capacity_pools(const fleet& f, const catalog& c) -> std::vector<prefix> {
   // IPv6 is in use when the fleet declares an IPv6 range. The IPv6 ranges that
   // defaults bring beside IPv4 ones (kind's dual-stack defaults, Tailscale's
-  // ULA range) do not put IPv6 pools into the report of an IPv4 fleet; every
-  // default has an IPv4 range, so IPv4 pools are those any range touches.
+  // ULA range) do not make an IPv4 fleet plan IPv6 space.
   bool declared_v6 = std::any_of(f.ranges.begin(), f.ranges.end(), [](const fleet_range& r) {
     return r.origin == range_origin::declared && r.cidr.version() == ip_version::v6;
   });
-  std::vector<prefix> out;
-  for (const auto& p : c.private_space) {
-    if ((p.version() == ip_version::v4 || declared_v6) && used.overlaps(p)) out.push_back(p);
+  auto out = default_pools(f, c);
+  if (!declared_v6) {
+    out.erase(std::remove_if(out.begin(), out.end(), [](const prefix& p) { return p.version() == ip_version::v6; }),
+              out.end());
   }
-  std::sort(out.begin(), out.end());
   return out;
 }
 
