@@ -1,5 +1,7 @@
 #include "analysis.hpp"
 
+#include "atomic_file.hpp"
+
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 
@@ -98,6 +100,9 @@ auto read_configuration(const po::variables_map& vm, const std::string& help) ->
   if (choice.none && vm.count("config")) throw usage_error("--config and --no-config exclude each other", help);
   if (vm.count("config")) choice.file = vm["config"].as<std::string>();
   auto loaded = read_run_config(choice, limits_of(vm));
+  // The configuration is an input of this run, never one of its outputs.
+  if (choice.file) note_input(*choice.file);
+  else if (!loaded.value.file.empty()) note_input(loaded.value.file);
   for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
   if (!loaded.ok()) return std::nullopt;
   return std::move(loaded.value);

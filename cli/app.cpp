@@ -1,6 +1,7 @@
 #include "app.hpp"
 
 #include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/io/config_loader.hpp>
 #include <cidrcheck/limit_error.hpp>
 #include <cidrcheck/version.hpp>
 
@@ -68,7 +69,11 @@ void print_usage() {
 }
 
 auto dispatch(const std::vector<std::string>& args) -> int {
-  if (args.empty()) throw usage_error("missing command", "");
+  if (args.empty()) {
+    // With a configuration, a bare `cidrcheck` is `cidrcheck check` of its inputs, as `cidrcheck -q` is.
+    if (find_config(".")) return run_check(args);
+    throw usage_error("missing command (and no .cidrcheck.yaml here to run the check of)", "");
+  }
   const auto& first = args[0];
   if (first == "--help" || first == "-h" || first == "help") {
     print_usage();

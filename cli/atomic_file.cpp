@@ -2,15 +2,22 @@
 
 #include "options.hpp"
 
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/io/import.hpp>
 
+#include <algorithm>
+
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
+#include <iterator>
 #include <iostream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace cidrcheck::cli {
 
@@ -34,15 +41,104 @@ auto write_in_place(const std::string& path, const std::function<void(output&)>&
   return ok ? std::string() : std::string("cannot write: ") + std::strerror(error != 0 ? error : EIO);
 }
 
+// The files this run reads, and those it has written, as given.
+auto inputs() -> std::vector<std::string>& {
+  static std::vector<std::string> paths;
+  return paths;
+}
+auto written() -> std::vector<std::string>& {
+  static std::vector<std::string> paths;
+  return paths;
+}
+
+// The input among those noted that path names, if any.
+auto noted_input(const std::string& path) -> const std::string* {
+  for (const auto& input : inputs()) {
+    if (same_file(input, path)) return &input;
+  }
+  return nullptr;
+}
+
+// The temporary file being written, for the signal handler: SIGINT, SIGTERM and
+// SIGHUP remove it (unlink is async-signal-safe), then end the process as the
+// signal would have.
+char temp_for_signals[4096];
+volatile std::sig_atomic_t temp_pending = 0;
+constexpr int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void remove_temp_and_reraise(int number) {
+  if (temp_pending != 0) ::unlink(temp_for_signals);
+  temp_pending = 0;
+  std::signal(number, SIG_DFL);
+  std::raise(number);
+}
+
+// Removes the temporary file if the run is interrupted while it exists.
+class temp_guard {
+ public:
+  explicit temp_guard(const std::string& path) {
+    if (path.size() >= sizeof temp_for_signals) return;  // mkstemp gave a longer name than any file system takes
+    std::memcpy(temp_for_signals, path.c_str(), path.size() + 1);
+    temp_pending = 1;
+    for (std::size_t k = 0; k < std::size(cleanup_signals); ++k) {
+      struct sigaction action {};
+      action.sa_handler = remove_temp_and_reraise;
+      sigemptyset(&action.sa_mask);
+      ::sigaction(cleanup_signals[k], &action, &previous_[k]);
+      // A signal the shell ignores (nohup, a background job) stays ignored.
+      if (previous_[k].sa_handler == SIG_IGN) ::sigaction(cleanup_signals[k], &previous_[k], nullptr);
+    }
+    active_ = true;
+  }
+  temp_guard(const temp_guard&) = delete;
+  auto operator=(const temp_guard&) -> temp_guard& = delete;
+  ~temp_guard() {
+    if (!active_) return;
+    temp_pending = 0;
+    for (std::size_t k = 0; k < std::size(cleanup_signals); ++k) ::sigaction(cleanup_signals[k], &previous_[k], nullptr);
+  }
+
+ private:
+  struct sigaction previous_[std::size(cleanup_signals)] {};
+  bool active_ = false;
+};
+
+// Makes a rename in directory durable: fsync(2) of the directory itself.
+// File systems that cannot sync a directory (EINVAL) count as synced.
+auto sync_directory(const std::filesystem::path& directory) -> bool {
+  int fd = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool ok = ::fsync(fd) == 0 || errno == EINVAL;
+  ::close(fd);
+  return ok;
+}
+
 // Reports whether the stream's file reached the disk; file systems that cannot
 // sync (EINVAL) count as synced.
 auto synced(std::FILE* stream) -> bool { return ::fsync(::fileno(stream)) == 0 || errno == EINVAL; }
 
 }  // namespace
 
+auto same_file(const std::string& a, const std::string& b) -> bool {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ec), ec);
+  if (ec) return false;
+  auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, ec), ec);
+  return !ec && ca == cb;
+}
+
 auto write_file_atomically(const std::string& given, const std::function<void(output&)>& render) -> std::string {
+  if (const auto* input = noted_input(given)) {
+    return "is an input of this run (" + *input + "), and inputs are never modified: write elsewhere";
+  }
+  for (const auto& earlier : written()) {
+    if (same_file(earlier, given)) return "this run wrote it already (as " + earlier + "): give each output its own file";
+  }
+  written().push_back(given);
   std::error_code ec;
   auto status = std::filesystem::status(given, ec);  // of what links lead to
+  if (ec == std::errc::too_many_symbolic_link_levels) return "cannot follow the link: " + ec.message();
   if (std::filesystem::is_directory(status)) return "is a directory";
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return write_in_place(given, render);
   // Replace the file a link names, not the link.
@@ -52,11 +148,14 @@ auto write_file_atomically(const std::string& given, const std::function<void(ou
     if (ec) return "cannot read the link: " + ec.message();
     path = target.is_absolute() ? target : path.parent_path() / target;
   }
+  // A loop (or a chain longer than the kernel follows) is an error, never replaced by a file.
+  if (std::filesystem::is_symlink(path, ec)) return std::string("cannot follow the link: ") + std::strerror(ELOOP);
   auto directory = path.parent_path();
   std::string temp = (directory / ".cidrcheck-XXXXXX").string();
   int fd = ::mkstemp(temp.data());
   if (fd < 0) return std::string("cannot create a file in ") + (directory.empty() ? "." : directory.string()) + ": " +
                      std::strerror(errno);
+  temp_guard guard(temp);
   auto fail = [&](const char* what, int error) {
     ::unlink(temp.c_str());
     return std::string(what) + ": " + std::strerror(error);
@@ -99,16 +198,34 @@ auto write_file_atomically(const std::string& given, const std::function<void(ou
   }
   if (!ok) return fail("cannot write", error != 0 ? error : EIO);
   if (std::rename(temp.c_str(), path.c_str()) != 0) return fail("cannot replace the file", errno);
+  // The rename itself reaches the disk with the directory.
+  if (!sync_directory(directory)) return std::string("cannot sync the directory: ") + std::strerror(errno);
   return {};
 }
 
-void refuse_input_as_output(const std::string& path, std::span<const std::string> sources, const std::string& help) {
+void note_input(const std::string& path) {
   if (path.empty() || path == "-") return;
-  for (const auto& s : sources) {
-    auto source_path = std::string(parse_source_spec(s).path);
-    std::error_code ec;  // a file that does not exist yet is no input
-    if (source_path != "-" && std::filesystem::equivalent(source_path, path, ec)) {
-      throw usage_error(path + " is an input file, and inputs are never modified: write elsewhere", help);
+  if (std::find(inputs().begin(), inputs().end(), path) == inputs().end()) inputs().push_back(path);
+}
+
+void refuse_input_as_output(const std::string& path, std::span<const std::string> sources, const std::string& help) {
+  for (const auto& s : sources) note_input(std::string(parse_source_spec(s).path));
+  if (path.empty() || path == "-") return;
+  if (const auto* input = noted_input(path)) {
+    auto what = *input == path ? std::string() : " (as " + *input + ")";
+    throw usage_error(detail::printable(path) + " is an input file" + detail::printable(what) +
+                          ", and inputs are never modified: write elsewhere",
+                      help);
+  }
+}
+
+void refuse_shared_outputs(std::span<const std::string> paths, const std::string& help) {
+  for (std::size_t k = 0; k < paths.size(); ++k) {
+    if (paths[k].empty() || paths[k] == "-") continue;
+    for (std::size_t j = 0; j < k; ++j) {
+      if (paths[j].empty() || paths[j] == "-" || !same_file(paths[j], paths[k])) continue;
+      auto names = paths[j] == paths[k] ? paths[k] : paths[j] + " and " + paths[k];
+      throw usage_error("two outputs go to " + detail::printable(names) + ": give each its own file", help);
     }
   }
 }
@@ -120,7 +237,7 @@ auto write_output(const std::string& path, const std::function<void(output&)>& r
     return out.flush();
   }
   auto error = write_file_atomically(path, render);
-  if (!error.empty()) std::cerr << path << ": error: " << error << "\n";
+  if (!error.empty()) std::cerr << detail::printable(path) << ": error: " << error << "\n";
   return error.empty();
 }
 

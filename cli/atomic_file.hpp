@@ -16,12 +16,28 @@ namespace cidrcheck::cli {
 /// is followed (the link stays); a path that exists and is no regular file
 /// (/dev/stdout, a pipe) is written directly, never replaced. Returns "" on
 /// success, else why the file could not be written; the temporary file is
-/// removed then.
+/// removed then. A file noted as an input (note_input), or written already by
+/// this run, is refused.
 auto write_file_atomically(const std::string& path, const std::function<void(output&)>& render) -> std::string;
 
+/// Reports whether a and b name one file: the same file when both exist, else
+/// the same path once made absolute, normalised and its existing links resolved.
+auto same_file(const std::string& a, const std::string& b) -> bool;
+
+/// Records that this run reads path (a fleet file, an import, the configuration,
+/// a baseline): from then on write_file_atomically refuses to write it, and
+/// refuse_input_as_output refuses it as an output. "-" and "" are ignored.
+void note_input(const std::string& path);
+
 /// Throws usage_error (of `cidrcheck <help>`) when path names one of the input
-/// sources (fleet files or KIND:FILE imports): inputs are never modified.
+/// sources (fleet files or KIND:FILE imports, which it records with note_input)
+/// or any other file noted as an input: inputs are never modified.
 void refuse_input_as_output(const std::string& path, std::span<const std::string> sources, const std::string& help);
+
+/// Throws usage_error when two of paths name one file (the same path, or two
+/// names of it: links, "./x" and "x"), since the second report would replace
+/// the first. Empty paths and "-" (standard output) are ignored.
+void refuse_shared_outputs(std::span<const std::string> paths, const std::string& help);
 
 /// Writes a command's output to path atomically, or to standard output when
 /// path is empty or "-". Prints why a write failed; returns whether it succeeded.

@@ -2,6 +2,8 @@
 // Baselines: a JSON report of an earlier run, whose findings a later run
 // leaves out, so that only new findings fail it.
 
+#include <cidrcheck/io/fleet_loader.hpp>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -11,9 +13,9 @@ namespace cidrcheck::cli {
 
 /// Returns the fingerprints of the findings of a JSON report (the
 /// `findings[].fingerprint` values). Prints why and returns nullopt when the
-/// file cannot be read, is larger than max_bytes (the "max-file-bytes"
-/// limit) or is no such report. "-" reads standard input.
-auto read_baseline(const std::string& path, std::size_t max_bytes)
+/// file cannot be read, passes a limit of fleet files (max-file-bytes,
+/// max-depth, max-nodes) or is no such report. "-" reads standard input.
+auto read_baseline(const std::string& path, const fleet_limits& limits)
     -> std::optional<std::unordered_set<std::string>>;
 
 }  // namespace cidrcheck::cli

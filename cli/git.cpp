@@ -24,6 +24,8 @@ struct process_result {
 
 // Runs git with args, capturing its standard output (at most max_out bytes,
 // else git is killed); its standard error goes to ours, or to /dev/null when quiet.
+// core.fsmonitor is off: a repository's configuration could name a program for
+// git to run as its file-system monitor, and cidrcheck only reads committed files.
 auto run_git(std::vector<std::string> args, bool quiet, std::size_t max_out = SIZE_MAX) -> process_result {
   process_result result;
   int pipe_fds[2];
@@ -34,7 +36,7 @@ auto run_git(std::vector<std::string> args, bool quiet, std::size_t max_out = SI
   posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
   posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
   if (quiet) posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  args.insert(args.begin(), "git");
+  args.insert(args.begin(), {"git", "-c", "core.fsmonitor=false"});
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -72,13 +74,34 @@ auto is_git_commit(const std::string& rev) -> bool {
   return run_git({"rev-parse", "--verify", "--quiet", rev + "^{commit}"}, true).status == 0;
 }
 
+auto repository_without_commits() -> bool {
+  if (run_git({"rev-parse", "--git-dir"}, true).status != 0) return false;
+  auto any = run_git({"rev-list", "-n", "1", "--all"}, true);
+  return any.status == 0 && any.out.empty();
+}
+
 auto read_at_revision(const std::string& rev, const std::string& path, std::size_t max_bytes) -> revision_file {
+  revision_file out;
+  // A file outside the repository has no version at rev: say so, rather than pass git's "outside repository".
+  auto top = run_git({"rev-parse", "--show-toplevel"}, true);
+  if (top.status == 0 && !top.out.empty()) {
+    while (!top.out.empty() && (top.out.back() == '\n' || top.out.back() == '\r')) top.out.pop_back();
+    std::error_code ec;
+    auto root = std::filesystem::weakly_canonical(top.out, ec);
+    auto file = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+    auto inside = file.lexically_relative(root);
+    if (!ec && (inside.empty() || *inside.begin() == "..")) {
+      out.failed = true;
+      out.error = "is outside the git repository (" + root.string() + "), so it has no version at " + rev +
+                  "; name files inside it";
+      return out;
+    }
+  }
   // git resolves "./PATH" against the working directory; an absolute path is made relative to it.
   std::filesystem::path p(path);
   std::error_code ec;
   if (p.is_absolute()) p = p.lexically_relative(std::filesystem::current_path(ec));
   std::string relative = p.generic_string();
-  revision_file out;
   auto listed = run_git({"ls-tree", "--name-only", rev, "--", relative}, false);
   if (listed.status != 0) {
     out.failed = true;

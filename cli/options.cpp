@@ -1,10 +1,38 @@
 #include "options.hpp"
 
+#include <cstdint>
 #include <iostream>
 
 namespace po = boost::program_options;
 
 namespace cidrcheck::cli {
+
+namespace {
+
+// Counts and sizes are unsigned, and boost's lexical_cast reads "-1" into one
+// as 2^64-1 ("--count -1" would run for ever, "--max-findings -1" be
+// unlimited): a negative number for any unsigned option is a usage error.
+void refuse_negative_counts(const po::parsed_options& parsed, const po::options_description& options,
+                            const std::string& command_path) {
+  for (const auto& o : parsed.options) {
+    if (o.string_key.empty() || o.unregistered) continue;
+    const auto* d = options.find_nothrow(o.string_key, false);
+    if (d == nullptr) continue;
+    const auto* semantic = d->semantic().get();
+    bool is_unsigned = dynamic_cast<const po::typed_value<std::size_t>*>(semantic) != nullptr ||
+                       dynamic_cast<const po::typed_value<std::uint64_t>*>(semantic) != nullptr ||
+                       dynamic_cast<const po::typed_value<unsigned>*>(semantic) != nullptr;
+    if (!is_unsigned) continue;
+    for (const auto& token : o.value) {
+      auto first = token.find_first_not_of(" \t");
+      if (first != std::string::npos && token[first] == '-') {
+        throw usage_error("--" + o.string_key + " must be a whole number, 0 or more, not " + token, command_path);
+      }
+    }
+  }
+}
+
+}  // namespace
 
 auto parse_options(std::span<const std::string> args, const po::options_description& options,
                    const po::positional_options_description& positional, const std::string& command_path)
@@ -17,6 +45,7 @@ auto parse_options(std::span<const std::string> args, const po::options_descript
                       .positional(positional)
                       .style(po::command_line_style::default_style ^ po::command_line_style::allow_guessing)
                       .run();
+    refuse_negative_counts(parsed, options, command_path);
     po::store(parsed, vm);
     if (vm.count("help") == 0) po::notify(vm);
   } catch (const po::error& e) {

@@ -35,7 +35,8 @@ struct value_hint {
 };
 
 /// What a command's positional arguments are, for completion and the man page.
-enum class operand_kind { none, files, words };
+/// What a command's operands are: files, sources (files or KIND:FILE imports), or words.
+enum class operand_kind { none, files, words, sources };
 
 /// Everything a command takes. Each command builds its own once, and --help,
 /// `cidrcheck man` and `cidrcheck completion` all print from it, so they cannot

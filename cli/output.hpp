@@ -31,12 +31,17 @@ class output {
   void maybe_flush() {
     if (buffer_.size() >= (1u << 20)) flush();
   }
-  /// Writes out the buffer; returns false if the stream reported an error.
+  /// Writes out the buffer; returns false if the stream reported an error, now
+  /// or before (what comes after an error is dropped). The first error on
+  /// standard output is reported on standard error ("> /dev/full").
   auto flush() -> bool;
+  /// Reports whether a write failed.
+  auto failed() const -> bool { return failed_; }
 
  private:
   std::FILE* stream_;
   std::string buffer_;
+  bool failed_ = false;
 };
 
 }  // namespace cidrcheck::cli

@@ -50,6 +50,9 @@ auto parse_report_targets(const std::vector<std::string>& specs, const std::stri
     out.push_back(std::move(t));
   }
   if (out.empty()) out.push_back({});
+  std::vector<std::string> paths;
+  for (const auto& t : out) paths.push_back(t.path);
+  refuse_shared_outputs(paths, help);
   return out;
 }
 

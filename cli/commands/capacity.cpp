@@ -72,7 +72,7 @@ auto capacity_interfaces() -> std::vector<command_interface> {
   add_limit_options(c.options);
   c.values.push_back({"format", {"text", "json"}});
   c.values.push_back({"output", {}});
-  c.operands = operand_kind::files;
+  c.operands = operand_kind::sources;
   return out;
 }
 
@@ -104,7 +104,7 @@ auto run_capacity(std::span<const std::string> args) -> int {
   if (!loaded.ok()) return exit_trouble;
   const fleet& f = loaded.value;
 
-  if (pools.empty()) pools = default_pools(f, cat);
+  if (pools.empty()) pools = capacity_pools(f, cat);
   std::vector<pool_summary> summaries;
   std::vector<std::vector<prefix>> free;
   for (const auto& space : pool_usage(f, pools)) {

@@ -44,7 +44,7 @@ auto check_interfaces() -> std::vector<command_interface> {
   add_findings_limit_option(c.options);
   c.values.push_back({"baseline", {}});
   c.values.push_back({"write-baseline", {}});
-  c.operands = operand_kind::files;
+  c.operands = operand_kind::sources;
   return out;
 }
 
@@ -58,11 +58,20 @@ auto run_check(std::span<const std::string> args) -> int {
   auto settings = resolve_settings(vm, c.name);
   if (!settings) return exit_trouble;
   auto files = fleet_inputs(operands(vm), settings->cfg, c.name);
-  for (const auto& t : settings->targets) refuse_input_as_output(t.path, files, c.name);
-  if (vm.count("write-baseline")) refuse_input_as_output(vm["write-baseline"].as<std::string>(), files, c.name);
+  std::vector<std::string> outputs;
+  for (const auto& t : settings->targets) outputs.push_back(t.path);
+  if (vm.count("write-baseline")) outputs.push_back(vm["write-baseline"].as<std::string>());
+  // The baseline is an input, except to `--baseline B --write-baseline B`, which
+  // refreshes it in place (the old entries and the new ones) by design.
+  if (vm.count("baseline") && !(vm.count("write-baseline") && same_file(vm["baseline"].as<std::string>(),
+                                                                          vm["write-baseline"].as<std::string>()))) {
+    note_input(vm["baseline"].as<std::string>());
+  }
+  refuse_shared_outputs(outputs, c.name);
+  for (const auto& path : outputs) refuse_input_as_output(path, files, c.name);
   std::unordered_set<std::string> baseline;
   if (vm.count("baseline")) {
-    auto read = read_baseline(vm["baseline"].as<std::string>(), settings->limits.max_file_bytes);
+    auto read = read_baseline(vm["baseline"].as<std::string>(), settings->limits);
     if (!read) return exit_trouble;
     baseline = std::move(*read);
   }

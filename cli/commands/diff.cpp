@@ -6,8 +6,10 @@
 #include "atomic_file.hpp"
 #include "git.hpp"
 
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/fleet/fingerprint.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/io/import.hpp>
 
 #include <algorithm>
 #include <iostream>
@@ -48,17 +50,30 @@ struct old_version {
 
 auto load_at_revision(const std::string& rev, const std::vector<std::string>& files, const run_settings& s,
                       const std::string& help) -> old_version {
-  if (rev.empty() || rev[0] == '-' || !is_git_commit(rev)) {
+  if (rev.empty() || rev[0] == '-') {
+    throw usage_error("--rev '" + rev + "' is no commit of a git repository around the working directory", help);
+  }
+  if (!is_git_commit(rev)) {
+    // Before the first commit (a pre-commit hook's `--rev HEAD` on a new repository) there is
+    // nothing to compare with: every finding is new.
+    if (rev == "HEAD" && repository_without_commits()) return {};
     throw usage_error("--rev '" + rev + "' is no commit of a git repository around the working directory", help);
   }
   fleet_loader loader(s.cat, s.limits);
   bool any = false;
-  for (const auto& file : files) {
+  for (const auto& spec : files) {
+    // A KIND:FILE source is read at rev by its path, and imported as now.
+    auto source = parse_source_spec(spec);
+    const auto& file = source.path;
     auto read = read_at_revision(rev, file, s.limits.max_file_bytes);
-    if (!read.error.empty()) std::cerr << rev << ":" << file << ": error: " << read.error << "\n";
+    if (!read.error.empty()) std::cerr << detail::printable(rev + ":" + file) << ": error: " << read.error << "\n";
     if (read.failed) return {std::nullopt, true};
     if (!read.text) continue;
-    loader.add_text(*read.text, rev + ":" + file);
+    if (source.kind) {
+      loader.add_import_text(*source.kind, *read.text, rev + ":" + file);
+    } else {
+      loader.add_text(*read.text, rev + ":" + file);
+    }
     any = true;
   }
   if (!any) return {};
@@ -98,7 +113,7 @@ auto diff_interfaces() -> std::vector<command_interface> {
   add_report_options(c.options, c.values);
   add_limit_options(c.options);
   add_findings_limit_option(c.options);
-  c.operands = operand_kind::files;
+  c.operands = operand_kind::sources;
   return out;
 }
 

@@ -51,7 +51,7 @@ auto map_interfaces() -> std::vector<command_interface> {
   add_limit_options(c.options);
   add_findings_limit_option(c.options);
   c.values.push_back({"output", {}});
-  c.operands = operand_kind::files;
+  c.operands = operand_kind::sources;
   return out;
 }
 

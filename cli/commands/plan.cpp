@@ -86,7 +86,7 @@ auto plan_interfaces() -> std::vector<command_interface> {
   add_findings_limit_option(c.options);
   c.values.push_back({"format", {"text", "json", "yaml"}});
   c.values.push_back({"output", {}});
-  c.operands = operand_kind::files;
+  c.operands = operand_kind::sources;
   return out;
 }
 

@@ -174,24 +174,27 @@ auto run_overlaps(std::span<const std::string> args) -> int {
     for_each_overlapping_pair(list->entries, value_of, [&](std::size_t, std::size_t) { ++pairs; });
     out.write(fmt::format("pairs {}\n", pairs));
   } else {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> found;
-    for_each_overlapping_pair(list->entries, value_of, [&](std::size_t i, std::size_t j) {
-      found.emplace_back(static_cast<std::uint32_t>(std::min(i, j)), static_cast<std::uint32_t>(std::max(i, j)));
-    });
-    std::sort(found.begin(), found.end());
-    pairs = found.size();
+    // Streamed in input order: memory stays O(lines) however many pairs there are.
+    // A failed write (a closed pipe with SIGPIPE ignored, a full disk) stops the stream.
+    struct stopped {};
     auto& buf = out.buffer();
-    for (auto [i, j] : found) {
-      for (auto k : {i, j}) {
-        const auto& e = list->entries[k];
-        buf += list->sources[e.source];
-        buf += ':';
-        buf += std::to_string(e.line);
-        buf += ": ";
-        e.value.append_to(buf);
-        buf += k == i ? " overlaps " : "\n";
-      }
-      out.maybe_flush();
+    try {
+      for_each_overlapping_pair_in_order(list->entries, value_of, [&](std::size_t i, std::size_t j) {
+        if (out.failed()) throw stopped{};
+        ++pairs;
+        for (auto k : {i, j}) {
+          const auto& e = list->entries[k];
+          buf += list->sources[e.source];
+          buf += ':';
+          buf += std::to_string(e.line);
+          buf += ": ";
+          e.value.append_to(buf);
+          buf += k == i ? " overlaps " : "\n";
+        }
+        out.maybe_flush();
+      });
+    } catch (const stopped&) {
+      return exit_trouble;
     }
   }
   if (!out.flush()) return exit_trouble;

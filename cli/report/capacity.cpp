@@ -34,6 +34,22 @@ auto pods_of(const fleet& f, const cluster_capacity& c) -> std::vector<std::stri
 
 auto addresses_in(const prefix& p) -> uint128 { return address_range(p).size(); }
 
+// A pool's address counts as decimal text. uint128 holds every count but one:
+// all of IPv6, 2^128 (the addresses of ::/0, its free space while nothing is
+// used, its used space once all is), where address_range::size() and
+// address_set::size() saturate at 2^128 - 1.
+struct pool_counts {
+  std::string addresses, used, free;
+};
+auto counts_of(const pool_summary& p) -> pool_counts {
+  constexpr std::string_view two_to_128 = "340282366920938463463374607431768211456";
+  bool all_of_ipv6 = p.pool.version() == ip_version::v6 && p.pool.length() == 0;
+  auto count = [&](uint128 n, bool everything) {
+    return all_of_ipv6 && everything ? std::string(two_to_128) : detail::to_decimal(n);
+  };
+  return {count(addresses_in(p.pool), true), count(p.used, p.free == 0), count(p.free, p.used == 0)};
+}
+
 }  // namespace
 
 void write_capacity_text(output& out, const capacity_report& r) {
@@ -42,8 +58,8 @@ void write_capacity_text(output& out, const capacity_report& r) {
   std::vector<std::vector<std::string>> rows{{"pool", "addresses", "used", "free", "used %", "largest free", "free blocks"}};
   for (int length : r.lengths) rows[0].push_back("fits /" + std::to_string(length));
   for (const auto& p : r.pools) {
-    rows.push_back({p.pool.to_string(), detail::to_decimal(addresses_in(p.pool)), detail::to_decimal(p.used),
-                    detail::to_decimal(p.free), percent(p.used, addresses_in(p.pool)),
+    auto counts = counts_of(p);
+    rows.push_back({p.pool.to_string(), counts.addresses, counts.used, counts.free, percent(p.used, addresses_in(p.pool)),
                     p.largest_free ? p.largest_free->to_string() : "(none)", std::to_string(p.free_blocks)});
     for (auto n : p.fits) rows.back().push_back(detail::to_decimal(n));
   }
@@ -89,9 +105,13 @@ void write_capacity_json(output& out, const capacity_report& r) {
     const auto& p = r.pools[k];
     w.begin_object();
     w.member("pool", p.pool.to_string());
-    w.member("addresses", addresses_in(p.pool));
-    w.member("used", p.used);
-    w.member("free", p.free);
+    auto counts = counts_of(p);
+    w.key("addresses");
+    w.number(counts.addresses);
+    w.key("used");
+    w.number(counts.used);
+    w.key("free");
+    w.number(counts.free);
     w.key("largest_free");
     if (p.largest_free) w.value(p.largest_free->to_string());
     else w.null();

@@ -4,6 +4,7 @@
 
 #include "report.hpp"
 
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/fleet/rules.hpp>
 
 #include <array>
@@ -55,14 +56,18 @@ auto command_name(severity s) -> std::string_view {
 }
 
 // The annotation's text: the message, the notes a text report prints, the hint.
+// Names in them are printable (detail::printable): a name cannot end the
+// annotation's line and start a workflow command (::stop-commands::, ::error).
 auto annotation_text(const fleet& f, const finding& x) -> std::string {
-  std::string text = x.message;
+  std::string text = detail::printable(x.message);
   for (std::size_t k = 1; k < x.ranges.size(); ++k) {
     const auto& r = f.ranges[x.ranges[k]];
-    text += "\n" + to_string(r.where) + ": " + range_note(f, r);
+    text += "\n" + detail::printable(to_string(r.where) + ": " + range_note(f, r));
   }
-  for (auto c : x.via) text += "\n" + to_string(f.connections[c].where) + ": " + f.describe_connection(c) + " is declared here";
-  if (!x.hint.empty()) text += "\nhint: " + x.hint;
+  for (auto c : x.via) {
+    text += "\n" + detail::printable(to_string(f.connections[c].where) + ": " + f.describe_connection(c) + " is declared here");
+  }
+  if (!x.hint.empty()) text += "\nhint: " + detail::printable(x.hint);
   return text;
 }
 
@@ -86,7 +91,7 @@ void write_github(output& out, const check_report& r) {
     auto at = locate(f, x);
     buf += "::";
     buf += command_name(x.level);
-    buf += " file=" + escape_property(at.where.file);
+    buf += " file=" + escape_property(detail::printable(at.where.file));
     if (at.where.line != 0) {
       buf += ",line=" + std::to_string(at.where.line) + ",endLine=" + std::to_string(at.where.line);
       if (at.where.column != 0) {

@@ -7,6 +7,8 @@
 
 #include <cidrcheck/fleet/rules.hpp>
 
+#include "json_dump.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace cidrcheck::cli {
@@ -41,7 +43,7 @@ void write_gitlab(output& out, const check_report& r) {
     j["fingerprint"] = r.shown.fingerprints[k];
     j["location"] = {{"path", at.where.file}, {"lines", {{"begin", std::max<std::uint32_t>(at.where.line, 1)}}}};
     out.write(k == 0 ? "\n  " : ",\n  ");
-    out.write(j.dump());
+    out.write(dump_json(std::move(j)));
     out.maybe_flush();
   }
   out.write(r.shown.findings.empty() ? "]\n" : "\n]\n");

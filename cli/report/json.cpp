@@ -5,6 +5,8 @@
 #include <cidrcheck/fleet/rules.hpp>
 #include <cidrcheck/version.hpp>
 
+#include "json_dump.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -152,7 +154,7 @@ void write_json(output& out, const check_report& r) {
     head["summary"]["removed"] = r.removed->findings.size();
     head["summary"]["against"] = r.old_name;
   }
-  auto text = head.dump(2);
+  auto text = dump_json(std::move(head), 2);
   text.pop_back();  // reopen the object: "\n}"
   text.pop_back();
   out.write(text);

@@ -5,6 +5,7 @@
 // malloc). The text is byte for byte what nlohmann's dump() prints, compact or
 // indented, so either can write any part of a report.
 
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/detail/u128.hpp>
 
 #include <cstdint>
@@ -47,6 +48,11 @@ class json_writer {
   void value(uint128 v) {
     element();
     out_ += detail::to_decimal(v);
+  }
+  /// Writes a number given as its decimal digits (a count past 128 bits).
+  void number(std::string_view digits) {
+    element();
+    out_ += digits;
   }
   void value(bool v) {
     element();
@@ -95,14 +101,15 @@ class json_writer {
     out_ += '\n';
     out_.append(static_cast<std::size_t>(indent_ * depth_), ' ');
   }
-  // Quotes and escapes text as nlohmann does; bytes that are not UTF-8 become U+FFFD.
+  // Quotes and escapes text as nlohmann does; bytes that are not UTF-8 become
+  // U+FFFD, as detail::append_utf8_replaced does for every writer.
   void string_literal(std::string_view s) {
     constexpr char hex[] = "0123456789abcdef";
     out_ += '"';
     for (std::size_t k = 0; k < s.size();) {
       auto c = static_cast<unsigned char>(s[k]);
       if (c >= 0x80) {
-        auto n = utf8_length(s.substr(k));
+        auto n = detail::utf8_length(s.substr(k));
         if (n == 0) {
           out_ += "\xEF\xBF\xBD";
           ++k;
@@ -133,25 +140,6 @@ class json_writer {
     }
     out_ += '"';
   }
-  // The length of the well-formed UTF-8 sequence that starts s, or 0.
-  static auto utf8_length(std::string_view s) -> std::size_t {
-    auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    auto cont = [&](std::size_t k) { return k < s.size() && (b(k) & 0xC0) == 0x80; };
-    unsigned char c = b(0);
-    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-      if (!cont(1) || !cont(2)) return 0;
-      if ((c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) > 0x9F)) return 0;  // overlong; surrogates
-      return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-      if (!cont(1) || !cont(2) || !cont(3)) return 0;
-      if ((c == 0xF0 && b(1) < 0x90) || (c == 0xF4 && b(1) > 0x8F)) return 0;
-      return 4;
-    }
-    return 0;
-  }
-
   std::string& out_;
   int indent_;
   int depth_;

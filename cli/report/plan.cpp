@@ -4,6 +4,8 @@
 #include <cidrcheck/fleet/rules.hpp>
 #include <cidrcheck/version.hpp>
 
+#include "json_dump.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -207,7 +209,7 @@ void write_plan_json(output& out, const plan_report& r) {
     problems.push_back(std::move(j));
   }
   doc["problems"] = std::move(problems);
-  out.write(doc.dump(2));
+  out.write(dump_json(std::move(doc), 2));
   out.write("\n");
 }
 

@@ -1,6 +1,7 @@
 #include "report.hpp"
 #include "words.hpp"
 
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/fleet/rules.hpp>
 
 namespace cidrcheck::cli {
@@ -14,8 +15,10 @@ struct palette {
 constexpr palette plain{};
 constexpr palette ansi{"\x1b[1m", "\x1b[1;31m", "\x1b[1;35m", "\x1b[1;36m", "\x1b[32m", "\x1b[0m"};
 
+// Every text from the input (file names, and names inside messages, notes and
+// hints) goes out through detail::printable: one line each, no control characters.
 auto location_text(const source_location& where) -> std::string {
-  return where.file.empty() ? std::string("cidrcheck") : to_string(where);
+  return where.file.empty() ? std::string("cidrcheck") : detail::printable(to_string(where));
 }
 
 class text_writer {
@@ -34,7 +37,7 @@ class text_writer {
     buf += "]:";
     buf += p_.reset;
     buf += ' ';
-    buf += x.message;
+    detail::append_printable(buf, x.message);
     buf += '\n';
     for (std::size_t k = 1; k < x.ranges.size(); ++k) {
       const auto& other = f.ranges[x.ranges[k]];
@@ -50,7 +53,7 @@ class text_writer {
       buf += "hint:";
       buf += p_.reset;
       buf += ' ';
-      buf += x.hint;
+      detail::append_printable(buf, x.hint);
       buf += '\n';
     }
     out_.maybe_flush();
@@ -63,7 +66,7 @@ class text_writer {
     buf += '[';
     buf += info(x.id).name;
     buf += "]: ";
-    buf += x.message;
+    detail::append_printable(buf, x.message);
     buf += " (was " + location_text(locate(f, x).where) + ")\n";
     out_.maybe_flush();
   }
@@ -71,7 +74,7 @@ class text_writer {
   void summary(std::string text) {
     auto& buf = out_.buffer();
     buf += p_.bold;
-    buf += text;
+    detail::append_printable(buf, text);
     buf += p_.reset;
     buf += '\n';
   }
@@ -92,7 +95,7 @@ class text_writer {
     buf += "note:";
     buf += p_.reset;
     buf += ' ';
-    buf += text;
+    detail::append_printable(buf, text);
     buf += '\n';
   }
 

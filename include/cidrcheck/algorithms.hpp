@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace cidrcheck {
@@ -135,6 +136,69 @@ void for_each_overlapping_pair(const Range& items, ToPrefix to_prefix, F&& f) {
   }
   detail::sweep_family(v4, f);
   detail::sweep_family(v6, f);
+}
+
+/// Calls f(i, j) for every pair of overlapping prefixes among items, as
+/// above, but with i < j and in the order of (i, j): all pairs of item 0 first,
+/// each item's partners in index order. Memory is O(n) whatever the number of
+/// pairs (an index sorted by family, address and length, and the partners of
+/// one item at a time), so pairs can be streamed out as they come.
+/// O(n W log n + pairs log n), W the family's width. Precondition: items.size() < 2^32.
+template <class Range, class ToPrefix, class F>
+void for_each_overlapping_pair_in_order(const Range& items, ToPrefix to_prefix, F&& f) {
+  struct key {
+    ip_version version;
+    address network;
+    int length;
+    auto operator<=>(const key&) const = default;
+  };
+  auto key_of = [&](std::uint32_t k) {
+    const prefix& p = to_prefix(items[k]);
+    return key{p.version(), p.network(), p.length()};
+  };
+  std::vector<std::uint32_t> order;
+  order.reserve(std::size(items));
+  for (std::size_t k = 0; k < std::size(items); ++k) {
+    if (to_prefix(items[k]).is_valid()) order.push_back(static_cast<std::uint32_t>(k));
+  }
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    auto ka = key_of(a), kb = key_of(b);
+    return ka != kb ? ka < kb : a < b;
+  });
+  auto below = [&](std::uint32_t k, const key& x) { return key_of(k) < x; };
+  auto above = [&](const key& x, std::uint32_t k) { return x < key_of(k); };
+  std::vector<std::uint32_t> partners;
+  for (std::size_t i = 0; i < std::size(items); ++i) {
+    const prefix& p = to_prefix(items[i]);
+    if (!p.is_valid()) continue;
+    auto index = static_cast<std::uint32_t>(i);
+    partners.clear();
+    auto take = [&](auto first, auto last) {
+      for (auto it = first; it != last; ++it) {
+        if (*it > index) partners.push_back(*it);
+      }
+    };
+    // Inside p, and those of p's address that are shorter: one run of the order.
+    auto from = std::lower_bound(order.begin(), order.end(), key{p.version(), p.network(), 0}, below);
+    auto to = std::upper_bound(from, order.end(), key{p.version(), p.last(), 255}, above);
+    take(from, to);
+    // Blocks that contain p at a lower address: for each shorter length, one exact key.
+    for (int length = 0; length < p.length(); ++length) {
+      auto outer = p.supernet(length);
+      if (outer.network() == p.network()) continue;
+      auto [a, b] = std::equal_range(order.begin(), from, key{p.version(), outer.network(), length},
+                                     [&](const auto& x, const auto& y) {
+                                       if constexpr (std::is_same_v<std::decay_t<decltype(x)>, key>) {
+                                         return x < key_of(y);
+                                       } else {
+                                         return key_of(x) < y;
+                                       }
+                                     });
+      take(a, b);
+    }
+    std::sort(partners.begin(), partners.end());
+    for (auto j : partners) f(std::size_t{index}, std::size_t{j});
+  }
 }
 
 /// Calls f(i, j) for every pair of overlapping prefixes, as above.

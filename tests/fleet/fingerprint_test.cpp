@@ -137,5 +137,41 @@ clusters:
   EXPECT_EQ(ids, (std::vector<std::string>{"office", "a/network", "a/pods", "a/services"}));
 }
 
+// A '/' in a name cannot make a network's entity id a cluster role's: network
+// "a/pods" overlapping what cluster a's pods overlap is another finding, with
+// another fingerprint, so neither diff nor --baseline can hide one behind the other.
+TEST(Fingerprint, OwnersWithASlashNeverShareAFingerprintWithAClusterRole) {
+  auto cluster = run(R"(
+clusters:
+  - {name: a, pods: 10.77.0.0/16}
+  - {name: b, pods: 10.77.0.0/16}
+connections: [[a, b]]
+)");
+  auto network = run(R"(
+networks:
+  - {name: a/pods, cidrs: 10.77.0.0/16}
+clusters:
+  - {name: b, pods: 10.77.0.0/16}
+connections: [[a/pods, b]]
+)");
+  ASSERT_EQ(cluster.prints.size(), 1u);
+  ASSERT_EQ(network.prints.size(), 1u);
+  EXPECT_EQ(cluster.findings[0].id, network.findings[0].id);
+  EXPECT_NE(cluster.prints[0], network.prints[0]);
+  const auto& f = network.loaded.value;
+  EXPECT_EQ(entity_id(f, f.ranges[0]), "a%2Fpods");
+  // '%' is escaped too, so an escaped-looking name stays distinct from the escape.
+  auto percent = run(R"(
+networks:
+  - {name: a%2Fpods, cidrs: 10.77.0.0/16}
+clusters:
+  - {name: b, pods: 10.77.0.0/16}
+connections: [[a%2Fpods, b]]
+)");
+  EXPECT_EQ(entity_id(percent.loaded.value, percent.loaded.value.ranges[0]), "a%252Fpods");
+  EXPECT_NE(percent.prints[0], network.prints[0]);
+  EXPECT_NE(percent.prints[0], cluster.prints[0]);
+}
+
 }  // namespace
 }  // namespace cidrcheck

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -403,4 +404,43 @@ TEST(FleetLoader, AFilledInRangeSpansTheKeyThatBroughtIt) {
 }
 
 }  // namespace
+// A name is printed in reports, annotations and on stderr: one that could forge
+// a line (LF, CR), a terminal escape (ESC), or is empty or blank is refused at
+// its position, for clusters, networks and connections alike.
+TEST(FleetLoader, RefusesNamesWithControlCharactersOrNothingInThem) {
+  auto r = load("clusters:\n  - {name: \"a\\n::error::forged\", pods: 10.0.0.0/16}\n"
+                "  - {name: \"\", pods: 10.1.0.0/16}\n"
+                "networks:\n  - {name: \"  \", cidrs: 10.2.0.0/16}\n"
+                "  - {name: \"b\\e[31m\", cidrs: 10.3.0.0/16}\n"
+                "  - {name: \"c\\0d\", cidrs: 10.4.0.0/16}\n"
+                "  - {name: ok, cidrs: 10.5.0.0/16}\n"
+                "connections:\n  - {between: [ok, ok2], name: \"x\\ry\"}\n");
+  EXPECT_FALSE(r.ok());
+  auto lines = printed(r);
+  std::vector<std::string> invalid;
+  for (const auto& line : lines) {
+    if (line.find("invalid name") != std::string::npos) invalid.push_back(line);
+    EXPECT_EQ(line.find('\x1b'), std::string::npos) << line;
+    EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
+  }
+  ASSERT_EQ(invalid.size(), 6u) << ::testing::PrintToString(lines);
+  EXPECT_EQ(invalid[0], "f.yaml:2:12: error: invalid name \"a\\x0a::error::forged\": a name cannot hold a control "
+                        "character (\\x0a at byte 2)\n");
+  EXPECT_NE(invalid[1].find("f.yaml:3:"), std::string::npos);
+  EXPECT_NE(invalid[1].find("a name cannot be empty"), std::string::npos);
+  EXPECT_NE(invalid[2].find("a name cannot be only blanks"), std::string::npos);
+  EXPECT_NE(invalid[3].find("\\x1b[31m"), std::string::npos);
+  EXPECT_NE(invalid[4].find("\\x00"), std::string::npos);
+  EXPECT_NE(invalid[5].find("x\\x0dy"), std::string::npos);
+}
+
+// Warnings quote names from the input too: printed, they stay one line without escapes.
+TEST(FleetLoader, PrintsWarningsWithTheInputsControlCharactersEscaped) {
+  auto r = load("clusters:\n  - {name: a, distribution: \"k3s\\n::stop-commands::x\\e[2J\", pods: 10.0.0.0/16}\n");
+  auto lines = printed(r);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].find("\n::"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("unknown distribution 'k3s\\x0a::stop-commands::x\\x1b[2J'"), std::string::npos) << lines[0];
+}
+
 }  // namespace cidrcheck

@@ -82,7 +82,7 @@ TEST(FleetWriter, CommentsNameWhereEachValueWasRead) {
 TEST(FleetWriter, QuotesWhatWouldNotReadBack) {
   fleet f;
   for (const char* name : {"plain-name.example.com", "route:10.0.0.0/8", "1.29", "yes", "No", "a b", "say \"hi\"",
-                           "-x", "10.0.0.0/8", "tab\tand\xC2\x85next\xE2\x80\xA8line"}) {
+                           "-x", "10.0.0.0/8", "caf\xC3\xA9 \xE2\x9C\x93"}) {
     owner o;
     o.name = name;
     o.kind = owner_kind::network;
@@ -94,6 +94,21 @@ TEST(FleetWriter, QuotesWhatWouldNotReadBack) {
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r.value.owners.size(), f.owners.size());
   for (std::size_t k = 0; k < f.owners.size(); ++k) EXPECT_EQ(r.value.owners[k].name, f.owners[k].name);
+}
+
+// A name with control characters (from an export) is written quoted, and
+// refused when read back, as any such name is (issue 16: names cannot forge lines).
+TEST(FleetWriter, ANameWithControlCharactersIsRefusedWhenReadBack) {
+  fleet f;
+  owner o;
+  o.name = "tab\tand\xC2\x85next\xE2\x80\xA8line";
+  o.kind = owner_kind::network;
+  f.owners.push_back(o);
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(write_fleet_yaml(f), "q.yaml");
+  auto r = loader.finish();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics.front().code, "invalid-name");
 }
 
 TEST(FleetWriter, ASourceConflictIsAComment) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,6 +99,33 @@ TEST(Algorithms, OverlappingPairsCountsEqualAndNestedPrefixes) {
   for_each_overlapping_pair(in, [&](std::size_t i, std::size_t j) { pairs.emplace_back(i, j); });
   EXPECT_EQ(pairs.size(), 7u);
   for (auto [i, j] : pairs) EXPECT_TRUE(in[i].supernet_of(in[j]));
+}
+
+// The in-order variant gives the same pairs as the sweep, each once as (i < j),
+// in the order of (i, j), with equal, nested, IPv4 and IPv6 prefixes mixed.
+TEST(Algorithms, OverlappingPairsInOrderAreTheSweepsPairsSorted) {
+  std::vector<prefix> in;
+  unsigned seed = 12345;
+  auto next = [&] {
+    seed = seed * 1103515245u + 12345u;
+    return seed >> 8;
+  };
+  for (int k = 0; k < 3000; ++k) {
+    int length = static_cast<int>(next() % 9) + 8;  // /8 to /16 inside 10.0.0.0/8: many nest
+    auto bits = 0x0A000000u | (next() & 0x00FFFFFFu);
+    in.push_back(prefix::containing(address::v4(bits), length));
+    if (k % 7 == 0) in.push_back(in.back());  // duplicates are pairs too
+    if (k % 11 == 0) in.push_back(prefix::parse("fd00::/" + std::to_string(8 + static_cast<int>(next() % 56))));
+  }
+  in.push_back(prefix::parse("0.0.0.0/0"));
+  in.push_back(prefix::parse("::/0"));
+  std::vector<std::pair<std::size_t, std::size_t>> swept, ordered;
+  for_each_overlapping_pair(in, [&](std::size_t i, std::size_t j) { swept.emplace_back(std::min(i, j), std::max(i, j)); });
+  std::sort(swept.begin(), swept.end());
+  for_each_overlapping_pair_in_order(in, [](const prefix& p) -> const prefix& { return p; },
+                                     [&](std::size_t i, std::size_t j) { ordered.emplace_back(i, j); });
+  EXPECT_GT(swept.size(), in.size());
+  EXPECT_EQ(ordered, swept);
 }
 
 }  // namespace

@@ -57,8 +57,14 @@ auto used_space(const fleet& f) -> address_set;
 
 /// Returns the pools a capacity report looks at when the caller names none: the
 /// catalog's private blocks (RFC 1918, RFC 6598, fc00::/7) that share an
-/// address with some range of the fleet, in address order.
+/// address with some range of the fleet, in address order. The map draws these.
 auto default_pools(const fleet& f, const catalog& c) -> std::vector<prefix>;
+
+/// Returns the pools `cidrcheck capacity` reports when the caller names none:
+/// default_pools, without the IPv6 blocks when the fleet declares no IPv6
+/// range (the IPv6 ranges of defaults, as kind's or Tailscale's, do not make
+/// an IPv4 fleet plan IPv6 space).
+auto capacity_pools(const fleet& f, const catalog& c) -> std::vector<prefix>;
 
 /// One pool split into what the fleet's ranges use of it and what is free.
 struct pool_space {

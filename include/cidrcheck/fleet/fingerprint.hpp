@@ -13,7 +13,8 @@ namespace cidrcheck {
 
 /// Returns the entity id of a range, the name suppressions use for it:
 /// "OWNER/ROLE" for a cluster's range (ROLE is network, pods or services) and
-/// "OWNER" for a network's. Owner names are unique in a fleet, so an entity id
+/// "OWNER" for a network's, OWNER escaped by escape_entity_name (a '/' in a
+/// name is "%2F", so ids are unambiguous). Owner names are unique in a fleet, so an entity id
 /// needs no file: moving a cluster to another file keeps its findings' identity.
 auto entity_id(const fleet& f, const fleet_range& r) -> std::string;
 

@@ -104,10 +104,19 @@ constexpr auto rule_table() noexcept -> std::span<const rule_info> { return rule
 /// Returns the description of a rule.
 constexpr auto info(rule r) noexcept -> const rule_info& { return rule_table_data[static_cast<std::size_t>(r)]; }
 
-/// Returns the rule with this id ("CIDR101") or name ("overlap"), or nullopt.
+/// Returns the rule with this id ("CIDR101", in any case: "cidr101") or name
+/// ("overlap"), or nullopt.
 constexpr auto find_rule(std::string_view id_or_name) noexcept -> std::optional<rule> {
+  auto same_id = [](std::string_view id, std::string_view text) {
+    if (id.size() != text.size()) return false;
+    for (std::size_t k = 0; k < id.size(); ++k) {
+      char c = text[k] >= 'a' && text[k] <= 'z' ? static_cast<char>(text[k] - 'a' + 'A') : text[k];
+      if (c != id[k]) return false;
+    }
+    return true;
+  };
   for (const auto& r : rule_table_data) {
-    if (r.id == id_or_name || r.name == id_or_name) return r.value;
+    if (same_id(r.id, id_or_name) || r.name == id_or_name) return r.value;
   }
   return std::nullopt;
 }

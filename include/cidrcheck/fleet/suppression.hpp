@@ -15,14 +15,25 @@
 
 namespace cidrcheck {
 
+/// Returns an owner's name as entity ids and patterns write it: '%' as "%25"
+/// and '/' as "%2F", so that the '/' before ROLE is the only one and network
+/// "a/pods" (entity "a%2Fpods") is never cluster a's pods ("a/pods").
+auto escape_entity_name(std::string_view name) -> std::string;
+/// Reverses escape_entity_name: "%2F" (or "%2f") is '/', "%25" is '%'; any
+/// other character, a '/' or a lone '%' too, stands for itself.
+auto unescape_entity_name(std::string_view text) -> std::string;
+
 /// An entity a suppression names: "OWNER", every range of a cluster or
 /// network, or "OWNER/ROLE", one role of a cluster (network, pods, services).
+/// OWNER may be written as escape_entity_name writes it (as entity ids are):
+/// "a%2Fpods" is network "a/pods", while "a/pods" is cluster a's pods.
 struct entity_pattern {
   std::string owner;
   std::optional<range_role> role;  ///< nullopt: every range of the owner
 
-  /// Parses "OWNER" or "OWNER/ROLE", split at the last '/'; nullopt when the
-  /// owner is empty or ROLE is not network, pods or services.
+  /// Parses "OWNER" or "OWNER/ROLE", split at the last '/', OWNER unescaped
+  /// (unescape_entity_name); nullopt when the owner is empty or ROLE is not
+  /// network, pods or services.
   static auto parse(std::string_view text) -> std::optional<entity_pattern>;
   /// Reports whether the pattern names range r of fleet f.
   auto matches(const fleet& f, const fleet_range& r) const -> bool;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/io/source_location.hpp>
 #include <cidrcheck/severity.hpp>
 
@@ -28,14 +29,17 @@ inline auto has_errors(const std::vector<diagnostic>& diagnostics) -> bool {
 
 /// Returns the diagnostic as GNU-style lines: "file:line:col: error: message",
 /// then one line per note. With no file, the line starts with "cidrcheck:".
+/// File names and messages (which quote names from the input) are printed
+/// with control characters escaped (detail::append_printable): each line is
+/// one line, and no name can start a CI workflow command or a terminal escape.
 inline auto format_diagnostic(const diagnostic& d) -> std::string {
   std::string out;
   auto line = [&](const diagnostic& x) {
-    out += x.where.file.empty() ? std::string("cidrcheck") : to_string(x.where);
+    detail::append_printable(out, x.where.file.empty() ? std::string("cidrcheck") : to_string(x.where));
     out += ": ";
     out += to_string(x.level);
     out += ": ";
-    out += x.message;
+    detail::append_printable(out, x.message);
     out += '\n';
   };
   line(d);

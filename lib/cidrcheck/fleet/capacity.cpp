@@ -57,6 +57,21 @@ auto default_pools(const fleet& f, const catalog& c) -> std::vector<prefix> {
   return out;
 }
 
+auto capacity_pools(const fleet& f, const catalog& c) -> std::vector<prefix> {
+  // IPv6 is in use when the fleet declares an IPv6 range. The IPv6 ranges that
+  // defaults bring beside IPv4 ones (kind's dual-stack defaults, Tailscale's
+  // ULA range) do not make an IPv4 fleet plan IPv6 space.
+  bool declared_v6 = std::any_of(f.ranges.begin(), f.ranges.end(), [](const fleet_range& r) {
+    return r.origin == range_origin::declared && r.cidr.version() == ip_version::v6;
+  });
+  auto out = default_pools(f, c);
+  if (!declared_v6) {
+    out.erase(std::remove_if(out.begin(), out.end(), [](const prefix& p) { return p.version() == ip_version::v6; }),
+              out.end());
+  }
+  return out;
+}
+
 auto pool_usage(const fleet& f, std::span<const prefix> pools) -> std::vector<pool_space> {
   auto used = used_space(f);
   std::vector<pool_space> out;

@@ -1,5 +1,6 @@
 #include <cidrcheck/detail/sha256.hpp>
 #include <cidrcheck/fleet/fingerprint.hpp>
+#include <cidrcheck/fleet/suppression.hpp>
 
 #include <algorithm>
 #include <unordered_map>
@@ -7,7 +8,7 @@
 namespace cidrcheck {
 
 auto entity_id(const fleet& f, const fleet_range& r) -> std::string {
-  const auto& name = f.owners[r.owner].name;
+  auto name = escape_entity_name(f.owners[r.owner].name);
   return r.role == range_role::external ? name : name + "/" + std::string(to_string(r.role));
 }
 

@@ -4,18 +4,52 @@
 
 namespace cidrcheck {
 
+auto escape_entity_name(std::string_view name) -> std::string {
+  std::string out;
+  out.reserve(name.size());
+  for (char c : name) {
+    if (c == '%') {
+      out += "%25";
+    } else if (c == '/') {
+      out += "%2F";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+auto unescape_entity_name(std::string_view text) -> std::string {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    auto code = text.substr(k, 3);
+    if (code == "%25") {
+      out += '%';
+      k += 2;
+    } else if (code == "%2F" || code == "%2f") {
+      out += '/';
+      k += 2;
+    } else {
+      out += text[k];
+    }
+  }
+  return out;
+}
+
 auto entity_pattern::parse(std::string_view text) -> std::optional<entity_pattern> {
   auto slash = text.rfind('/');
-  if (slash == std::string_view::npos) {
-    if (text.empty()) return std::nullopt;
-    return entity_pattern{std::string(text), std::nullopt};
+  std::optional<range_role> role;
+  if (slash != std::string_view::npos) {
+    auto word = text.substr(slash + 1);
+    for (auto r : {range_role::network, range_role::pods, range_role::services}) {
+      if (word == cidrcheck::to_string(r)) role = r;
+    }
+    if (!role) return std::nullopt;
+    text = text.substr(0, slash);
   }
-  auto owner = text.substr(0, slash), role = text.substr(slash + 1);
-  if (owner.empty()) return std::nullopt;
-  for (auto r : {range_role::network, range_role::pods, range_role::services}) {
-    if (role == cidrcheck::to_string(r)) return entity_pattern{std::string(owner), r};
-  }
-  return std::nullopt;
+  if (text.empty()) return std::nullopt;
+  return entity_pattern{unescape_entity_name(text), role};
 }
 
 auto entity_pattern::matches(const fleet& f, const fleet_range& r) const -> bool {
@@ -23,7 +57,8 @@ auto entity_pattern::matches(const fleet& f, const fleet_range& r) const -> bool
 }
 
 auto entity_pattern::to_string() const -> std::string {
-  return role ? owner + "/" + std::string(cidrcheck::to_string(*role)) : owner;
+  auto name = escape_entity_name(owner);
+  return role ? name + "/" + std::string(cidrcheck::to_string(*role)) : name;
 }
 
 auto to_iso_date(std::chrono::year_month_day date) -> std::string {

@@ -1,5 +1,6 @@
 #include <cidrcheck/io/config_loader.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/import.hpp>
 
 #include <cidrcheck/io/read_file.hpp>
 #include "suppression_reader.hpp"
@@ -80,8 +81,12 @@ void read_inputs(yaml_reader& r, std::uint32_t node, const std::filesystem::path
   for (auto item : *items) {
     auto text = r.string(item, "an input");
     if (!text) continue;
-    std::filesystem::path p(*text);
-    out.push_back(p.is_absolute() ? p.string() : (directory / p).lexically_normal().string());
+    // KIND:FILE keeps its kind; only the file is resolved against the configuration's directory
+    // ("./aws-vpcs:x.json" would be a fleet file of that odd name).
+    auto source = parse_source_spec(*text);
+    std::filesystem::path p(source.path);
+    auto path = p.is_absolute() ? p.string() : (directory / p).lexically_normal().string();
+    out.push_back(source.kind ? std::string(info(*source.kind).name) + ":" + path : path);
   }
 }
 

@@ -1,6 +1,7 @@
 #include <cidrcheck/io/fleet_loader.hpp>
 
 #include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/fleet/plan_limits.hpp>
 #include <cidrcheck/io/read_file.hpp>
 
@@ -127,11 +128,27 @@ struct fleet_loader::state {
     if (error_count() >= limits.max_errors) stop(detail::too_many_errors(limits.max_errors));
   }
 
+  // Refuses a name that detail::name_problem rejects, at its value.
+  static auto name_allowed(yaml_reader& r, std::uint32_t node, const std::string& name) -> bool {
+    auto why = detail::name_problem(name);
+    if (why) r.error(node, "invalid-name", "invalid name \"" + detail::printable(name) + "\": " + *why);
+    return !why;
+  }
+
   // Merges the imports into the owners of the fleet files; their connections join the others.
   void merge_imports() {
     if (imports.empty()) return;
+    auto declared = result.value.owners.size();
     auto merged = detail::merge_imports(std::move(imports), result.value, owner_index,
                                         {limits.max_owners, limits.max_ranges}, result.diagnostics);
+    // Names an export gave its owners obey the rule the fleet file's names do.
+    for (auto k = declared; k < result.value.owners.size(); ++k) {
+      const auto& o = result.value.owners[k];
+      if (auto why = detail::name_problem(o.name)) {
+        result.diagnostics.push_back({severity::error, "invalid-name",
+                                      "invalid name \"" + detail::printable(o.name) + "\": " + *why, o.where, {}});
+      }
+    }
     for (auto& c : merged.connections) {
       pending_connection p;
       p.value = std::move(c.value);
@@ -268,7 +285,7 @@ struct fleet_loader::state {
     for (const auto& e : *entries) {
       if (e.key == "name") {
         has_name_key = true;
-        if (auto name = r.string(e.value, "name")) {
+        if (auto name = r.string(e.value, "name"); name && name_allowed(r, e.value, *name)) {
           o.name = *name;
           name_node = e.value;
         }
@@ -548,7 +565,7 @@ struct fleet_loader::state {
           } else if (e.key == "via") {
             if (auto v = r.string(e.value, "via")) p.value.via = *v;
           } else if (e.key == "name") {
-            if (auto v = r.string(e.value, "name")) p.value.name = *v;
+            if (auto v = r.string(e.value, "name"); v && name_allowed(r, e.value, *v)) p.value.name = *v;
           } else if (e.key == "routes") {
             read_routes(r, e.value, p.value.routes);
           } else if (e.key == "description") {

@@ -48,11 +48,20 @@ auto mark_of(std::string_view text, std::size_t offset) -> yaml_mark_t {
 auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits& limits,
                 std::vector<diagnostic>& diagnostics) -> yaml_document {
   yaml_document doc;
-  if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF")) {
-    // libyaml would decode it, but every position here counts UTF-8 bytes.
+  // A byte-order mark of UTF-32 (checked first: FF FE 00 00 also starts like UTF-16's) or UTF-16.
+  using namespace std::string_view_literals;
+  std::string_view encoding;
+  if (text.starts_with("\xFF\xFE\0\0"sv) || text.starts_with("\0\0\xFE\xFF"sv)) {
+    encoding = "UTF-32";
+  } else if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF")) {
+    encoding = "UTF-16";
+  }
+  if (!encoding.empty()) {
+    // libyaml would decode UTF-16, but every position here counts UTF-8 bytes.
     diagnostics.push_back({severity::error, "yaml-syntax",
-                           "the file is UTF-16 (its byte-order mark says so); cidrcheck reads UTF-8: convert it "
-                           "first (iconv -f UTF-16 -t UTF-8)",
+                           "the file is " + std::string(encoding) +
+                               " (its byte-order mark says so); cidrcheck reads UTF-8: convert it first (iconv -f " +
+                               std::string(encoding) + " -t UTF-8)",
                            {std::string(name), 1, 1}, {}});
     return doc;
   }

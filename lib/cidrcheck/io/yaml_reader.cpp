@@ -143,6 +143,13 @@ auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::option
     }
     std::string_view name = doc_[key].value;
     if (name == "<<" && !doc_[key].quoted) {
+      // Two merge keys are a duplicate key like any other (YAML's merge type takes a list instead).
+      if (!merges.empty()) {
+        error(key, "duplicate-key",
+              "duplicate key '<<' in " + std::string(what) + ": merge several mappings with one list, <<: [*a, *b]",
+              {note_at(merges.front().key_node, "'<<' first appears here")});
+        continue;
+      }
       merges.push_back({name, key, value});
       continue;
     }
@@ -204,6 +211,12 @@ auto yaml_reader::integer(std::uint32_t k, std::int64_t min, std::int64_t max, s
   const auto& text = doc_[k].value;
   std::int64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range && end == text.data() + text.size() && !doc_[k].quoted) {
+    // Digits too many for 64 bits: a whole number, only too large (or too small).
+    error(k, "range", std::string(what) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                          ", not " + text + (text.front() == '-' ? " (too small)" : " (too large)"));
+    return std::nullopt;
+  }
   if (ec != std::errc{} || end != text.data() + text.size() || doc_[k].quoted) {
     error(k, "type", std::string(what) + " must be a whole number, not " + type_name(k));
     return std::nullopt;

@@ -18,6 +18,7 @@ if [ "$shell" = zsh ]; then
   # Loading defines the function (compdef needs compinit, which -f skips).
   zsh -f -c 'compdef() { :; }; source <(print -r -- "$1"); (( $+functions[_cidrcheck] ))' zsh "$script" ||
     fail "loading the script does not define _cidrcheck"
+  grep -q "compset -P '(.*aws-vpcs.*):'" <<<"$script" || fail "no KIND: prefixes for sources"
   for option in --format --fail-on --baseline --rev --force; do
     grep -q -- "$option" <<<"$script" || fail "no $option"
   done
@@ -45,5 +46,10 @@ touch fleet.yaml
 [[ $(complete_line cidrcheck explain latent) == latent-overlap ]] || fail "rule names"
 [[ $(complete_line cidrcheck check fle) == fleet.yaml ]] || fail "file operands"
 [[ $(complete_line cidrcheck check --config fle) == fleet.yaml ]] || fail "file values"
+# Sources: KIND: prefixes beside files, then (bash splits words at ':') the file after KIND:.
+[[ $(complete_line cidrcheck check aws-v) == aws-vpcs: ]] || fail "KIND: for check: $(complete_line cidrcheck check aws-v)"
+[[ $(complete_line cidrcheck aws-v) == aws-vpcs: ]] || fail "KIND: for the default command"
+[[ $(complete_line cidrcheck diff --rev HEAD ter) == terraform: ]] || fail "KIND: for diff"
+[[ $(complete_line cidrcheck check aws-vpcs : fle) == fleet.yaml ]] || fail "the file after KIND:"
 [[ -z $(complete_line cidrcheck check --max-depth "") ]] || fail "no guesses for numbers"
 echo "completion_test (bash): ok"

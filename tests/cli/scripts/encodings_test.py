@@ -55,6 +55,10 @@ def utf16(text):
     return text.decode().encode("utf-16")  # with its byte-order mark
 
 
+def utf32(text):
+    return text.decode().encode("utf-32")  # with its byte-order mark (FF FE 00 00, which starts like UTF-16's)
+
+
 def insert_after(text, marker, extra):
     at = text.index(marker) + len(marker)
     return text[:at] + extra + text[at:]
@@ -70,6 +74,8 @@ INPUTS = {
         "lone-cr": (lone_cr(FLEET), "ends a line for YAML but not for editors"),
         "next-line": (FLEET.replace(b"version: 1\n", b"version: 1\xc2\x85"), "ends a line for YAML but not for editors"),
         "utf-16": (utf16(FLEET), "UTF-16"),
+        "utf-32": (utf32(FLEET), "is UTF-32"),
+        "utf-32-big-endian": (FLEET.decode().encode("utf-32-be").join([b"\0\0\xfe\xff", b""]), "is UTF-32"),
         "tab-indentation": (FLEET.replace(b"    pods", b"\tpods"), "tab"),
         "non-utf8": (FLEET.replace(b"name: b", b"name: b\xff"), "invalid leading UTF-8 octet"),
         "duplicate-key": (FLEET.replace(b"    pods: [10.0.0.0/16]\n  - name: b",
@@ -78,6 +84,16 @@ INPUTS = {
         "anchors-and-merge-keys": (b"version: 1\nx-pods: &pods {pods: [10.0.0.0/16]}\nclusters:\n"
                                    b"  - name: a\n    <<: *pods\n  - name: b\n    <<: *pods\n"
                                    b"connections:\n  - [a, b]\n", "moved"),
+        "duplicate-merge-keys": (b"version: 1\nx-pods: &pods {pods: [10.0.0.0/16]}\nx-more: &more {nodes: 3}\n"
+                                 b"clusters:\n  - name: a\n    <<: *pods\n    <<: *more\n  - name: b\n    <<: *pods\n"
+                                 b"connections:\n  - [a, b]\n", "duplicate key '<<'"),
+        "name-with-a-line-feed": (FLEET.replace(b"name: b", b'name: "b\\n::error::forged"'), "invalid name"),
+        "name-with-an-escape": (FLEET.replace(b"name: b", b'name: "b\\e[31m"'), "control character"),
+        "name-with-nul": (FLEET.replace(b"name: b", b'name: "b\\0"'), "control character"),
+        "empty-name": (FLEET.replace(b"name: b", b'name: ""'), "a name cannot be empty"),
+        "blank-name": (FLEET.replace(b"name: b", b'name: "   "'), "a name cannot be only blanks"),
+        "nodes-past-64-bits": (FLEET.replace(b"name: b\n", b"name: b\n    nodes: 18446744073709551616\n"),
+                               "(too large)"),
         "json": (b'{"version": 1, "clusters": [{"name": "a", "pods": ["10.0.0.0/16"]},'
                  b' {"name": "b", "pods": ["10.0.0.0/16"]}], "connections": [["a", "b"]]}\n', "moved"),
     }),
@@ -85,6 +101,7 @@ INPUTS = {
         "bom": (bom(CONFIG), "same"),
         "crlf": (crlf(CONFIG), "same"),
         "utf-16": (utf16(CONFIG), "UTF-16"),
+        "utf-32": (utf32(CONFIG), "is UTF-32"),
         "lone-cr": (lone_cr(CONFIG), "moved"),
         "tab-indentation": (CONFIG.replace(b"    name", b"\tname"), "tab"),
         "non-utf8": (CONFIG.replace(b"name: lab", b"name: lab\xff"), "invalid leading UTF-8 octet"),

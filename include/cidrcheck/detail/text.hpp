@@ -1,0 +1,147 @@
+#pragma once
+// Text from input (names, paths, descriptions) on its way out: the one UTF-8
+// check, the one replacement of invalid UTF-8 that every writer uses, the one
+// escaping of control characters for people and terminals, and the one rule
+// for what a name may contain.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cidrcheck::detail {
+
+/// Returns the length (1 to 4) of the well-formed UTF-8 sequence that starts
+/// text (no overlong forms, no surrogates, nothing past U+10FFFF), or 0 when
+/// text is empty or starts with a byte that begins no such sequence.
+constexpr auto utf8_length(std::string_view text) -> std::size_t {
+  if (text.empty()) return 0;
+  auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  auto cont = [&](std::size_t k) { return k < text.size() && (b(k) & 0xC0) == 0x80; };
+  unsigned char c = b(0);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (!cont(1) || !cont(2)) return 0;
+    if ((c == 0xE0 && b(1) < 0xA0) || (c == 0xED && b(1) > 0x9F)) return 0;  // overlong; surrogates
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    if ((c == 0xF0 && b(1) < 0x90) || (c == 0xF4 && b(1) > 0x8F)) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+/// Decodes the well-formed sequence of n = utf8_length(text) bytes at text's start.
+constexpr auto utf8_decode(std::string_view text, std::size_t n) -> char32_t {
+  auto b = [&](std::size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(text[k])); };
+  switch (n) {
+    case 1: return b(0);
+    case 2: return (b(0) & 0x1F) << 6 | (b(1) & 0x3F);
+    case 3: return (b(0) & 0x0F) << 12 | (b(1) & 0x3F) << 6 | (b(2) & 0x3F);
+    default: return (b(0) & 0x07) << 18 | (b(1) & 0x3F) << 12 | (b(2) & 0x3F) << 6 | (b(3) & 0x3F);
+  }
+}
+
+/// Reports whether text is well-formed UTF-8.
+constexpr auto valid_utf8(std::string_view text) -> bool {
+  for (std::size_t k = 0; k < text.size();) {
+    auto n = utf8_length(text.substr(k));
+    if (n == 0) return false;
+    k += n;
+  }
+  return true;
+}
+
+/// The replacement of invalid UTF-8 that every writer uses (JSON, SARIF,
+/// GitLab, JUnit, text): each byte that starts no well-formed sequence becomes
+/// U+FFFD, so a file name that is not UTF-8 reads the same in every report.
+inline void append_utf8_replaced(std::string& out, std::string_view text) {
+  for (std::size_t k = 0; k < text.size();) {
+    auto n = utf8_length(text.substr(k));
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      ++k;
+    } else {
+      out.append(text.substr(k, n));
+      k += n;
+    }
+  }
+}
+inline auto utf8_replaced(std::string_view text) -> std::string {
+  if (valid_utf8(text)) return std::string(text);
+  std::string out;
+  append_utf8_replaced(out, text);
+  return out;
+}
+
+/// Reports whether c is a character that moves the cursor, starts a terminal
+/// or workflow command, or reorders text: C0 controls (NUL, LF, CR, ESC, ...),
+/// DEL, C1 controls (NEL, CSI, ...), the line and paragraph separators and the
+/// bidirectional embeddings, overrides and isolates ("Trojan Source").
+constexpr auto is_control(char32_t c) -> bool {
+  return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029 || (c >= 0x202A && c <= 0x202E) ||
+         (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C || c == 0xFEFF;
+}
+
+/// Appends text for a person or a terminal, where a line is one line: control
+/// characters (is_control) become \xNN (below U+0100) or \u{NNNN}, and bytes
+/// that are not UTF-8 become U+FFFD (append_utf8_replaced); everything else, other scripts included,
+/// is kept. A GitHub or Azure workflow command, an ANSI escape or a forged
+/// second line cannot come out of a name this way.
+inline void append_printable(std::string& out, std::string_view text) {
+  constexpr char hex[] = "0123456789abcdef";
+  for (std::size_t k = 0; k < text.size();) {
+    auto n = utf8_length(text.substr(k));
+    if (n == 0) {
+      append_utf8_replaced(out, text.substr(k, 1));  // U+FFFD, as every writer replaces it
+      ++k;
+      continue;
+    }
+    auto c = utf8_decode(text.substr(k), n);
+    if (!is_control(c)) {
+      out.append(text.substr(k, n));
+    } else if (c < 0x100) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += "\\u{";
+      for (int shift = 12; shift >= 0; shift -= 4) out += hex[(c >> shift) & 15];
+      out += '}';
+    }
+    k += n;
+  }
+}
+inline auto printable(std::string_view text) -> std::string {
+  std::string out;
+  out.reserve(text.size());
+  append_printable(out, text);
+  return out;
+}
+
+/// Why text cannot be a name (of a cluster, network or connection), or
+/// nullopt when it can: a name is not empty, not only blanks, and holds no
+/// control character (is_control) and nothing that is not UTF-8. Names are
+/// printed in reports, annotations and on standard error, and a name's bytes
+/// separate fields in fingerprints; the rule keeps all of them one line.
+inline auto name_problem(std::string_view text) -> std::optional<std::string> {
+  if (text.empty()) return "a name cannot be empty";
+  if (text.find_first_not_of(" \t") == std::string_view::npos) return "a name cannot be only blanks";
+  for (std::size_t k = 0; k < text.size();) {
+    auto n = utf8_length(text.substr(k));
+    if (n == 0) return "a name must be UTF-8";
+    auto c = utf8_decode(text.substr(k), n);
+    if (is_control(c)) {
+      std::string shown;
+      append_printable(shown, text.substr(k, n));
+      return "a name cannot hold a control character (" + shown + " at byte " + std::to_string(k + 1) + ")";
+    }
+    k += n;
+  }
+  return std::nullopt;
+}
+
+}  // namespace cidrcheck::detail

@@ -1,0 +1,70 @@
+#include <cidrcheck/detail/text.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+namespace cidrcheck::detail {
+namespace {
+
+using namespace std::string_view_literals;
+
+TEST(Text, Utf8LengthAcceptsOnlyWellFormedSequences) {
+  EXPECT_EQ(utf8_length("a"), 1u);
+  EXPECT_EQ(utf8_length("\xC3\xA9"), 2u);          // é
+  EXPECT_EQ(utf8_length("\xE2\x80\xA8"), 3u);      // U+2028
+  EXPECT_EQ(utf8_length("\xF0\x9F\x98\x80"), 4u);  // U+1F600
+  EXPECT_EQ(utf8_length("\xFF"), 0u);
+  EXPECT_EQ(utf8_length("\xC0\xAF"), 0u);          // overlong '/'
+  EXPECT_EQ(utf8_length("\xED\xA0\x80"), 0u);      // a surrogate
+  EXPECT_EQ(utf8_length("\xF4\x90\x80\x80"), 0u);  // past U+10FFFF
+  EXPECT_EQ(utf8_length("\xE2\x80"), 0u);          // cut short
+  EXPECT_TRUE(valid_utf8("plain, é, 😀"));
+  EXPECT_FALSE(valid_utf8("a\xFF" "b"));
+}
+
+TEST(Text, EveryInvalidByteBecomesOneReplacementCharacter) {
+  EXPECT_EQ(utf8_replaced("a\xFF" "b"), "a\uFFFD" "b");
+  EXPECT_EQ(utf8_replaced("\xE2\x80"), "\uFFFD\uFFFD");
+  EXPECT_EQ(utf8_replaced("caf\xC3\xA9"), "caf\xC3\xA9");
+  EXPECT_TRUE(valid_utf8(utf8_replaced("\x80\x81\xFE\xFF\xC0")));
+}
+
+TEST(Text, PrintableEscapesEveryControlCharacterAndKeepsTheRest) {
+  EXPECT_EQ(printable("prod-eu, café 😀"), "prod-eu, café 😀");
+  EXPECT_EQ(printable("a\nb\rc\x1b[31md\te"), "a\\x0ab\\x0dc\\x1b[31md\\x09e");
+  EXPECT_EQ(printable("a\0b"sv), "a\\x00b");
+  EXPECT_EQ(printable("\x7f"), "\\x7f");
+  EXPECT_EQ(printable("\xC2\x85"), "\\x85");               // NEL, a C1 control
+  EXPECT_EQ(printable("\xC2\x9B" "31m"), "\\x9b" "31m");    // CSI
+  EXPECT_EQ(printable("\xE2\x80\xA8"), "\\u{2028}");        // LINE SEPARATOR
+  EXPECT_EQ(printable("\xE2\x80\xAE"), "\\u{202e}");        // RIGHT-TO-LEFT OVERRIDE
+  EXPECT_EQ(printable("a\xFF"), "a\uFFFD");
+  // Whatever the name, the result is one line of valid UTF-8 with no control character.
+  std::string all;
+  for (int c = 0; c < 256; ++c) all += static_cast<char>(c);
+  auto shown = printable(all);
+  EXPECT_TRUE(valid_utf8(shown));
+  for (char c : shown) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << shown;
+}
+
+TEST(Text, NamesAreRefusedWithControlCharactersBlanksOrNothing) {
+  EXPECT_FALSE(name_problem("prod-eu"));
+  EXPECT_FALSE(name_problem("tailnet routes"));
+  EXPECT_FALSE(name_problem("route:10.0.0.0/8"));
+  EXPECT_FALSE(name_problem("café"));
+  EXPECT_EQ(name_problem(""), "a name cannot be empty");
+  EXPECT_EQ(name_problem("   "), "a name cannot be only blanks");
+  EXPECT_EQ(name_problem("a\n::error::forged"), "a name cannot hold a control character (\\x0a at byte 2)");
+  EXPECT_TRUE(name_problem("a\0b"sv));
+  EXPECT_TRUE(name_problem("a\x1b[31m"));
+  EXPECT_TRUE(name_problem("a\r"));
+  EXPECT_TRUE(name_problem("a\t"));
+  EXPECT_TRUE(name_problem("a\xC2\x85"));
+  EXPECT_TRUE(name_problem("a\xE2\x80\xAE" "b"));
+  EXPECT_EQ(name_problem("a\xFF"), "a name must be UTF-8");
+}
+
+}  // namespace
+}  // namespace cidrcheck::detail
