@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <system_error>
 #include <unistd.h>
 
 namespace po = boost::program_options;
@@ -47,7 +48,8 @@ auto parse_minimum(const po::variables_map& vm, const config& cfg, const std::st
 void add_report_options(po::options_description& d, std::vector<value_hint>& values) {
   d.add_options()
     ("format,f", po::value<std::vector<std::string>>()->value_name("FORMAT[=FILE]"),
-     "a report: text, json, sarif, github, junit, gitlab or markdown, to standard output or, with =FILE, to "
+     "a report: text, json, sarif, github, junit, gitlab (or codeclimate), markdown, checkstyle or html, to "
+     "standard output or, with =FILE, to "
      "FILE; repeat for several (default: text)")
     ("fail-on", po::value<std::string>()->value_name("SEVERITY"),
      "exit 1 when a finding is at least this severe: error, warning, note or never (default error)")
@@ -99,8 +101,17 @@ auto read_configuration(const po::variables_map& vm, const std::string& help) ->
   bool no_config = vm["no-config"].as<bool>();
   if (no_config && vm.count("config")) throw usage_error("--config and --no-config exclude each other", help);
   std::optional<std::string> path;
+  const char* from_environment = std::getenv("CIDRCHECK_CONFIG");
   if (vm.count("config")) {
     path = vm["config"].as<std::string>();
+  } else if (!no_config && from_environment != nullptr && *from_environment != '\0') {
+    // CIDRCHECK_CONFIG: --config for every run of a shell or a CI job; --config and --no-config override it.
+    path = from_environment;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(*path, ec)) {
+      std::cerr << "cidrcheck: error: CIDRCHECK_CONFIG is '" << *path << "', which is no readable file\n";
+      return std::nullopt;
+    }
   } else if (!no_config) {
     if (auto found = find_config(".")) path = found->string();
   }
