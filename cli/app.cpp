@@ -1,6 +1,7 @@
 #include "app.hpp"
 
 #include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/config_loader.hpp>
 #include <cidrcheck/limit_error.hpp>
 #include <cidrcheck/version.hpp>
@@ -21,7 +22,9 @@ auto version_interfaces() -> std::vector<command_interface> {
   out[0].name = "version";
   out[0].summary = "print the version";
   out[0].usage = "version";
-  out[0].description = "Prints the version of cidrcheck (also: cidrcheck --version).";
+  out[0].description =
+      "Prints the version of cidrcheck (also: cidrcheck --version) and the date of its\n"
+      "built-in catalog: the distributions' defaults and well-known blocks as of that day.";
   out[0].options.add_options()("help,h", "show this help and exit");
   return out;
 }
@@ -32,7 +35,9 @@ auto run_version(std::span<const std::string> args) -> int {
     print_help(version_interfaces().front());
     return exit_ok;
   }
-  std::cout << "cidrcheck " << version_string << "\n";
+  // The catalog's date says how current the defaults and well-known blocks are.
+  const auto& date = builtin_catalog().date;
+  std::cout << "cidrcheck " << version_string << (date.empty() ? "" : " (catalog of " + date + ")") << "\n";
   return exit_ok;
 }
 

@@ -18,8 +18,11 @@ void render(output& out, report_format format, const check_report& r, const text
     case report_format::sarif: write_sarif(out, r); break;
     case report_format::github: write_github(out, r); break;
     case report_format::junit: write_junit(out, r); break;
-    case report_format::gitlab: write_gitlab(out, r); break;
+    case report_format::gitlab:
+    case report_format::codeclimate: write_gitlab(out, r); break;
     case report_format::markdown: write_markdown(out, r); break;
+    case report_format::checkstyle: write_checkstyle(out, r); break;
+    case report_format::html: write_html(out, r); break;
   }
 }
 
@@ -36,7 +39,8 @@ auto parse_report_targets(const std::vector<std::string>& specs, const std::stri
     auto it = std::find(std::begin(report_format_names), std::end(report_format_names), name);
     if (it == std::end(report_format_names)) {
       throw usage_error("unknown format '" + name + "'" + detail::did_you_mean(name, report_format_names) +
-                            "; the formats are text, json, sarif, github, junit, gitlab and markdown",
+                            "; the formats are text, json, sarif, github, junit, gitlab (or codeclimate), markdown, "
+                            "checkstyle and html",
                         help);
     }
     t.format = static_cast<report_format>(it - std::begin(report_format_names));

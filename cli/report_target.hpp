@@ -10,11 +10,13 @@
 
 namespace cidrcheck::cli {
 
-enum class report_format { text, json, sarif, github, junit, gitlab, markdown };
+/// codeclimate is another name of gitlab (GitLab's Code Quality report is Code Climate's format).
+enum class report_format { text, json, sarif, github, junit, gitlab, markdown, checkstyle, codeclimate, html };
 
 /// The formats' names, in report_format order.
-inline constexpr std::string_view report_format_names[] = {"text",  "json",   "sarif",   "github",
-                                                           "junit", "gitlab", "markdown"};
+inline constexpr std::string_view report_format_names[] = {"text",     "json",       "sarif",       "github", "junit",
+                                                           "gitlab",   "markdown",   "checkstyle", "codeclimate",
+                                                           "html"};
 
 /// One report: a format, written to a file or (path empty) to standard output.
 struct report_target {

@@ -36,18 +36,23 @@ if(TARGET cidrcheck_cli AND NOT CMAKE_CROSSCOMPILING)
   set(generated "${PROJECT_BINARY_DIR}/share")
   add_custom_command(
     OUTPUT "${generated}/cidrcheck.1" "${generated}/cidrcheck.bash" "${generated}/_cidrcheck"
+           "${generated}/cidrcheck.fish"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${generated}"
     COMMAND cidrcheck_cli man > "${generated}/cidrcheck.1"
     COMMAND cidrcheck_cli completion bash > "${generated}/cidrcheck.bash"
     COMMAND cidrcheck_cli completion zsh > "${generated}/_cidrcheck"
+    COMMAND cidrcheck_cli completion fish > "${generated}/cidrcheck.fish"
     DEPENDS cidrcheck_cli
     COMMENT "Generating the cidrcheck man page and shell completions"
     VERBATIM)
   add_custom_target(cidrcheck_share ALL DEPENDS "${generated}/cidrcheck.1" "${generated}/cidrcheck.bash"
-                                                "${generated}/_cidrcheck")
+                                                "${generated}/_cidrcheck" "${generated}/cidrcheck.fish")
   install(FILES "${generated}/cidrcheck.1" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1" COMPONENT cidrcheck_runtime)
   install(FILES "${generated}/cidrcheck.bash" DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions"
           RENAME cidrcheck COMPONENT cidrcheck_runtime)
   install(FILES "${generated}/_cidrcheck" DESTINATION "${CMAKE_INSTALL_DATADIR}/zsh/site-functions"
+          COMPONENT cidrcheck_runtime)
+  # Where fish looks for the completions that packages install.
+  install(FILES "${generated}/cidrcheck.fish" DESTINATION "${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d"
           COMPONENT cidrcheck_runtime)
 endif()

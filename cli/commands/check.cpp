@@ -4,6 +4,7 @@
 #include "app.hpp"
 #include "atomic_file.hpp"
 #include "baseline.hpp"
+#include "html_extras.hpp"
 
 #include <iostream>
 
@@ -87,6 +88,11 @@ auto run_check(std::span<const std::string> args) -> int {
                       .files = a->loaded.files,
                       .baselined = shown.baselined,
                       .below_minimum = shown.below_minimum};
+  html_extras extras;
+  if (wants_html(settings->targets)) {
+    extras = make_html_extras(*a, *settings);
+    extras.attach(report);
+  }
   bool written = true;
   if (vm.count("write-baseline")) {
     // Every finding of the run: a later --baseline then hides exactly these.

@@ -2,6 +2,7 @@
 // adds and removes, the check a pull request wants.
 
 #include "analysis.hpp"
+#include "html_extras.hpp"
 #include "app.hpp"
 #include "atomic_file.hpp"
 #include "git.hpp"
@@ -171,6 +172,12 @@ auto run_diff(std::span<const std::string> args) -> int {
                       .below_minimum = shown.below_minimum,
                       .removed = &removed_list,
                       .old_name = old_name};
+  // The html report's map and plan are of the new version: what the fleet is after the change.
+  html_extras extras;
+  if (wants_html(settings->targets)) {
+    extras = make_html_extras(*after, *settings);
+    extras.attach(report);
+  }
   if (!write_reports(settings->targets, report, settings->style)) return exit_trouble;
   return shown.fails ? exit_findings : exit_ok;
 }

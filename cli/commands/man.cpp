@@ -101,6 +101,9 @@ auto man_page() -> std::string {
        "repository root: inputs, fail\\-on, min\\-severity, per\\-rule settings, reserved ranges and\n"
        "suppressions. \\fBcidrcheck init\\fR writes a starter file.\n"
        ".SH ENVIRONMENT\n"
+       ".TP\nCIDRCHECK_CONFIG\n"
+       "When set and not empty, the configuration file to read, as \\fB\\-\\-config\\fR names one;\n"
+       "\\fB\\-\\-config\\fR and \\fB\\-\\-no\\-config\\fR override it.\n"
        ".TP\nNO_COLOR\n"
        "When set and not empty, the text report has no colours unless \\fB\\-\\-color always\\fR is given.\n"
        ".SH \"SEE ALSO\"\n" +

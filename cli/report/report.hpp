@@ -38,6 +38,12 @@ struct check_report {
   /// what the old fleet was ("HEAD:fleet.yaml"); shown is then what it adds.
   const finding_list* removed = nullptr;
   std::string_view old_name = {};
+  /// The html format's map and plan, made only when an html report is asked
+  /// for (set_html_extras); where one could not be made, a note says why.
+  std::string_view map_svg = {};
+  std::string_view map_note = {};
+  const plan_result* plan = nullptr;
+  std::string_view plan_note = {};
 };
 
 /// Counts of findings per severity.
@@ -91,6 +97,14 @@ void write_gitlab(output& out, const check_report& r);
 
 /// A Markdown summary for a pull-request comment or a job summary.
 void write_markdown(output& out, const check_report& r);
+
+/// Checkstyle XML (reviewdog, Jenkins warnings-ng): one <file> per input, one
+/// <error> per finding, source "cidrcheck.CIDR101".
+void write_checkstyle(output& out, const check_report& r);
+
+/// One self-contained HTML page: the counts, the map, the findings as a
+/// filterable table and the plan; it fetches nothing when opened.
+void write_html(output& out, const check_report& r);
 
 /// A plan, with the fleet it was made for.
 struct plan_report {

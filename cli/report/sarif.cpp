@@ -1,6 +1,15 @@
 // SARIF 2.1.0 as GitHub code scanning reads it: every rule with its
 // documentation, full regions, the other range and the connections as related
 // locations, and a partial fingerprint that does not depend on lines.
+//
+// Paths are relative to the repository, whatever directory cidrcheck runs in:
+// each artifact's uri is relative to the base id %SRCROOT%, which
+// originalUriBaseIds defines as the working tree that holds the working
+// directory (the nearest directory upward with a .git), or the working
+// directory outside one (SARIF 2.1.0 sections 3.4.4 and 3.14.14). So a run
+// from infra/ that reads fleet.yaml reports infra/fleet.yaml, the path GitHub
+// code scanning resolves against the checkout. A file outside that root is an
+// absolute file URI with no base id; standard input stays "<stdin>".
 
 #include "json_writer.hpp"
 #include "report.hpp"
@@ -10,6 +19,9 @@
 #include <cidrcheck/version.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 namespace cidrcheck::cli {
@@ -33,6 +45,43 @@ auto path_uri(std::string_view path) -> std::string {
     }
   }
   return out;
+}
+
+// Where artifact paths are relative to: the root of the repository (or the
+// working directory), and the working directory, both absolute.
+struct uri_base {
+  std::filesystem::path root;  ///< empty when the working directory is unknown
+  std::filesystem::path cwd;
+};
+
+auto find_uri_base() -> uri_base {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  auto cwd = fs::current_path(ec);
+  if (ec) return {};
+  for (auto dir = cwd;; dir = dir.parent_path()) {
+    if (fs::exists(dir / ".git", ec)) return {dir, cwd};
+    if (dir == dir.root_path() || dir.parent_path() == dir) break;
+  }
+  return {cwd, cwd};
+}
+
+// Returns the directory as a file URI ending in '/'.
+auto directory_uri(const std::filesystem::path& dir) -> std::string {
+  auto text = dir.generic_string();
+  if (text.empty() || text.back() != '/') text += '/';
+  return "file://" + path_uri(text);
+}
+
+// An artifact location: {uri relative to %SRCROOT%, true} or {absolute file URI, false}.
+auto artifact_uri(const uri_base& base, std::string_view path) -> std::pair<std::string, bool> {
+  namespace fs = std::filesystem;
+  if (base.root.empty() || path.empty() || path.front() == '<') return {path_uri(path), false};
+  fs::path p(path);
+  auto absolute = (p.is_absolute() ? p : base.cwd / p).lexically_normal();
+  auto relative = absolute.lexically_relative(base.root);
+  if (!relative.empty() && *relative.begin() != "..") return {path_uri(relative.generic_string()), true};
+  return {"file://" + path_uri(absolute.generic_string()), false};
 }
 
 // The "What." paragraph of a rule's page as one line of plain text, at most
@@ -98,11 +147,14 @@ void write_rule(json_writer& w, const rule_info& r) {
   w.end_object();
 }
 
-void write_physical_location(json_writer& w, const source_location& where, std::uint32_t end_column) {
+void write_physical_location(json_writer& w, const uri_base& base, const source_location& where,
+                             std::uint32_t end_column) {
   w.begin_object();
   w.key("artifactLocation");
   w.begin_object();
-  w.member("uri", path_uri(where.file));
+  auto [uri, relative] = artifact_uri(base, where.file);
+  w.member("uri", uri);
+  if (relative) w.member("uriBaseId", "%SRCROOT%");
   w.end_object();
   if (where.line != 0) {
     // GitHub wants all four region fields; where the end is unknown, point at one column.
@@ -118,7 +170,8 @@ void write_physical_location(json_writer& w, const source_location& where, std::
   w.end_object();
 }
 
-void write_result(json_writer& w, const fleet& f, const finding& x, const std::string& fingerprint) {
+void write_result(json_writer& w, const uri_base& base, const fleet& f, const finding& x,
+                  const std::string& fingerprint) {
   auto at = locate(f, x);
   struct related {
     const source_location* where;
@@ -149,7 +202,7 @@ void write_result(json_writer& w, const fleet& f, const finding& x, const std::s
   w.begin_array();
   w.begin_object();
   w.key("physicalLocation");
-  write_physical_location(w, at.where, at.end_column);
+  write_physical_location(w, base, at.where, at.end_column);
   w.end_object();
   w.end_array();
   if (!others.empty()) {
@@ -159,7 +212,7 @@ void write_result(json_writer& w, const fleet& f, const finding& x, const std::s
       w.begin_object();
       w.member("id", static_cast<std::uint64_t>(k + 1));
       w.key("physicalLocation");
-      write_physical_location(w, *others[k].where, others[k].end_column);
+      write_physical_location(w, base, *others[k].where, others[k].end_column);
       w.key("message");
       w.begin_object();
       w.member("text", others[k].text);
@@ -204,10 +257,25 @@ void write_sarif(output& out, const check_report& r) {
   w.begin_object();
   w.member("id", "cidrcheck/");
   w.end_object();
+  const auto base = find_uri_base();
+  if (!base.root.empty()) {
+    w.key("originalUriBaseIds");
+    w.begin_object();
+    w.key("%SRCROOT%");
+    w.begin_object();
+    w.member("uri", directory_uri(base.root));
+    w.key("description");
+    w.begin_object();
+    w.member("text", "The repository's working tree: the nearest directory with a .git above the working directory, "
+                     "or the working directory outside a repository.");
+    w.end_object();
+    w.end_object();
+    w.end_object();
+  }
   w.key("results");
   w.begin_array();
   for (std::size_t k = 0; k < r.shown.findings.size(); ++k) {
-    write_result(w, r.shown.model, r.shown.findings[k], r.shown.fingerprints[k]);
+    write_result(w, base, r.shown.model, r.shown.findings[k], r.shown.fingerprints[k]);
     out.maybe_flush();
   }
   w.end_array();

@@ -16,6 +16,9 @@ execute_process(
   OUTPUT_VARIABLE actual_stdout
   ERROR_VARIABLE actual_stderr
   RESULT_VARIABLE actual_exit)
+# SARIF names the repository's root as a file URI (originalUriBaseIds): the
+# working directory, which differs per checkout, is written {WORKDIR}.
+string(REPLACE "\"file://${WORKDIR}/\"" "\"file://{WORKDIR}/\"" actual_stdout "${actual_stdout}")
 
 if("$ENV{CIDRCHECK_UPDATE_GOLDEN}" STREQUAL "1")
   file(WRITE "${dir}/${name}.stdout" "${actual_stdout}")

@@ -27,6 +27,19 @@ TEST(Catalog, TheShippedCatalogParsesAndCitesEverySource) {
   EXPECT_EQ(c.find_distribution("kops")->pods.front(), prefix::parse("100.96.0.0/11"));
 }
 
+TEST(Catalog, HasADate) {
+  // `cidrcheck --version` names it: the shipped catalog must carry one.
+  EXPECT_EQ(builtin_catalog().date.size(), 10u) << builtin_catalog().date;
+  std::vector<diagnostic> d;
+  EXPECT_EQ(parse_catalog("date: 2026-01-31\n", "c.yaml", d).date, "2026-01-31");
+  EXPECT_TRUE(d.empty());
+  parse_catalog("version: 1\ndate: 2026-02-30\n", "c.yaml", d);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].where.line, 2u);
+  EXPECT_EQ(d[0].where.column, 7u);
+  EXPECT_NE(d[0].message.find("YYYY-MM-DD"), std::string::npos) << d[0].message;
+}
+
 TEST(Catalog, ParseErrorsArePositioned) {
   std::vector<diagnostic> d;
   parse_catalog("distributions:\n  - {name: x, pods: 10.0.0.1/8, source: s}\n", "c.yaml", d);

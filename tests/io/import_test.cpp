@@ -501,6 +501,8 @@ TEST(ImportTerraform, VpcsSubnetsGcpSubnetsAndAzureNetworks) {
   EXPECT_EQ(owner_of(r, "vpc-0a60eb65b4a2e9c11").type, "aws-default-vpc");
   // A VPC the state knows only from a subnet.
   EXPECT_EQ(cidrs(r, "vpc-07f1c2b3a4d5e6f70", range_role::external), (v{"10.50.4.0/24"}));
+  // An aws_default_subnet (another region's default VPC, not in the state) is read as aws_subnet is.
+  EXPECT_EQ(cidrs(r, "vpc-0b2c3d4e5f6a7b8c9", range_role::external), (v{"172.31.16.0/20"}));
   EXPECT_EQ(cidrs(r, "acme-prod/us-central1/gke-prod", range_role::external),
             (v{"10.10.0.0/20", "10.4.0.0/14", "10.8.0.0/20"}));
   // azurerm_virtual_network, and an azurerm_subnet inside it.

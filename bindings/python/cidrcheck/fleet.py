@@ -8,6 +8,7 @@ Every result is plain data: lists of dicts with the same keys in every dict, so
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -48,6 +49,16 @@ class ConfigLoadError(_InputError):
     """A .cidrcheck.yaml could not be read; ``diagnostics`` as for FleetLoadError."""
 
     _what = "the configuration"
+
+
+def _html_table(caption: str, records: list[Record], columns: Sequence[str]) -> str:
+    """An HTML table of records (Jupyter's rich display): a caption, a header, one row each; text escaped."""
+    def cell(value: Any) -> str:
+        return "" if value is None else html.escape(str(value))
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    rows = "".join("<tr>" + "".join(f"<td>{cell(r.get(c))}</td>" for c in columns) + "</tr>" for r in records)
+    return (f"<table><caption style=\"text-align:left\">{html.escape(caption)}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
 
 
 def _plural(n: int, word: str) -> str:
@@ -184,6 +195,12 @@ class Report(Sequence[Finding]):
     def records(self) -> list[Record]:
         """Returns one flat dict per finding (see Finding.record)."""
         return [f.record() for f in self._findings]
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows a Report as a table of its findings."""
+        return _html_table(repr(self), self.records(),
+                           ("severity", "rule_id", "rule", "owner", "role", "cidr", "other_owner", "other_role",
+                            "other_cidr", "message", "file", "line"))
 
     def __repr__(self) -> str:
         counts = [(self.errors, "error"), (self.warnings, "warning"), (self.notes, "note")]
@@ -356,6 +373,14 @@ class Plan:
             raise ValueError("to_yaml() needs a fleet read from one fleet file or one text; "
                              "this one was read from " + (", ".join(self.fleet.files) or "several sources"))
         return self._yaml
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows a Plan as a table of its changes, then what it cannot fix."""
+        out = _html_table(repr(self), self.records(),
+                          ("owner", "role", "from", "to", "cost", "transition_safe", "steps", "reason"))
+        if self.problems:
+            out += _html_table("What the plan cannot fix", self.problems, ("rule", "message"))
+        return out
 
     def __repr__(self) -> str:
         state = "complete" if self.complete else _plural(len(self.problems), "problem") + " left"
@@ -697,6 +722,10 @@ class Fleet:
         Options: width, row_height, font_size (pixels), scale_exponent, max_rows, title;
         config as for check() (suppressed overlaps are not drawn)."""
         return _core.map_svg(self._model, **_map_options(self, pools, options), config=_config_model(config))
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a Fleet as its map (to_svg() with the defaults)."""
+        return self.to_svg()
 
     def draw(self, ax=None, pools=None, config: ConfigLike = None, **options: Any):
         """Draws the fleet map with matplotlib and returns the figure: one row per

@@ -47,6 +47,9 @@ struct catalog_block {
 };
 
 struct catalog {
+  /// The catalog's revision, YYYY-MM-DD: its entries and their sources as of
+  /// that day (data/catalog.yaml's `date:`; `cidrcheck --version` names it).
+  std::string date;
   std::vector<distribution_defaults> distributions;
   std::vector<network_type> network_types;
   std::vector<prefix> private_space;

@@ -1,4 +1,5 @@
 #include <cidrcheck/fleet/rules.hpp>
+#include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 
 #include "yaml_document.hpp"
@@ -124,8 +125,17 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
   for (auto root : doc.roots) {
     auto top = r.mapping(root, "a catalog");
     if (!top) continue;
-    r.only_keys(*top, {"version", "distributions", "network_types", "private_space", "blocks"}, "the catalog");
+    r.only_keys(*top, {"version", "date", "distributions", "network_types", "private_space", "blocks"}, "the catalog");
     for (const auto& e : *top) {
+      if (e.key == "date") {
+        auto date = r.string(e.value, "date");
+        if (date && parse_iso_date(*date)) {
+          c.date = *date;
+        } else if (date) {
+          r.error(e.value, "invalid-date", "date must be a date, YYYY-MM-DD, not \"" + *date + "\"");
+        }
+        continue;
+      }
       auto items = e.key == "version" ? std::nullopt : r.sequence(e.value, e.key);
       if (!items) continue;
       for (auto item : *items) {

@@ -1,1 +1,1 @@
-completion fish
+completion powershell

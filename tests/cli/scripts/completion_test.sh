@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The completion scripts load in their shells and complete from the commands'
-# own options. Usage: completion_test.sh CIDRCHECK bash|zsh
+# own options. Usage: completion_test.sh CIDRCHECK bash|zsh|fish
 # Exits 77 (skipped) when the shell is not installed.
 set -euo pipefail
 cli=$1
@@ -12,7 +12,33 @@ if ! command -v "$shell" >/dev/null; then
   exit 77
 fi
 script=$("$cli" completion "$shell")
-"$shell" -n <<<"$script" || fail "the script does not parse"
+if [ "$shell" = fish ]; then
+  fish --no-execute <<<"$script" || fail "the script does not parse"
+else
+  "$shell" -n <<<"$script" || fail "the script does not parse"
+fi
+
+if [ "$shell" = fish ]; then
+  # complete -C completes a command line as the shell would; candidates, one a line, then a tab and a description.
+  cd "$(mktemp -d)"
+  touch fleet.yaml
+  printf '%s\n' "$script" >cidrcheck.fish
+  complete_line() { fish --no-config -c "source cidrcheck.fish; complete -C '$1'" | cut -f1; }
+  [[ $(complete_line "cidrcheck di") == diff ]] || fail "commands: $(complete_line 'cidrcheck di')"
+  [[ $(complete_line "cidrcheck check --format sa") == sarif ]] || fail "format values: $(complete_line 'cidrcheck check --format sa')"
+  [[ $(complete_line "cidrcheck check --format ht") == html ]] || fail "format values: html"
+  [[ $(complete_line "cidrcheck fleet.yaml --fail-on w") == warning ]] || fail "the default command's options"
+  [[ $(complete_line "cidrcheck diff --re") == --rev ]] || fail "diff's options: $(complete_line 'cidrcheck diff --re')"
+  [[ $(complete_line "cidrcheck set alloc --leng") == --length ]] || fail "set subcommand options"
+  [[ $(complete_line "cidrcheck set me") == merge ]] || fail "set subcommands: $(complete_line 'cidrcheck set me')"
+  [[ $(complete_line "cidrcheck explain latent") == latent-overlap ]] || fail "rule names"
+  [[ $(complete_line "cidrcheck check fle") == fleet.yaml ]] || fail "file operands: $(complete_line 'cidrcheck check fle')"
+  [[ $(complete_line "cidrcheck check --config fle") == fleet.yaml ]] || fail "file values"
+  [[ -z $(complete_line "cidrcheck check --max-depth ") ]] || fail "no guesses for numbers: $(complete_line 'cidrcheck check --max-depth ')"
+  [[ $(complete_line "cidrcheck completion f") == fish ]] || fail "the shells"
+  echo "completion_test (fish): ok"
+  exit 0
+fi
 
 if [ "$shell" = zsh ]; then
   # Loading defines the function (compdef needs compinit, which -f skips).

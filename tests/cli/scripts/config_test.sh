@@ -38,6 +38,24 @@ if "$cli" check --fail-on error >/dev/null; then fail "--fail-on error should wi
 # --no-config ignores the file (and so has no inputs).
 if "$cli" check --no-config 2>err; then fail "--no-config should leave no inputs"; fi
 grep -q "no fleet files" err || fail "unexpected message: $(cat err)"
+# CIDRCHECK_CONFIG names a file anywhere, read as --config reads it; --config and --no-config win over it.
+mkdir -p ../elsewhere
+sed 's|^inputs: \[nets/fleet.yaml\]|inputs: [../project/nets/fleet.yaml]|; s/^fail-on: never/fail-on: error/' \
+  .cidrcheck.yaml >../elsewhere/ci.yaml
+grep -q "^fail-on: error" ../elsewhere/ci.yaml || fail "the test's configuration did not change"
+if CIDRCHECK_CONFIG=../elsewhere/ci.yaml "$cli" check >/dev/null; then fail "CIDRCHECK_CONFIG was not read"; fi
+CIDRCHECK_CONFIG=../elsewhere/ci.yaml "$cli" check --config .cidrcheck.yaml >/dev/null ||
+  fail "--config should win over CIDRCHECK_CONFIG"
+if CIDRCHECK_CONFIG=../elsewhere/ci.yaml "$cli" check --no-config 2>err; then fail "--no-config should read no file"; fi
+grep -q "no fleet files" err || fail "unexpected message: $(cat err)"
+CIDRCHECK_CONFIG= "$cli" check >/dev/null || fail "an empty CIDRCHECK_CONFIG should be as unset"
+set +e
+CIDRCHECK_CONFIG=missing.yaml "$cli" check 2>err
+status=$?
+set -e
+[ "$status" -eq 2 ] || fail "a CIDRCHECK_CONFIG that names no file should exit 2, got $status"
+grep -q "^cidrcheck: error: CIDRCHECK_CONFIG is 'missing.yaml', which is no readable file" err ||
+  fail "unexpected message: $(cat err)"
 # A file above the repository root does not apply.
 mv .cidrcheck.yaml ../.cidrcheck.yaml
 if "$cli" check 2>err; then fail "a configuration above the repository root was used"; fi

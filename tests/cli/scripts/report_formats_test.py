@@ -15,9 +15,12 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 SKIP = 77
 
@@ -121,6 +124,193 @@ def test_sarif_github():
             for related in result.get("relatedLocations", []):
                 check(f"]({related['id']})" in result["message"]["text"],
                       f"{name}: related location {related['id']} is not linked from the message")
+    return 0
+
+
+def test_sarif_subdirectory():
+    """Artifact uris are relative to %SRCROOT%, the working tree that holds the working directory, so a run
+    from a subdirectory points at the right files; a file outside the root is an absolute file URI."""
+    def resolved(report, location):
+        artifact = location["physicalLocation"]["artifactLocation"]
+        if "uriBaseId" not in artifact:
+            check(artifact["uri"].startswith("file:///"), f"{artifact}: neither relative to a base nor absolute")
+            return Path(unquote(urlparse(artifact["uri"]).path))
+        base = report["runs"][0]["originalUriBaseIds"][artifact["uriBaseId"]]["uri"]
+        check(base.startswith("file:///") and base.endswith("/"), f"base {base}")
+        check(not artifact["uri"].startswith("/") and ".." not in artifact["uri"].split("/"), artifact["uri"])
+        return Path(unquote(urlparse(base).path)) / unquote(artifact["uri"])
+
+    fleet = repo / "data/examples/mesh-shared-services.yaml"
+    d = fresh("sarif-subdirectory")
+    outside = Path(tempfile.mkdtemp(prefix="cidrcheck-sarif-"))
+    try:
+        (outside / "sub").mkdir()
+        shutil.copy(fleet, outside / "sub/fleet.yaml")
+        runs = [  # (working directory, the fleet as given, the file it is, the uri expected)
+            (repo, "data/examples/mesh-shared-services.yaml", fleet, "data/examples/mesh-shared-services.yaml"),
+            (repo / "data", "examples/mesh-shared-services.yaml", fleet, "data/examples/mesh-shared-services.yaml"),
+            (repo / "data/examples", "mesh-shared-services.yaml", fleet, "data/examples/mesh-shared-services.yaml"),
+            (repo / "docs", "../data/examples/mesh-shared-services.yaml", fleet, "data/examples/mesh-shared-services.yaml"),
+            # From the scratch directory: the repository's root when the scratch is in it (as under CTest).
+            (d, str(fleet), fleet,
+             "data/examples/mesh-shared-services.yaml" if d.resolve().is_relative_to(repo.resolve()) else None),
+            # Outside any repository the working directory is the root.
+            (outside, "sub/fleet.yaml", outside / "sub/fleet.yaml", "sub/fleet.yaml"),
+            # A file outside the root: an absolute URI.
+            (repo, str(outside / "sub/fleet.yaml"), outside / "sub/fleet.yaml", None),
+        ]
+        for cwd, given, real, expected in runs:
+            report = json.loads(run("check", given, "--format", "sarif", cwd=cwd, expect=1)[1])
+            results = report["runs"][0]["results"]
+            check(results, f"{given} from {cwd}: no results")
+            for result in results:
+                for location in result["locations"] + result.get("relatedLocations", []):
+                    path = resolved(report, location)
+                    check(path.exists() and path.samefile(real), f"{given} from {cwd}: {path} is not {real}")
+                artifact = result["locations"][0]["physicalLocation"]["artifactLocation"]
+                if expected is None:
+                    check("uriBaseId" not in artifact, f"{given} from {cwd}: {artifact}")
+                else:
+                    check(artifact == {"uri": expected, "uriBaseId": "%SRCROOT%"}, f"{given} from {cwd}: {artifact}")
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)
+    return 0
+
+
+# --- Checkstyle --------------------------------------------------------------
+
+CHECKSTYLE_SEVERITIES = {"error", "warning", "info", "ignore"}
+
+
+def checkstyle_shape(root, name):
+    """The shape reviewdog and Jenkins warnings-ng read (checkstyle's own XML report, as ShellCheck writes it):
+    checkstyle[version] > file[name] > error[line, column?, severity, message, source], nothing else."""
+    check(root.tag == "checkstyle" and set(root.attrib) == {"version"}, f"{name}: root {root.tag} {root.attrib}")
+    check(not (root.text or "").strip(), f"{name}: text in <checkstyle>")
+    errors = []
+    for file in root:
+        check(file.tag == "file" and set(file.attrib) == {"name"} and file.get("name"), f"{name}: {file.tag}")
+        for error in file:
+            check(error.tag == "error", f"{name}: <{error.tag}> in <file>")
+            check(set(error.attrib) <= {"line", "column", "severity", "message", "source"}, f"{name}: {error.attrib}")
+            check({"line", "severity", "message", "source"} <= set(error.attrib), f"{name}: {error.attrib}")
+            check(re.fullmatch(r"[1-9]\d*", error.get("line")), f"{name}: line {error.get('line')}")
+            check(error.get("column") is None or re.fullmatch(r"[1-9]\d*", error.get("column")), f"{name}: column")
+            check(error.get("severity") in CHECKSTYLE_SEVERITIES, f"{name}: severity {error.get('severity')}")
+            check(re.fullmatch(r"cidrcheck\.CIDR\d{3}", error.get("source")), f"{name}: source {error.get('source')}")
+            check(error.get("message").strip(), f"{name}: empty message")
+            errors.append((file.get("name"), error))
+    return errors
+
+
+def test_checkstyle():
+    """Checkstyle XML has checkstyle's shape, one <error> per finding at its file, line and column, and escapes names."""
+    d = fresh("checkstyle")
+    hostile = d / "hostile.yaml"
+    hostile.write_text('clusters:\n  - {name: "a<b>&\'\\"c", pods: 10.7.0.0/16}\n  - {name: b, pods: 10.7.0.0/16}\n'
+                       'connections: [["a<b>&\'\\"c", b]]\n')
+    busy_fleet(d / "busy.yaml", 12, 3, 4)
+    level = {"error": "error", "warning": "warning", "note": "info"}
+    cases = [(f, repo) for f in examples + fixtures] + [(Path("hostile.yaml"), d), (Path("busy.yaml"), d)]
+    for fleet, cwd in cases:
+        _, text = run("check", fleet, "--format", "checkstyle", expect=(0, 1), cwd=cwd)
+        check(text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n'), f"{fleet.name}: the XML declaration")
+        errors = checkstyle_shape(ET.fromstring(text), fleet.name)
+        findings = json.loads(run("check", fleet, "--format", "json", expect=(0, 1), cwd=cwd)[1])["findings"]
+        check(len(errors) == len(findings), f"{fleet.name}: {len(errors)} errors for {len(findings)} findings")
+        got = sorted((file, int(e.get("line")), e.get("severity"), e.get("source"), e.get("message")) for file, e in errors)
+        want = []
+        for x in findings:
+            where = x["ranges"][0] if x["ranges"] else x
+            want.append((where["file"], max(where["line"], 1), level[x["severity"]], "cidrcheck." + x["rule_id"],
+                         x["message"]))
+        want.sort()
+        for g, w in zip(got, want):
+            check(g[:4] == w[:4] and g[4].startswith(w[4]), f"{fleet.name}: {g} for {w}")
+        if fleet.name == "hostile.yaml":
+            check(any("a<b>&'\"c" in e.get("message") for _, e in errors), "the hostile name survives the XML round trip")
+    return 0
+
+
+def test_codeclimate():
+    """codeclimate is the GitLab format under Code Climate's name: the same bytes."""
+    for fleet in examples + fixtures:
+        gitlab = run("check", fleet, "--format", "gitlab", expect=(0, 1))[1]
+        check(run("check", fleet, "--format", "codeclimate", expect=(0, 1))[1] == gitlab, fleet.name)
+    return 0
+
+
+# --- HTML --------------------------------------------------------------------
+
+class PageParser(HTMLParser):
+    """Collects what the HTML test looks at: finding rows, resources the page would fetch, scripts."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows, self.fetches, self.csp, self.in_row, self.ids = [], [], None, False, set()
+        self.depth_tbody = None
+        self.section = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "table":
+            self.section = a.get("id")
+        if tag == "meta" and (a.get("http-equiv") or "").lower() == "content-security-policy":
+            self.csp = a.get("content")
+        if tag == "tr" and self.section == "findings" and "data-severity" in a:
+            self.rows.append({"severity": a["data-severity"], "rule": a["data-rule"], "text": ""})
+            self.in_row = True
+        # Anything that loads when the page opens: scripts, styles, images, frames, objects, fonts.
+        for key in ("src", "srcset", "data", "poster", "background"):
+            if a.get(key):
+                self.fetches.append(f"<{tag} {key}={a[key]}>")
+        if tag == "link":
+            self.fetches.append(f"<link href={a.get('href')}>")
+        if tag in ("use", "image", "feimage") and (a.get("href") or a.get("xlink:href") or "").strip() and \
+                not (a.get("href") or a.get("xlink:href")).startswith("#"):
+            self.fetches.append(f"<{tag} href>")
+
+    def handle_endtag(self, tag):
+        if tag == "tr":
+            self.in_row = False
+        if tag == "table":
+            self.section = None
+
+    def handle_data(self, data):
+        if self.in_row:
+            self.rows[-1]["text"] += data
+
+
+def test_html():
+    """The HTML report is one file that fetches nothing, with the map, one table row per finding and the plan."""
+    d = fresh("html")
+    hostile = d / "hostile.yaml"
+    hostile.write_text('clusters:\n  - {name: "<script>alert(1)</script>", pods: 10.7.0.0/16}\n'
+                       '  - {name: b, pods: 10.7.0.0/16}\nconnections: [["<script>alert(1)</script>", b]]\n')
+    busy_fleet(d / "busy.yaml", 30, 5, 5)
+    cases = [(f, repo) for f in examples + fixtures] + [(Path("hostile.yaml"), d), (Path("busy.yaml"), d)]
+    for fleet, cwd in cases:
+        _, text = run("check", fleet, "--format", "html", expect=(0, 1), cwd=cwd)
+        findings = json.loads(run("check", fleet, "--format", "json", expect=(0, 1), cwd=cwd)[1])["findings"]
+        page = PageParser()
+        page.feed(text)
+        page.close()
+        check(text.startswith("<!DOCTYPE html>"), f"{fleet.name}: doctype")
+        check(page.csp and "default-src 'none'" in page.csp, f"{fleet.name}: no Content-Security-Policy")
+        check(not page.fetches, f"{fleet.name}: the page would fetch {page.fetches}")
+        check(not re.search(r"url\(|@import", text), f"{fleet.name}: a style that fetches")
+        check(text.count("<script>") == 1, f"{fleet.name}: one inline script, ours")
+        check({"map", "plan-title", "findings-title"} <= page.ids, f"{fleet.name}: sections {page.ids}")
+        check(len(page.rows) == len(findings), f"{fleet.name}: {len(page.rows)} rows for {len(findings)} findings")
+        for row, x in zip(page.rows, findings):
+            check(row["severity"] == x["severity"] and row["rule"] == x["rule_id"], f"{fleet.name}: row {row}")
+            check(x["message"] in row["text"], f"{fleet.name}: {x['message']!r} not in its row")
+        if findings and any(x["severity"] == "error" for x in findings):
+            check("<table id=\"plan\">" in text or "cannot fix" in text, f"{fleet.name}: no plan for its errors")
+        if fleet.name == "hostile.yaml":
+            check("<script>alert(1)" not in text and "&lt;script&gt;alert(1)" in text, "the hostile name is escaped")
     return 0
 
 
@@ -293,7 +483,8 @@ def test_baseline():
 def test_output_files():
     """Reports are written whole before the exit, with a new file's permissions, never replacing a device or pipe."""
     d = fresh("output")
-    reports = {f: d / f"report.{f}" for f in ("text", "json", "sarif", "github", "junit", "gitlab", "markdown")}
+    reports = {f: d / f"report.{f}" for f in ("text", "json", "sarif", "github", "junit", "gitlab", "markdown",
+                                              "checkstyle", "codeclimate", "html")}
     old_umask = os.umask(0o022)
     try:
         code, out = run("check", "data/examples/kops-tailnet.yaml", "--format", "text",
@@ -341,6 +532,22 @@ def test_docs_examples():
         for key in ("id", "name", "entry", "language"):
             check(hook.get(key), f"hook lacks {key}")
         check(hook.get("pass_filenames") is False, "cidrcheck reads the whole fleet: pass_filenames must be false")
+    # The composite action: what GitHub requires of one, and the steps docs/ci.md describes.
+    action = yaml.safe_load((repo / "action.yml").read_text())
+    for key in ("name", "description", "inputs", "outputs", "runs"):
+        check(action.get(key), f"action.yml lacks {key}")
+    check(action["runs"]["using"] == "composite", "a composite action")
+    steps = action["runs"]["steps"]
+    for step in steps:
+        check(("run" in step) != ("uses" in step), f"a step runs or uses: {step.get('name')}")
+        check("run" not in step or step.get("shell"), f"a composite run step needs a shell: {step.get('name')}")
+    for name, spec in action["outputs"].items():
+        check(spec.get("value", "").startswith("${{"), f"a composite output needs a value: {name}")
+    upload = [s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
+    check(len(upload) == 1 and upload[0]["with"]["sarif_file"], "one SARIF upload")
+    check("always()" in upload[0]["if"], "the upload runs when the check step found something")
+    check(any("--format \"sarif=" in s.get("run", "") for s in steps), "the check writes the SARIF it uploads")
+    check("uses: cidrcheck/cidrcheck@" in text, "docs/ci.md shows the action in a workflow")
     return 0
 
 

@@ -1,7 +1,9 @@
 // Terraform state, format version 4 (Terraform 0.12 and later), as `terraform
 // state pull` prints it or terraform.tfstate holds it. Read, from managed and
 // data resources alike: aws_vpc, aws_default_vpc, aws_vpc_ipv4_cidr_block_association,
-// aws_vpc_ipv6_cidr_block_association, aws_subnet, google_compute_subnetwork,
+// aws_vpc_ipv6_cidr_block_association, aws_subnet, aws_default_subnet (a default
+// VPC's subnet, adopted: the provider keeps its schema in sync with aws_subnet's,
+// terraform-provider-aws resourceDefaultSubnet), google_compute_subnetwork,
 // azurerm_virtual_network and azurerm_subnet. Other resources are skipped.
 
 #include "importers.hpp"
@@ -42,7 +44,7 @@ class state_reader {
         if (auto v = vpc(*a, item)) {
           if (auto block = in_.range(a->get(key), key)) v->associations.push_back(std::move(*block));
         }
-      } else if (type == "aws_subnet") {
+      } else if (type == "aws_subnet" || type == "aws_default_subnet") {
         if (auto v = vpc(*a, item)) {
           for (auto key : {"cidr_block", "ipv6_cidr_block"}) {
             if (auto block = in_.range(a->get(key), key)) v->subnets.push_back(std::move(*block));

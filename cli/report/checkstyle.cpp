@@ -1,0 +1,104 @@
+// Checkstyle XML, as reviewdog (-f=checkstyle), Jenkins warnings-ng and most CI
+// UIs read it: <checkstyle version="4.3"> holding one <file name="..."> per
+// file, each with one <error line column severity message source> per finding
+// (the shape ShellCheck writes; source is "cidrcheck.CIDR101"). Checkstyle's
+// severities are error, warning, info and ignore: a note is info. The other
+// range and the connections, which checkstyle has no place for, go into the
+// message after the finding's own text.
+
+#include "report.hpp"
+
+#include <cidrcheck/detail/xml.hpp>
+#include <cidrcheck/fleet/rules.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace cidrcheck::cli {
+
+namespace {
+
+auto checkstyle_severity(severity s) -> const char* {
+  switch (s) {
+    case severity::error: return "error";
+    case severity::warning: return "warning";
+    case severity::note: return "info";
+  }
+  return "warning";
+}
+
+// An attribute value: XML-escaped, and line breaks as character references so
+// that a parser's attribute normalisation keeps them.
+void append_attribute(std::string& out, std::string_view text) {
+  std::string escaped;
+  detail::append_xml_escaped(escaped, text);
+  for (char c : escaped) {
+    if (c == '\n') {
+      out += "&#10;";
+    } else if (c == '\r') {
+      out += "&#13;";
+    } else if (c == '\t') {
+      out += "&#9;";
+    } else {
+      out += c;
+    }
+  }
+}
+
+auto full_message(const fleet& f, const finding& x) -> std::string {
+  std::string text = x.message;
+  for (std::size_t k = 1; k < x.ranges.size(); ++k) {
+    const auto& r = f.ranges[x.ranges[k]];
+    text += "; " + to_string(r.where) + ": " + range_note(f, r);
+  }
+  for (auto c : x.via) text += "; " + to_string(f.connections[c].where) + ": " + f.describe_connection(c) + " is declared here";
+  if (!x.hint.empty()) text += ". Hint: " + x.hint;
+  return text;
+}
+
+}  // namespace
+
+void write_checkstyle(output& out, const check_report& r) {
+  const fleet& f = r.shown.model;
+  // Files in the order the report's inputs list them, then any other file a finding names.
+  std::vector<std::string> files(r.files.begin(), r.files.end());
+  std::vector<std::vector<std::size_t>> by_file(files.size());
+  for (std::size_t k = 0; k < r.shown.findings.size(); ++k) {
+    const auto& file = locate(f, r.shown.findings[k]).where.file;
+    auto it = std::find(files.begin(), files.end(), file);
+    if (it == files.end()) {
+      files.push_back(file);
+      by_file.emplace_back();
+      it = files.end() - 1;
+    }
+    by_file[static_cast<std::size_t>(it - files.begin())].push_back(k);
+  }
+  auto& buf = out.buffer();
+  buf += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n";
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    buf += "  <file name=\"";
+    append_attribute(buf, files[i]);
+    if (by_file[i].empty()) {
+      buf += "\"/>\n";
+      continue;
+    }
+    buf += "\">\n";
+    for (auto k : by_file[i]) {
+      const auto& x = r.shown.findings[k];
+      auto at = locate(f, x);
+      buf += "    <error line=\"" + std::to_string(std::max<std::uint32_t>(at.where.line, 1)) + "\"";
+      if (at.where.column != 0) buf += " column=\"" + std::to_string(at.where.column) + "\"";
+      buf += " severity=\"";
+      buf += checkstyle_severity(x.level);
+      buf += "\" message=\"";
+      append_attribute(buf, full_message(f, x));
+      buf += "\" source=\"cidrcheck." + std::string(info(x.id).id) + "\"/>\n";
+      out.maybe_flush();
+    }
+    buf += "  </file>\n";
+  }
+  buf += "</checkstyle>\n";
+}
+
+}  // namespace cidrcheck::cli
