@@ -21,12 +21,12 @@ auto random_problem(std::size_t constraints, bool replacements, std::uint64_t se
   detail::operation_problem p;
   for (std::uint32_t k = 0; k < items; ++k) {
     covers.push_back({k});
-    p.weights.push_back(static_cast<detail::uint128>(2 + rng() % 5) << 64 | k);
+    p.weights.push_back(static_cast<cidrcheck::uint128>(2 + rng() % 5) << 64 | k);
   }
   if (replacements) {
     for (std::uint32_t k = 0; k + 1 < items; k += 6) {
       covers.push_back({k, k + 1});
-      p.weights.push_back(static_cast<detail::uint128>(20) << 64 | k);
+      p.weights.push_back(static_cast<cidrcheck::uint128>(20) << 64 | k);
     }
   }
   p.item_start.assign(items + 1, 0);
