@@ -53,6 +53,43 @@ auto bits_for(std::uint64_t n) -> int {
   return bits;
 }
 
+// A network owner of one of these types is a VPC: clusters whose network lies
+// in it share it (one network operation moves them all, and their network
+// inside it is no conflict).
+auto is_vpc(const owner& o) -> bool { return o.kind == owner_kind::network && (o.type == "vpc" || o.type == "vnet"); }
+
+// Per owner: for a cluster, the VPC owner its network lies in (the first such).
+auto shared_vpcs(const fleet& f) -> std::vector<std::optional<std::uint32_t>> {
+  std::vector<std::optional<std::uint32_t>> vpc_of(f.owners.size());
+  for (std::uint32_t v = 0; v < f.owners.size(); ++v) {
+    if (!is_vpc(f.owners[v])) continue;
+    for (std::uint32_t c = 0; c < f.owners.size(); ++c) {
+      const auto& o = f.owners[c];
+      if (o.kind != owner_kind::cluster || vpc_of[c]) continue;
+      for (auto k : o.ranges) {
+        if (f.ranges[k].role != range_role::network) continue;
+        for (auto j : f.owners[v].ranges) {
+          if (f.ranges[j].cidr.supernet_of(f.ranges[k].cidr)) vpc_of[c] = v;
+        }
+      }
+    }
+  }
+  return vpc_of;
+}
+
+// A pair that is no conflict: a cluster's network inside its own VPC, or two
+// clusters' networks in one VPC.
+auto shared_owner_pair(const fleet& f, const std::vector<std::optional<std::uint32_t>>& vpc_of, const finding& x) -> bool {
+  if (!is_pair_rule(x.id) || x.ranges.size() != 2) return false;
+  auto vpc_of_range = [&](const fleet_range& r) -> std::optional<std::uint32_t> {
+    if (r.role == range_role::network && r.owner < vpc_of.size()) return vpc_of[r.owner];
+    if (r.role == range_role::external && is_vpc(f.owners[r.owner])) return r.owner;
+    return std::nullopt;
+  };
+  auto va = vpc_of_range(f.ranges[x.ranges[0]]), vb = vpc_of_range(f.ranges[x.ranges[1]]);
+  return va && vb && *va == *vb;
+}
+
 // The settings plan() works with: the file's, overridden or extended by the options'.
 struct effective_settings {
   std::vector<prefix> pools[3];
@@ -162,48 +199,6 @@ class planner {
     std::optional<std::uint32_t> grows;                             // the cluster whose pod space it grows
     operation_cost cost;
   };
-
-  // A network owner of one of these types is a VPC: clusters whose network lies
-  // in it share it (one network operation moves them all, and their network
-  // inside it is no conflict).
-  static auto is_vpc(const owner& o) -> bool {
-    return o.kind == owner_kind::network && (o.type == "vpc" || o.type == "vnet");
-  }
-
-  // The shared VPCs: per cluster, the VPC owner its network lies in (the first such).
-  void find_shared_vpcs() {
-    vpc_of_.assign(working_.owners.size(), std::nullopt);
-    for (std::uint32_t v = 0; v < working_.owners.size(); ++v) {
-      if (!is_vpc(working_.owners[v])) continue;
-      for (std::uint32_t c = 0; c < working_.owners.size(); ++c) {
-        const auto& o = working_.owners[c];
-        if (o.kind != owner_kind::cluster || vpc_of_[c]) continue;
-        bool inside = false;
-        for (auto k : o.ranges) {
-          if (working_.ranges[k].role != range_role::network) continue;
-          for (auto j : working_.owners[v].ranges) {
-            if (working_.ranges[j].cidr.supernet_of(working_.ranges[k].cidr)) inside = true;
-          }
-        }
-        if (inside) vpc_of_[c] = v;
-      }
-    }
-  }
-
-  // A pair that is no conflict: a cluster's network inside its own VPC, or two
-  // clusters' networks in one VPC.
-  auto shared_owner_pair(const fleet& f, const finding& x) const -> bool {
-    if (!is_pair_rule(x.id) || x.ranges.size() != 2) return false;
-    const auto& a = f.ranges[x.ranges[0]];
-    const auto& b = f.ranges[x.ranges[1]];
-    auto vpc_of_range = [&](const fleet_range& r) -> std::optional<std::uint32_t> {
-      if (r.role == range_role::network && r.owner < vpc_of_.size()) return vpc_of_[r.owner];
-      if (r.role == range_role::external && is_vpc(f.owners[r.owner])) return r.owner;
-      return std::nullopt;
-    };
-    auto va = vpc_of_range(a), vb = vpc_of_range(b);
-    return va && vb && *va == *vb;
-  }
 
   // The cheapest kind of the given scope that applies to o (the earlier on a tie), with its cost.
   auto best_kind(operation_scope scope, const owner& o) const -> std::optional<std::pair<const operation_kind*, operation_cost>> {
@@ -357,7 +352,7 @@ class planner {
   void decide() {
     const auto n = static_cast<std::uint32_t>(working_.ranges.size());
     const auto owners = static_cast<std::uint32_t>(working_.owners.size());
-    find_shared_vpcs();
+    vpc_of_ = shared_vpcs(working_);
     reasons_.assign(n, {});
     capacity_reasons_.assign(owners, {});
     std::vector<bool> capacity_needed(owners, false);
@@ -368,7 +363,7 @@ class planner {
       bool wanted = x.level == severity::error || (options_.fix_latent && x.id == rule::latent_overlap);
       if (!wanted) continue;
       if (is_pair_rule(x.id)) {
-        if (shared_owner_pair(working_, x)) continue;
+        if (shared_owner_pair(working_, vpc_of_, x)) continue;
         constraints.emplace_back(x.ranges[0], x.ranges[1]);
         for (auto k : x.ranges) reasons_[k].push_back(index);
       } else if (x.id == rule::pod_capacity) {
@@ -755,7 +750,8 @@ class planner {
 
   // Findings less the pairs that are no conflict: a cluster's network inside its own VPC.
   auto without_shared_owner_pairs(const fleet& f, std::vector<finding> findings) const -> std::vector<finding> {
-    std::erase_if(findings, [&](const finding& x) { return shared_owner_pair(f, x); });
+    auto vpc_of = shared_vpcs(f);
+    std::erase_if(findings, [&](const finding& x) { return shared_owner_pair(f, vpc_of, x); });
     return findings;
   }
 
@@ -796,6 +792,14 @@ class planner {
 
 auto plan(const fleet& f, const catalog& c, const plan_options& options) -> plan_result {
   return planner(f, c, options).run();
+}
+
+auto plan_check(const fleet& f, const catalog& c, const plan_options& options) -> std::vector<finding> {
+  auto findings = check(f, c, options.check);
+  if (options.triage) findings = triage(f, std::move(findings), *options.triage).findings;
+  auto vpc_of = shared_vpcs(f);
+  std::erase_if(findings, [&](const finding& x) { return shared_owner_pair(f, vpc_of, x); });
+  return findings;
 }
 
 auto apply_plan(const fleet& f, const plan_result& p) -> fleet {
