@@ -340,7 +340,12 @@ auto choose_operations(const operation_problem& problem, std::size_t node_budget
     }
     std::sort(sets.begin(), sets.end());
     sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
-    hitting_set_solver solver(std::move(weights), std::move(sets), node_budget);
+    // Each search node costs O(total constraint size): scale the budget so that a
+    // large component still finishes in bounded time (as the vertex cover does).
+    std::size_t work = 0;
+    for (const auto& set : sets) work += set.size();
+    std::size_t budget = std::max<std::size_t>(64, std::min(node_budget, 20'000'000 / (work + 1)));
+    hitting_set_solver solver(std::move(weights), std::move(sets), budget);
     auto chosen = solver.solve();
     result.optimal = result.optimal && solver.optimal();
     for (std::size_t k = 0; k < local_ops.size(); ++k) {
