@@ -118,5 +118,41 @@ void plan_fleet(benchmark::State& state) {
 
 BENCHMARK(plan_fleet)->Name("BM_Plan_Conflicts30")->Arg(1'000)->Arg(10'000)->Unit(benchmark::kMillisecond);
 
+// The same with mixed distributions and CNIs (kubeadm, EKS, GKE, kops; Calico,
+// Cilium or none) and sizes, so that every kind of operation is offered:
+// replacements, ServiceCIDR moves, pool swaps, node IPAM.
+void plan_fleet_mixed(benchmark::State& state) {
+  auto clusters = static_cast<std::size_t>(state.range(0));
+  auto f = generated_fleet(clusters, 30, 10);
+  const char* distributions[] = {"kubeadm", "eks", "gke", "kops"};
+  const char* cnis[] = {"", "calico", "cilium"};
+  std::size_t k = 0;
+  for (auto& o : f.owners) {
+    if (o.kind != owner_kind::cluster) continue;
+    o.type = distributions[k % 4];
+    o.cni = cnis[(k / 4) % 3];
+    o.kubernetes = kube_version{1, static_cast<int>(26 + k % 8)};
+    o.service_count = 40 + k % 300;
+    o.load_balancer_count = k % 7;
+    ++k;
+  }
+  const auto& cat = builtin_catalog();
+  plan_options options;
+  options.fix_latent = true;
+  std::size_t operations = 0;
+  bool optimal = true;
+  for (auto _ : state) {
+    auto result = plan(f, cat, options);
+    operations = result.operations.size();
+    optimal = result.optimal;
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * f.ranges.size()));
+  state.counters["operations"] = static_cast<double>(operations);
+  state.counters["optimal"] = optimal ? 1 : 0;
+}
+
+BENCHMARK(plan_fleet_mixed)->Name("BM_Plan_Conflicts30_Mixed")->Arg(1'000)->Arg(10'000)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace cidrcheck::bench

@@ -167,6 +167,14 @@ auto run_plan(std::span<const std::string> args) -> int {
 
   auto render = [&](output& out) {
     if (format == "yaml") {
+      // Pod space an operation adds has no place in the file yet: say so rather than write a file that lacks it.
+      for (const auto& added : result.changes) {
+        if (added.range || added.request || !added.operation) continue;
+        throw usage_error("--format yaml cannot write the " + added.to.to_string() + " pod range that " +
+                              result.operations[*added.operation].kind + " adds to " + loaded.value.owners[added.owner].name +
+                              " yet; add it to the cluster's pods by hand, or use --format text or json",
+                          help);
+      }
       std::string text;
       fleet_loader reread(cat, limits);
       if (overlay) {
@@ -184,7 +192,7 @@ auto run_plan(std::span<const std::string> args) -> int {
       // The written file must say what the plan says: read it back and check it.
       auto again = reread.finish();
       bool errors_left = false;
-      for (const auto& x : check(again.value, cat, options.check)) errors_left = errors_left || x.level == severity::error;
+      for (const auto& x : plan_check(again.value, cat, options)) errors_left = errors_left || x.level == severity::error;
       if (!again.ok() || (result.complete() && errors_left && options.connect.empty() && suppressions.empty())) {
         throw std::logic_error("the planned fleet file does not read back clean");
       }

@@ -29,34 +29,66 @@ auto old_text(const fleet& f, const plan_change& c) -> std::string {
   return out;
 }
 
+auto owners_text(const fleet& f, const plan_operation& op) -> std::string {
+  std::string out;
+  for (auto k : op.owners) out += (out.empty() ? "" : ", ") + f.owners[k].name;
+  return out;
+}
+
+auto counted_text(const plan_operation& op) -> std::string {
+  std::string out;
+  for (const auto& part : op.counted) out += (out.empty() ? "" : ", ") + part;
+  return out;
+}
+
+// The ranges of a list of changes, one per line: "role  from -> to", and the DNS address that follows.
+void write_change_lines(std::string& buf, const plan_report& r, const std::vector<const plan_change*>& list,
+                        bool name_owner) {
+  std::size_t w_role = 3, w_from = 4;
+  auto label = [&](const plan_change& c) {
+    return (name_owner ? r.model.owners[c.owner].name + " " : std::string()) + change_role(r.model, c);
+  };
+  for (const auto* c : list) {
+    w_role = std::max(w_role, label(*c).size());
+    w_from = std::max(w_from, old_text(r.model, *c).size());
+  }
+  for (const auto* c : list) {
+    std::string to = c->to == c->from ? std::string("(stays)") : c->to.to_string();
+    buf += "       " + pad(label(*c), w_role) + "  " + pad(old_text(r.model, *c), w_from) + "  -> " + to + "\n";
+    if (c->dns_to) {
+      buf += "       " + pad("dns", w_role) + "  " + pad(c->dns_from ? c->dns_from->to_string() : "(none)", w_from) +
+             "  -> " + c->dns_to->to_string() + "\n";
+    }
+  }
+}
+
 void write_changes(std::string& buf, const plan_report& r) {
   const auto& p = r.plan;
-  buf += "\n";
-  // The table.
-  auto to_text = [](const plan_change& c) { return c.to == c.from ? std::string("(stays)") : c.to.to_string(); };
-  std::size_t w_owner = 5, w_role = 4, w_from = 4, w_to = 2;
-  for (const auto& c : p.changes) {
-    w_owner = std::max(w_owner, r.model.owners[c.owner].name.size());
-    w_role = std::max(w_role, change_role(r.model, c).size());
-    w_from = std::max(w_from, old_text(r.model, c).size());
-    w_to = std::max(w_to, to_text(c).size());
-  }
-  buf += "  " + pad("owner", w_owner) + "  " + pad("role", w_role) + "  " + pad("from", w_from) + "  " +
-         pad("to", w_to) + "  cost\n";
-  for (const auto& c : p.changes) {
-    buf += "  " + pad(r.model.owners[c.owner].name, w_owner) + "  " + pad(change_role(r.model, c), w_role) + "  " +
-           pad(old_text(r.model, c), w_from) + "  " + pad(to_text(c), w_to) + "  " + std::to_string(c.cost) + "\n";
-    if (c.dns_to) {
-      buf += "  " + pad("", w_owner) + "  " + pad("dns", w_role) + "  " +
-             pad(c.dns_from ? c.dns_from->to_string() : "(none)", w_from) + "  " + c.dns_to->to_string() + "\n";
+  if (!p.operations.empty()) {
+    buf += "\nOperations\n";
+    for (std::size_t k = 0; k < p.operations.size(); ++k) {
+      const auto& op = p.operations[k];
+      buf += "  " + std::to_string(k + 1) + ". " + owners_text(r.model, op) + ": " + op.kind + ", cost " +
+             std::to_string(op.cost) + " (" + counted_text(op) + ")\n";
+      std::vector<const plan_change*> list;
+      for (auto c : op.changes) list.push_back(&p.changes[c]);
+      write_change_lines(buf, r, list, op.owners.size() > 1);
     }
+  }
+  std::vector<const plan_change*> others;
+  for (const auto& c : p.changes) {
+    if (!c.operation) others.push_back(&c);
+  }
+  if (!others.empty()) {
+    buf += "\nOther changes (requested ranges, DNS addresses put back; cost 0)\n";
+    write_change_lines(buf, r, others, true);
   }
   buf += "\n";
   bool safe = std::all_of(p.changes.begin(), p.changes.end(), [](const plan_change& c) { return c.transition_safe; });
   buf += safe ? "Transition: every new range is free of every old range, so old and new can run side by side during "
                 "each move.\n"
               : "Transition: NOT every new range is free of the old ones; see the changes marked unsafe in --format json.\n";
-  buf += p.optimal ? "Cost: the cheapest choice of ranges to move (exact search).\n"
+  buf += p.optimal ? "Cost: the cheapest choice of operations (exact search).\n"
                    : "Cost: the search ran out of budget on a large group of conflicts; this plan is valid but may "
                      "not be the cheapest.\n";
   buf += "\nWhy\n";
@@ -67,34 +99,50 @@ void write_changes(std::string& buf, const plan_report& r) {
   }
 }
 
+auto context_of(const owner& o) -> std::string {
+  std::string context = o.type;
+  if (o.kubernetes) context += (context.empty() ? "" : ", ") + std::string("Kubernetes 1.") + std::to_string(o.kubernetes->minor);
+  if (!o.cni.empty()) context += (context.empty() ? "" : ", ") + o.cni;
+  if (!o.ipam.empty()) context += (context.empty() ? "" : " ") + o.ipam;
+  return context.empty() ? std::string() : " (" + context + ")";
+}
+
+// Steps, each naming the facts it relies on by letter; the facts are listed after them.
+void write_step_list(std::string& buf, const std::vector<migration_step>& steps) {
+  std::vector<const migration_fact*> facts;
+  auto label = [&](const migration_fact& f) {
+    auto it = std::find_if(facts.begin(), facts.end(), [&](const migration_fact* x) { return x->text == f.text; });
+    if (it == facts.end()) it = facts.insert(facts.end(), &f);
+    return std::string(1, static_cast<char>('a' + (it - facts.begin())));
+  };
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    buf += "  " + std::to_string(k + 1) + ". " + steps[k].text;
+    std::string labels;
+    for (const auto& fact : steps[k].facts) labels += (labels.empty() ? "" : ", ") + label(fact);
+    buf += labels.empty() ? "\n" : " [" + labels + "]\n";
+  }
+  for (std::size_t k = 0; k < facts.size(); ++k) {
+    buf += "     [" + std::string(1, static_cast<char>('a' + k)) + "] " + facts[k]->text + "\n";
+  }
+}
+
 void write_steps(output& out, const plan_report& r) {
   const auto& p = r.plan;
   auto& buf = out.buffer();
-  buf += "\nMigration steps\n";
+  buf += "\nSteps\n";
+  for (std::size_t k = 0; k < p.operations.size(); ++k) {
+    const auto& op = p.operations[k];
+    buf += "\n" + std::to_string(k + 1) + ". " + owners_text(r.model, op) + ": " + op.kind +
+           (op.owners.size() == 1 ? context_of(r.model.owners[op.owners.front()]) : std::string()) + "\n";
+    write_step_list(buf, op.steps);
+    out.maybe_flush();
+  }
   for (const auto& c : p.changes) {
+    if (c.operation) continue;
     const auto& o = r.model.owners[c.owner];
-    buf += "\n" + o.name + " " + change_role(r.model, c) + " " + old_text(r.model, c) + " -> " + c.to.to_string();
-    std::string context = o.type;
-    if (o.kubernetes) context += (context.empty() ? "" : ", ") + std::string("Kubernetes 1.") + std::to_string(o.kubernetes->minor);
-    if (!o.cni.empty()) context += (context.empty() ? "" : ", ") + o.cni;
-    if (!context.empty()) buf += " (" + context + ")";
-    buf += "\n";
-    // Facts are listed once per change, and each step names the ones it relies on.
-    std::vector<const migration_fact*> facts;
-    auto label = [&](const migration_fact& f) {
-      auto it = std::find_if(facts.begin(), facts.end(), [&](const migration_fact* x) { return x->text == f.text; });
-      if (it == facts.end()) it = facts.insert(facts.end(), &f);
-      return std::string(1, static_cast<char>('a' + (it - facts.begin())));
-    };
-    for (std::size_t k = 0; k < c.steps.size(); ++k) {
-      buf += "  " + std::to_string(k + 1) + ". " + c.steps[k].text;
-      std::string labels;
-      for (const auto& fact : c.steps[k].facts) labels += (labels.empty() ? "" : ", ") + label(fact);
-      buf += labels.empty() ? "\n" : " [" + labels + "]\n";
-    }
-    for (std::size_t k = 0; k < facts.size(); ++k) {
-      buf += "     [" + std::string(1, static_cast<char>('a' + k)) + "] " + facts[k]->text + "\n";
-    }
+    buf += "\n" + o.name + " " + change_role(r.model, c) + " " + old_text(r.model, c) + " -> " + c.to.to_string() +
+           context_of(o) + "\n";
+    write_step_list(buf, c.steps);
     out.maybe_flush();
   }
 }
@@ -117,12 +165,18 @@ void write_plan_text(output& out, const plan_report& r) {
   for (const auto& c : p.changes) {
     if (std::find(owners.begin(), owners.end(), c.owner) == owners.end()) owners.push_back(c.owner);
   }
-  buf += "Plan: " + plural(moves, "move") + (created ? ", " + plural(created, "new range") : std::string()) + " in " +
-         plural(owners.size(), "owner") + ", total cost " + std::to_string(p.total_cost) + "; ";
+  for (const auto& op : p.operations) {
+    for (auto k : op.owners) {
+      if (std::find(owners.begin(), owners.end(), k) == owners.end()) owners.push_back(k);
+    }
+  }
+  buf += "Plan: " + plural(p.operations.size(), "operation") + " (" + plural(moves, "move") +
+         (created ? ", " + plural(created, "new range") : std::string()) + ") in " + plural(owners.size(), "owner") +
+         ", total cost " + std::to_string(p.total_cost) + "; ";
   buf += p.complete() ? "the fleet then checks without errors.\n"
                       : std::to_string(p.problems.size()) + " problem" + (p.problems.size() == 1 ? "" : "s") +
                             " left (see below).\n";
-  if (!p.changes.empty()) write_changes(buf, r);
+  if (!p.changes.empty() || !p.operations.empty()) write_changes(buf, r);
   if (!p.problems.empty()) {
     buf += "\nNot resolved:\n";
     for (const auto& problem : p.problems) {
@@ -133,7 +187,7 @@ void write_plan_text(output& out, const plan_report& r) {
              problem.message + "\n";
     }
   }
-  if (!p.changes.empty()) write_steps(out, r);
+  if (!p.changes.empty() || !p.operations.empty()) write_steps(out, r);
 }
 
 void write_plan_json(output& out, const plan_report& r) {
@@ -143,11 +197,36 @@ void write_plan_json(output& out, const plan_report& r) {
   doc["tool"] = {{"name", "cidrcheck"}, {"version", version_string}};
   doc["summary"] = {{"complete", p.complete()},
                     {"optimal", p.optimal},
+                    {"operations", p.operations.size()},
                     {"changes", p.changes.size()},
                     {"owners_changed", p.owners_changed},
                     {"total_cost", p.total_cost},
                     {"problems", p.problems.size()},
                     {"files", r.files}};
+  auto steps_json = [](const std::vector<migration_step>& list) {
+    json steps = json::array();
+    for (const auto& s : list) {
+      json facts = json::array();
+      for (const auto& fact : s.facts) facts.push_back({{"fact", fact.text}, {"source", fact.source}});
+      steps.push_back({{"step", s.text}, {"relies_on", facts}});
+    }
+    return steps;
+  };
+  json operations = json::array();
+  for (const auto& op : p.operations) {
+    json owners = json::array();
+    for (auto k : op.owners) owners.push_back(r.model.owners[k].name);
+    json changes = json::array();
+    for (auto k : op.changes) changes.push_back(k);
+    operations.push_back({{"kind", op.kind},
+                          {"changes_what", std::string(to_string(op.scope))},
+                          {"owners", owners},
+                          {"cost", op.cost},
+                          {"counted", op.counted},
+                          {"changes", changes},
+                          {"steps", steps_json(op.steps)}});
+  }
+  doc["operations"] = std::move(operations);
   json changes = json::array();
   for (const auto& c : p.changes) {
     json j;
@@ -157,6 +236,7 @@ void write_plan_json(output& out, const plan_report& r) {
     j["from"] = c.from.is_valid() ? json(c.from.to_string()) : json(nullptr);
     j["to"] = c.to.to_string();
     j["cost"] = c.cost;
+    j["operation"] = c.operation ? json(*c.operation) : json(nullptr);
     if (c.range) {
       const auto& where = r.model.ranges[*c.range].where;
       j["origin"] = to_string(r.model.ranges[*c.range].origin);
@@ -170,13 +250,7 @@ void write_plan_json(output& out, const plan_report& r) {
     }
     j["transition_safe"] = c.transition_safe;
     j["reasons"] = c.reasons;
-    json steps = json::array();
-    for (const auto& s : c.steps) {
-      json facts = json::array();
-      for (const auto& fact : s.facts) facts.push_back({{"fact", fact.text}, {"source", fact.source}});
-      steps.push_back({{"step", s.text}, {"relies_on", facts}});
-    }
-    j["steps"] = steps;
+    j["steps"] = steps_json(c.steps);
     changes.push_back(std::move(j));
   }
   doc["changes"] = std::move(changes);

@@ -335,13 +335,17 @@ class Plan:
     """The cheapest renumbering that leaves a fleet without errors, as `cidrcheck
     plan` proposes it (docs/planning.md).
 
-    ``changes`` lists the moves (Change); ``complete`` is True when no error is
+    ``operations`` lists what an operator does (one per cluster change, or one
+    per shared VPC), ``changes`` every range they move (Change); ``complete`` is True when no error is
     left and ``problems`` says what is left otherwise; ``optimal`` is True when
     the choice of ranges to move was proven cheapest; ``remaining`` is the
     Report of the fleet as planned; ``fleet`` is that fleet, to check, map or
     ask capacity questions of; to_yaml() is the fleet file with the plan applied."""
 
     def __init__(self, data: Record):
+        self.operations: list[Record] = data["operations"]
+        """The operations, first: dicts of kind, changes_what, owners, cost, counted (what the cost
+        counted), changes (indexes into changes) and steps (each a dict of step and relies_on)."""
         self.changes: list[Change] = [_change(c) for c in data["changes"]]
         self.problems: list[Record] = data["problems"]
         """What the plan cannot fix: dicts of rule (None when a pool had no room), message, ranges, requests."""

@@ -59,6 +59,24 @@ void where_dict(py::dict& d, const source_location& where) {
   d["column"] = where.column;
 }
 
+auto steps_list(const std::vector<migration_step>& list) -> py::list {
+  py::list steps;
+  for (const auto& s : list) {
+    py::list facts;
+    for (const auto& fact : s.facts) {
+      py::dict fd;
+      fd["fact"] = to_str(fact.text);
+      fd["source"] = to_str(fact.source);
+      facts.append(fd);
+    }
+    py::dict sd;
+    sd["step"] = to_str(s.text);
+    sd["relies_on"] = facts;
+    steps.append(sd);
+  }
+  return steps;
+}
+
 auto change_dict(const fleet& f, const plan_change& c) -> py::dict {
   py::dict d;
   const auto& o = f.owners[c.owner];
@@ -72,32 +90,41 @@ auto change_dict(const fleet& f, const plan_change& c) -> py::dict {
     const auto& r = f.ranges[*c.range];
     d["origin"] = std::string(to_string(r.origin));
     where_dict(d, r.where);
-  } else {
+  } else if (c.request) {
     d["origin"] = "new";
     where_dict(d, f.requests[*c.request].where);
+  } else {
+    d["origin"] = "new";  // pod space an operation adds: placed at its cluster
+    where_dict(d, o.where);
   }
+  d["operation"] = c.operation ? py::object(py::int_(*c.operation)) : py::none();
   d["dns_from"] = c.dns_from ? py::cast(*c.dns_from) : py::none();
   d["dns_to"] = c.dns_to ? py::cast(*c.dns_to) : py::none();
   d["transition_safe"] = c.transition_safe;
-  py::list reasons, steps;
+  py::list reasons;
   for (const auto& reason : c.reasons) reasons.append(to_str(reason));
-  for (const auto& s : c.steps) {
-    py::list facts;
-    for (const auto& fact : s.facts) {
-      py::dict fd;
-      fd["fact"] = to_str(fact.text);
-      fd["source"] = to_str(fact.source);
-      facts.append(fd);
-    }
-    py::dict sd;
-    sd["step"] = to_str(s.text);
-    sd["relies_on"] = facts;
-    steps.append(sd);
-  }
   d["reasons"] = reasons;
-  d["steps"] = steps;
+  d["steps"] = steps_list(c.steps);
   return d;
 }
+
+auto operation_dict(const fleet& f, const plan_operation& op) -> py::dict {
+  py::dict d;
+  py::list owners, counted, changes;
+  for (auto k : op.owners) owners.append(to_str(f.owners[k].name));
+  for (const auto& x : op.counted) counted.append(to_str(x));
+  for (auto k : op.changes) changes.append(k);
+  d["kind"] = to_str(op.kind);
+  d["changes_what"] = std::string(to_string(op.scope));
+  d["owners"] = owners;
+  d["cost"] = op.cost;
+  d["counted"] = counted;
+  d["changes"] = changes;
+  d["steps"] = steps_list(op.steps);
+  return d;
+}
+
+
 
 auto problem_dict(const fleet& f, const plan_problem& p) -> py::dict {
   py::dict d;
@@ -134,10 +161,12 @@ auto plan_dict(const fleet_model& f, planned_run run, const judgement& j) -> py:
   out["optimal"] = result.optimal;
   out["total_cost"] = result.total_cost;
   out["owners_changed"] = result.owners_changed;
-  py::list changes, problems, diagnostics;
+  py::list operations, changes, problems, diagnostics;
+  for (const auto& op : result.operations) operations.append(operation_dict(*f.value, op));
   for (const auto& c : result.changes) changes.append(change_dict(*f.value, c));
   for (const auto& p : result.problems) problems.append(problem_dict(*f.value, p));
   for (const auto& d : result.diagnostics) diagnostics.append(diagnostic_dict(d));
+  out["operations"] = operations;
   out["changes"] = changes;
   out["problems"] = problems;
   out["diagnostics"] = diagnostics;

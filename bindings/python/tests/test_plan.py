@@ -51,6 +51,11 @@ def test_the_plan_is_the_cli_plan(path):
     assert (plan.complete, plan.optimal, plan.total_cost, plan.owners_changed) == (
         summary["complete"], summary["optimal"], summary["total_cost"], summary["owners_changed"])
     assert [p["message"] for p in plan.problems] == [p["message"] for p in expected["problems"]]
+    # The operations are the CLI's: kind, owners, cost and what it counted, changes, steps.
+    assert [(o["kind"], o["owners"], o["cost"], o["counted"], o["changes"]) for o in plan.operations] == [
+        (o["kind"], o["owners"], o["cost"], o["counted"], o["changes"]) for o in expected["operations"]]
+    assert [[s["step"] for s in o["steps"]] for o in plan.operations] == [
+        [s["step"] for s in o["steps"]] for o in expected["operations"]]
     for change, data in zip(plan.changes, expected["changes"]):
         assert [s.text for s in change.steps] == [s["step"] for s in data["steps"]]
         assert list(change.reasons) == data["reasons"]
@@ -75,7 +80,9 @@ def test_options_mean_what_the_flags_mean(python_options, cli_options):
 
 def test_a_plan_is_data():
     plan = Fleet.load(KOPS).plan()
-    assert isinstance(plan, Plan) and plan.ok and repr(plan).startswith("Plan(2 changes in 1 owner, total cost 4")
+    total = sum(op["cost"] for op in plan.operations)
+    assert isinstance(plan, Plan) and plan.ok and repr(plan).startswith(f"Plan(2 changes in 1 owner, total cost {total},")
+    assert [op["kind"] for op in plan.operations] == ["kcm-node-ipam", "service-cidr-api"]
     change = plan.changes[0]
     assert isinstance(change, Change) and isinstance(change.new, Prefix) and isinstance(change.steps[0], Step)
     assert change.origin == "distribution-default" and change.file.endswith("kops-tailnet.yaml") and change.line > 0

@@ -5,6 +5,7 @@
 // cidrcheck/io/catalog_loader.hpp); a caller may add to it or bring its own.
 
 #include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/operation.hpp>
 #include <cidrcheck/prefix.hpp>
 
 #include <optional>
@@ -54,10 +55,18 @@ struct catalog {
   std::vector<network_type> network_types;
   std::vector<prefix> private_space;
   std::vector<catalog_block> blocks;
+  /// The operations `plan` chooses among, in catalog order (ties go to the earlier).
+  std::vector<operation_kind> operations;
 
   auto find_distribution(std::string_view name) const -> const distribution_defaults* {
     for (const auto& d : distributions) {
       if (d.name == name) return &d;
+    }
+    return nullptr;
+  }
+  auto find_operation(std::string_view name) const -> const operation_kind* {
+    for (const auto& k : operations) {
+      if (k.name == name) return &k;
     }
     return nullptr;
   }

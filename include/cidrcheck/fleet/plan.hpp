@@ -7,6 +7,7 @@
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/operation.hpp>
 #include <cidrcheck/fleet/triage.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
 #include <cidrcheck/prefix.hpp>
@@ -43,19 +44,35 @@ struct migration_step {
   std::vector<migration_fact> facts;
 };
 
-/// One range the plan moves, resizes or creates.
+/// One range the plan moves, resizes or creates. Every change an operation makes
+/// is listed here too: this flat list is what `--format yaml` applies.
 struct plan_change {
   std::uint32_t owner = 0;
   range_role role = range_role::services;
   std::optional<std::uint32_t> range;    ///< the range it moves; nullopt for a new (requested) range
   std::optional<std::uint32_t> request;  ///< the request it fills
+  /// The operation it belongs to (index into plan_result::operations); nullopt for a
+  /// requested range and for a DNS address put back in its range.
+  std::optional<std::uint32_t> operation;
   prefix from;                           ///< invalid for a new range
   prefix to;
-  int cost = 0;
+  int cost = 0;                          ///< its operation's cost on the operation's first change, else 0
   std::vector<std::string> reasons;      ///< why it moves: the findings it resolves
   std::optional<address> dns_from, dns_to;  ///< the cluster DNS address moves with its service range
   bool transition_safe = true;           ///< free of every old range routed beside it during the move
   std::vector<migration_step> steps;
+};
+
+/// One operation of the plan: what an operator does to one owner (or to every
+/// cluster of one VPC at once), the ranges it changes, and what it costs.
+struct plan_operation {
+  std::string kind;                      ///< the catalog's operation kind
+  operation_scope scope = operation_scope::services;
+  std::vector<std::uint32_t> owners;     ///< indexes into fleet::owners; several for a shared VPC
+  int cost = 0;
+  std::vector<std::string> counted;      ///< what the cost counted: "base 2", "+3 for 300 nodes (1 per 100)"
+  std::vector<std::uint32_t> changes;    ///< indexes into plan_result::changes
+  std::vector<migration_step> steps;     ///< the operation's steps (for one change, that change's)
 };
 
 /// A problem the plan cannot fix, and why: an error finding left after the
@@ -68,11 +85,12 @@ struct plan_problem {
 };
 
 struct plan_result {
+  std::vector<plan_operation> operations;  ///< ordered by first owner, then kind
   std::vector<plan_change> changes;   ///< ordered by owner, then role
   std::vector<plan_problem> problems; ///< empty when the plan leaves no errors
   int total_cost = 0;
   std::size_t owners_changed = 0;
-  bool optimal = true;  ///< the choice of ranges to move was proven cheapest
+  bool optimal = true;  ///< the choice of operations was proven cheapest
   /// The findings of the fleet with the plan applied (what-if connections included).
   std::vector<finding> remaining;
   /// Problems with the plan settings: a pin that matches nothing, an empty pool.
@@ -100,6 +118,12 @@ struct plan_result {
 /// limit_error when the fleet, or the fleet as planned, has more findings than
 /// options.check.max_findings. Thread-safe for concurrent calls on shared inputs.
 auto plan(const fleet& f, const catalog& c, const plan_options& options = {}) -> plan_result;
+
+/// Returns the findings of f as plan() judges them: check() with options.check,
+/// options.triage applied, less the pairs that are no conflict (a cluster's
+/// network inside its own VPC, a network of type vpc or vnet, or two cluster
+/// networks in one VPC). What a written plan is checked against.
+auto plan_check(const fleet& f, const catalog& c, const plan_options& options = {}) -> std::vector<finding>;
 
 /// Returns f with the plan's changes applied: moved ranges replaced, requested
 /// ranges added, DNS addresses updated, what-if connections not added.

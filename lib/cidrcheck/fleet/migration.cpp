@@ -9,10 +9,16 @@ namespace {
 
 // The facts the steps rely on. docs/planning.md repeats them with the same sources.
 const migration_fact service_cidr_timeline{
-    "the ServiceCIDR API (MultiCIDRServiceAllocator) is beta and off by default in Kubernetes 1.31 and 1.32 "
+    "the ServiceCIDR API (feature gate MultiCIDRServiceAllocator) is alpha in Kubernetes 1.27-1.30 "
+    "(networking.k8s.io/v1alpha1, behind the gate and --runtime-config), beta and off by default in 1.31 and 1.32 "
     "(networking.k8s.io/v1beta1) and generally available, on by default, from 1.33 (networking.k8s.io/v1)",
     "kubernetes/website content/en/docs/reference/command-line-tools-reference/feature-gates/"
-    "MultiCIDRServiceAllocator.md; https://kubernetes.io/docs/tasks/network/extend-service-ip-ranges/"};
+    "MultiCIDRServiceAllocator.md; kubernetes/enhancements keps/sig-network/1880-multiple-service-cidrs; "
+    "https://kubernetes.io/docs/tasks/network/extend-service-ip-ranges/"};
+const migration_fact service_cidr_alpha_used{
+    "a kops cluster on Kubernetes 1.29 moved its service range with the alpha API: the MultiCIDRServiceAllocator "
+    "gate and networking.k8s.io/v1alpha1 enabled with --runtime-config, then a v1alpha1 ServiceCIDR object",
+    "seed 002 (kops against Tailscale's 100.64.0.0/10)"};
 const migration_fact first_address_is_kubernetes{
     "kube-apiserver gives the first address of the service range to the kubernetes.default Service, so the API "
     "server's serving certificate must carry it",
@@ -78,6 +84,16 @@ const migration_fact calico_default_pool{
     "192.168.0.0/16 unless set",
     "projectcalico/calico manifests/custom-resources.yaml; https://docs.tigera.io/calico/latest/reference/installation/api"};
 
+enum class service_cidr_api { none, alpha, beta, ga };
+
+// Which ServiceCIDR API a cluster's Kubernetes serves (service_cidr_timeline).
+auto service_cidr_stage(const owner& o) -> service_cidr_api {
+  if (!o.kubernetes || *o.kubernetes < kube_version{1, 27}) return service_cidr_api::none;
+  if (*o.kubernetes < kube_version{1, 31}) return service_cidr_api::alpha;
+  if (*o.kubernetes < kube_version{1, 33}) return service_cidr_api::beta;
+  return service_cidr_api::ga;
+}
+
 auto step(std::string text, std::vector<migration_fact> facts = {}) -> migration_step {
   return {std::move(text), std::move(facts)};
 }
@@ -124,21 +140,29 @@ auto services_steps(const fleet& planned, const owner& o, const plan_change& c) 
                        {managed_service_range}));
     return out;
   }
-  bool new_api = o.kubernetes && *o.kubernetes >= kube_version{1, 33};
-  bool beta_api = o.kubernetes && *o.kubernetes >= kube_version{1, 31} && !new_api;
-  if (new_api) {
-    out.push_back(step("create a ServiceCIDR object (networking.k8s.io/v1) for " + to +
-                           " so that new Services can be given addresses in it",
-                       {service_cidr_timeline}));
-  } else if (beta_api) {
-    out.push_back(step("enable the MultiCIDRServiceAllocator feature gate and networking.k8s.io/v1beta1 "
-                       "(--runtime-config) on kube-apiserver, then create a ServiceCIDR object for " + to,
-                       {service_cidr_timeline}));
-  } else {
-    out.push_back(step(std::string("Kubernetes ") + (o.kubernetes ? "1." + std::to_string(o.kubernetes->minor) : "of unknown version") +
-                           " has no ServiceCIDR API (it needs 1.31 with a feature gate, or 1.33): upgrade first, or "
-                           "plan a maintenance window in which every Service is recreated at once",
-                       {service_cidr_timeline}));
+  switch (service_cidr_stage(o)) {
+    case service_cidr_api::ga:
+      out.push_back(step("create a ServiceCIDR object (networking.k8s.io/v1) for " + to +
+                             " so that new Services can be given addresses in it",
+                         {service_cidr_timeline}));
+      break;
+    case service_cidr_api::beta:
+      out.push_back(step("enable the MultiCIDRServiceAllocator feature gate and networking.k8s.io/v1beta1 "
+                         "(--runtime-config) on kube-apiserver, then create a ServiceCIDR object (networking.k8s.io/v1beta1) for " + to,
+                         {service_cidr_timeline}));
+      break;
+    case service_cidr_api::alpha:
+      out.push_back(step("enable the MultiCIDRServiceAllocator feature gate and networking.k8s.io/v1alpha1 "
+                         "(--runtime-config=networking.k8s.io/v1alpha1=true) on kube-apiserver, then create a ServiceCIDR "
+                         "object (networking.k8s.io/v1alpha1) for " + to,
+                         {service_cidr_timeline, service_cidr_alpha_used}));
+      break;
+    case service_cidr_api::none:
+      out.push_back(step(std::string("Kubernetes ") + (o.kubernetes ? "1." + std::to_string(o.kubernetes->minor) : "of unknown version") +
+                             " has no ServiceCIDR API (alpha from 1.27, beta from 1.31, GA from 1.33): plan a "
+                             "maintenance window in which every Service is recreated at once, or upgrade first",
+                         {service_cidr_timeline}));
+      break;
   }
   out.push_back(step("add " + first + " (the new kubernetes.default address) to the API server certificate's "
                      "subject alternative names and roll the API servers",
@@ -321,7 +345,102 @@ auto creation_steps(const fleet& planned, const owner& o, const plan_change& c) 
   return out;
 }
 
+// "network 10.0.0.0/16 -> 10.1.0.0/16, pods ..." for the changes of one owner.
+auto ranges_text(const fleet& planned, std::uint32_t owner, const plan_operation& op, const std::vector<plan_change>& changes)
+    -> std::string {
+  std::string out;
+  for (auto k : op.changes) {
+    const auto& c = changes[k];
+    if (c.owner != owner) continue;
+    std::string role = c.range ? planned.role_name(planned.ranges[*c.range]) : std::string(to_string(c.role));
+    out += (out.empty() ? "" : ", ") + role + " " + (c.from.is_valid() ? c.from.to_string() + " -> " : "") +
+           c.to.to_string();
+  }
+  return out;
+}
+
+auto replacement_steps(const fleet& planned, const plan_operation& op, const std::vector<plan_change>& changes)
+    -> std::vector<migration_step> {
+  std::vector<migration_step> out;
+  const owner& o = planned.owners[op.owners.front()];
+  std::vector<migration_fact> facts;
+  if (is_managed(o.type)) facts = {managed_create_flags, managed_service_range};
+  if (o.type == "eks") facts.push_back(eks_vpc_fixed);
+  out.push_back(step("build a replacement for " + o.name + " beside it, with every range new (" +
+                         ranges_text(planned, op.owners.front(), op, changes) + ")",
+                     facts));
+  out.push_back(step("connect the replacement where " + o.name + " is connected, deploy every workload to it, and "
+                     "move traffic over (DNS, load balancers), service by service"));
+  out.push_back(step("retire " + o.name + " once nothing reaches it; its old ranges are then free"));
+  return out;
+}
+
+auto shared_vpc_steps(const fleet& planned, const plan_operation& op, const std::vector<plan_change>& changes)
+    -> std::vector<migration_step> {
+  std::vector<migration_step> out;
+  const owner& v = planned.owners[op.owners.front()];
+  out.push_back(step("create the new VPC for " + v.name + " (" + ranges_text(planned, op.owners.front(), op, changes) +
+                         ") with subnets for every cluster in it",
+                     {vpc_cidr_fixed}));
+  out.push_back(step("peer the old VPC with the new one and route both ways, so that old and new nodes reach each "
+                     "other during the move",
+                     {peering_needs_disjoint}));
+  for (std::size_t k = 1; k < op.owners.size(); ++k) {
+    const owner& o = planned.owners[op.owners[k]];
+    std::string moves = ranges_text(planned, op.owners[k], op, changes);
+    if (is_managed(o.type) || o.type == "kops") {
+      std::vector<migration_fact> facts;
+      if (o.type == "eks") facts.push_back(eks_vpc_fixed);
+      out.push_back(step(o.name + " (" + o.type + ") cannot change its VPC: build its replacement in the new VPC (" +
+                             moves + "), move workloads and traffic to it, retire " + o.name,
+                         facts));
+    } else {
+      out.push_back(step(o.name + ": create node groups in the new subnets (" + moves + "), drain the old nodes one "
+                         "group at a time, then move the control plane one member at a time, keeping quorum"));
+    }
+  }
+  out.push_back(step("move load balancers and external DNS to the new subnets, remove the peering, and delete the "
+                     "old VPC"));
+  return out;
+}
+
+auto pod_space_steps(const fleet& planned, const plan_operation& op, const std::vector<plan_change>& changes)
+    -> std::vector<migration_step> {
+  std::vector<migration_step> out;
+  const owner& o = planned.owners[op.owners.front()];
+  for (auto k : op.changes) {
+    const std::string to = changes[k].to.to_string();
+    if (op.kind == "gke-additional-pod-range") {
+      out.push_back(step("add " + to + " as a secondary range of the cluster's subnet and to " + o.name +
+                         " as an additional pod IPv4 range; new node pools take pod addresses from it, the existing "
+                         "range stays"));
+    } else if (o.cni == "cilium") {
+      out.push_back(step("append " + to + " to ipam.operator.clusterPoolIPv4PodCIDRList, leaving the existing "
+                         "entries as they are; nodes take blocks from it when the old entries are full",
+                         {cilium_cluster_pool}));
+    } else {
+      out.push_back(step("create a second Calico IPPool for " + to + " beside the existing one, which stays as it "
+                         "is; new pods take addresses from either",
+                         {calico_pools}));
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+auto operation_steps(const fleet& planned, const plan_operation& op, const std::vector<plan_change>& changes)
+    -> std::vector<migration_step> {
+  if (op.scope == operation_scope::cluster) return replacement_steps(planned, op, changes);
+  if (op.scope == operation_scope::pod_space) return pod_space_steps(planned, op, changes);
+  if (op.scope == operation_scope::network && op.owners.size() > 1) return shared_vpc_steps(planned, op, changes);
+  std::vector<migration_step> out;
+  for (auto k : op.changes) {
+    auto more = migration_steps(planned, changes[k]);
+    out.insert(out.end(), more.begin(), more.end());
+  }
+  return out;
+}
 
 auto migration_steps(const fleet& planned, const plan_change& change) -> std::vector<migration_step> {
   const owner& o = planned.owners[change.owner];

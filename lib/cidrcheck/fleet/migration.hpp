@@ -14,4 +14,10 @@ namespace cidrcheck::detail {
 /// applied (steps may depend on where the cluster's other ranges end up).
 auto migration_steps(const fleet& planned, const plan_change& change) -> std::vector<migration_step>;
 
+/// Returns the steps of operation op (whose changes index into changes): a
+/// replacement cluster's and a shared VPC's own runbook, pod space added, or
+/// for an in-place move the steps of its change.
+auto operation_steps(const fleet& planned, const plan_operation& op, const std::vector<plan_change>& changes)
+    -> std::vector<migration_step>;
+
 }  // namespace cidrcheck::detail

@@ -1,7 +1,7 @@
 #include <cidrcheck/fleet/plan.hpp>
 
 #include "migration.hpp"
-#include "vertex_cover.hpp"
+#include "operation_cover.hpp"
 
 #include <cidrcheck/address_set.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
@@ -53,12 +53,50 @@ auto bits_for(std::uint64_t n) -> int {
   return bits;
 }
 
+// A network owner of one of these types is a VPC: clusters whose network lies
+// in it share it (one network operation moves them all, and their network
+// inside it is no conflict).
+auto is_vpc(const owner& o) -> bool { return o.kind == owner_kind::network && (o.type == "vpc" || o.type == "vnet"); }
+
+// Per owner: for a cluster, the VPC owner its network lies in (the first such).
+auto shared_vpcs(const fleet& f) -> std::vector<std::optional<std::uint32_t>> {
+  std::vector<std::optional<std::uint32_t>> vpc_of(f.owners.size());
+  for (std::uint32_t v = 0; v < f.owners.size(); ++v) {
+    if (!is_vpc(f.owners[v])) continue;
+    for (std::uint32_t c = 0; c < f.owners.size(); ++c) {
+      const auto& o = f.owners[c];
+      if (o.kind != owner_kind::cluster || vpc_of[c]) continue;
+      for (auto k : o.ranges) {
+        if (f.ranges[k].role != range_role::network) continue;
+        for (auto j : f.owners[v].ranges) {
+          if (f.ranges[j].cidr.supernet_of(f.ranges[k].cidr)) vpc_of[c] = v;
+        }
+      }
+    }
+  }
+  return vpc_of;
+}
+
+// A pair that is no conflict: a cluster's network inside its own VPC, or two
+// clusters' networks in one VPC.
+auto shared_owner_pair(const fleet& f, const std::vector<std::optional<std::uint32_t>>& vpc_of, const finding& x) -> bool {
+  if (!is_pair_rule(x.id) || x.ranges.size() != 2) return false;
+  auto vpc_of_range = [&](const fleet_range& r) -> std::optional<std::uint32_t> {
+    if (r.role == range_role::network && r.owner < vpc_of.size()) return vpc_of[r.owner];
+    if (r.role == range_role::external && is_vpc(f.owners[r.owner])) return r.owner;
+    return std::nullopt;
+  };
+  auto va = vpc_of_range(f.ranges[x.ranges[0]]), vb = vpc_of_range(f.ranges[x.ranges[1]]);
+  return va && vb && *va == *vb;
+}
+
 // The settings plan() works with: the file's, overridden or extended by the options'.
 struct effective_settings {
   std::vector<prefix> pools[3];
   std::vector<prefix> avoid;
   std::vector<pin_pattern> pins;
   int cost[3];
+  bool cost_set[3] = {false, false, false};  // given in the file or as a flag: overrides the in-place kinds' base
   double headroom;
 };
 
@@ -71,6 +109,7 @@ auto merge_settings(const plan_settings& file, const plan_settings& flags) -> ef
       for (auto text : {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fd00::/8"}) s.pools[r].push_back(prefix::parse(text));
     }
     s.cost[r] = flags.cost[r].value_or(file.cost[r].value_or(default_cost[r]));
+    s.cost_set[r] = flags.cost[r].has_value() || file.cost[r].has_value();
   }
   s.avoid = file.avoid;
   s.avoid.insert(s.avoid.end(), flags.avoid.begin(), flags.avoid.end());
@@ -90,7 +129,7 @@ class planner {
   auto run() -> plan_result {
     findings_ = judged(working_, check(working_, c_, options_.check));
     mark_pins();
-    decide();
+    decide();  // finds the shared VPCs first
     size_changes();
     allocate();
     fix_dns();
@@ -101,7 +140,18 @@ class planner {
  private:
   struct move {
     std::uint32_t range;
-    int length;  // the new length
+    int length;           // the new length
+    std::uint32_t operation;  // index into result_.operations
+  };
+  struct follow {
+    std::uint32_t range;      // a member's network range
+    std::uint32_t vpc_range;  // the VPC range it lies in, which moves
+    std::uint32_t operation;
+  };
+  struct growth {
+    std::uint32_t owner;
+    ip_version version;
+    std::uint32_t operation;
   };
 
   // The reasons a change shows: the first few findings it resolves, then a count.
@@ -138,54 +188,254 @@ class planner {
     }
   }
 
-  // Chooses the ranges to move: forced ones, then a minimum-weight cover of the pairs.
+  // An operation the plan may choose: its kind, owners, the ranges it moves, the
+  // ranges that follow a moved VPC range (members of a shared VPC), and the pod
+  // space it grows.
+  struct candidate {
+    const operation_kind* kind = nullptr;
+    std::vector<std::uint32_t> owners;
+    std::vector<std::uint32_t> ranges;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> follows;  // (member range, VPC range it lies in)
+    std::optional<std::uint32_t> grows;                             // the cluster whose pod space it grows
+    operation_cost cost;
+  };
+
+  // The cheapest kind of the given scope that applies to o (the earlier on a tie), with its cost.
+  auto best_kind(operation_scope scope, const owner& o) const -> std::optional<std::pair<const operation_kind*, operation_cost>> {
+    std::optional<std::pair<const operation_kind*, operation_cost>> best;
+    for (const auto& k : c_.operations) {
+      if (k.changes != scope || !applies(k, o)) continue;
+      auto cost = cost_of(k, o, base_override(k));
+      if (!best || cost.total < best->second.total) best = std::pair(&k, std::move(cost));
+    }
+    return best;
+  }
+
+  // The `cost` per role of the plan settings overrides the base of the in-place kinds of that role.
+  auto base_override(const operation_kind& k) const -> std::optional<int> {
+    switch (k.changes) {
+      case operation_scope::services: return settings_.cost_set[2] ? std::optional(settings_.cost[2]) : std::nullopt;
+      case operation_scope::pods: return settings_.cost_set[1] ? std::optional(settings_.cost[1]) : std::nullopt;
+      case operation_scope::network: return settings_.cost_set[0] ? std::optional(settings_.cost[0]) : std::nullopt;
+      default: return std::nullopt;
+    }
+  }
+
+  // Every operation the plan may choose, per owner in fleet order.
+  void make_candidates(const std::vector<bool>& capacity_needed) {
+    const auto n = static_cast<std::uint32_t>(working_.ranges.size());
+    for (std::uint32_t index = 0; index < working_.owners.size(); ++index) {
+      const auto& o = working_.owners[index];
+      if (o.kind == owner_kind::network) {
+        members_.clear();
+        for (std::uint32_t c = 0; c < working_.owners.size(); ++c) {
+          if (vpc_of_[c] == index) members_.push_back(c);
+        }
+        if (!members_.empty()) {
+          add_vpc_candidate(index);
+          continue;
+        }
+        auto kind = best_kind(operation_scope::network, o);
+        if (!kind) continue;
+        for (auto k : o.ranges) {
+          if (pinned_[k]) continue;
+          candidates_.push_back({kind->first, {index}, {k}, {}, std::nullopt, kind->second});
+        }
+        continue;
+      }
+      // A cluster: one in-place operation per range where a kind applies, pod space, a replacement.
+      const std::size_t first = candidates_.size();
+      int dearest = 0;
+      for (auto k : o.ranges) {
+        const auto& r = working_.ranges[k];
+        if (pinned_[k]) continue;
+        if (r.role == range_role::network && vpc_of_[index]) continue;  // moves with its VPC
+        auto scope = r.role == range_role::services ? operation_scope::services
+                     : r.role == range_role::pods   ? operation_scope::pods
+                                                    : operation_scope::network;
+        auto kind = best_kind(scope, o);
+        if (!kind) continue;
+        dearest = std::max(dearest, kind->second.total);
+        candidates_.push_back({kind->first, {index}, {k}, {}, std::nullopt, kind->second});
+        // A pod range moved is sized for the cluster's nodes: it clears a lack of pod space too.
+        if (scope == operation_scope::pods && capacity_needed[index]) candidates_.back().grows = index;
+      }
+      if (capacity_needed[index]) {
+        if (auto kind = best_kind(operation_scope::pod_space, o)) {
+          dearest = std::max(dearest, kind->second.total);
+          candidates_.push_back({kind->first, {index}, {}, {}, index, kind->second});
+        }
+      }
+      (void)first;
+      if (auto kind = best_kind(operation_scope::cluster, o)) {
+        candidate replace{kind->first, {index}, {}, {}, std::nullopt, kind->second};
+        bool possible = true;
+        for (auto k : o.ranges) {
+          if (working_.ranges[k].role == range_role::network && vpc_of_[index]) continue;  // stays in its VPC
+          if (pinned_[k]) possible = false;
+          replace.ranges.push_back(k);
+        }
+        if (capacity_needed[index]) replace.grows = index;
+        if (possible && !replace.ranges.empty()) {
+          // A replacement costs more than any in-place change of the cluster.
+          if (replace.cost.total <= dearest) {
+            replace.cost.counted.push_back("raised to " + std::to_string(dearest + 1) +
+                                           ": more than the dearest in-place change of " + o.name);
+            replace.cost.total = dearest + 1;
+          }
+          candidates_.push_back(std::move(replace));
+        }
+      }
+    }
+    (void)n;
+  }
+
+  // One network operation for a VPC and every cluster in it: the VPC moves to a
+  // new block and each member's network keeps its place inside it; a member that
+  // cannot change its VPC (EKS, GKE, AKS, kops) is replaced into the new one.
+  void add_vpc_candidate(std::uint32_t vpc) {
+    const auto& v = working_.owners[vpc];
+    const operation_kind* kind = c_.find_operation("new-vpc");
+    if (!kind) return;
+    candidate op;
+    op.kind = kind;
+    op.owners.push_back(vpc);
+    op.cost.total = base_override(*kind).value_or(kind->cost);
+    op.cost.counted.push_back("base " + std::to_string(op.cost.total) + " for the new VPC of " + v.name);
+    for (auto k : v.ranges) {
+      if (pinned_[k]) return;  // a VPC that is not ours to move (mark it movable: true)
+      op.ranges.push_back(k);
+    }
+    for (auto m : members_) {
+      const auto& o = working_.owners[m];
+      op.owners.push_back(m);
+      if (applies(*kind, o)) {
+        auto scaled = cost_of(*kind, o, 0);
+        op.cost.total += scaled.total;
+        for (std::size_t j = 1; j < scaled.counted.size(); ++j) op.cost.counted.push_back(scaled.counted[j] + " in " + o.name);
+        for (auto k : o.ranges) {
+          if (working_.ranges[k].role != range_role::network) continue;
+          for (auto j : v.ranges) {
+            if (working_.ranges[j].cidr.supernet_of(working_.ranges[k].cidr)) {
+              op.follows.emplace_back(k, j);
+              break;
+            }
+          }
+        }
+        continue;
+      }
+      auto replace = best_kind(operation_scope::cluster, o);
+      if (!replace) return;
+      op.cost.total += replace->second.total;
+      op.cost.counted.push_back("+" + std::to_string(replace->second.total) + " for " + o.name + "'s " +
+                                replace->first->name + " (" + o.type + " cannot change its VPC)");
+      for (auto k : o.ranges) {
+        if (pinned_[k]) return;
+        if (working_.ranges[k].role == range_role::network) {
+          for (auto j : v.ranges) {
+            if (working_.ranges[j].cidr.supernet_of(working_.ranges[k].cidr)) {
+              op.follows.emplace_back(k, j);
+              break;
+            }
+          }
+        } else {
+          op.ranges.push_back(k);
+        }
+      }
+    }
+    candidates_.push_back(std::move(op));
+  }
+
+  // Chooses the operations: the least total cost such that every error pair has
+  // a side an operation moves, and every range that breaks a rule alone is moved
+  // (or, for a lack of pod space, the space grown).
   void decide() {
-    const std::size_t n = working_.ranges.size();
-    std::vector<bool> forced(n, false);
+    const auto n = static_cast<std::uint32_t>(working_.ranges.size());
+    const auto owners = static_cast<std::uint32_t>(working_.owners.size());
+    vpc_of_ = shared_vpcs(working_);
     reasons_.assign(n, {});
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    capacity_reasons_.assign(owners, {});
+    std::vector<bool> capacity_needed(owners, false);
+    // Items: the ranges, then each cluster's pod space.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> constraints;
     for (std::uint32_t index = 0; index < findings_.size(); ++index) {
       const auto& x = findings_[index];
       bool wanted = x.level == severity::error || (options_.fix_latent && x.id == rule::latent_overlap);
       if (!wanted) continue;
       if (is_pair_rule(x.id)) {
-        edges.emplace_back(x.ranges[0], x.ranges[1]);
+        if (shared_owner_pair(working_, vpc_of_, x)) continue;
+        constraints.emplace_back(x.ranges[0], x.ranges[1]);
         for (auto k : x.ranges) reasons_[k].push_back(index);
+      } else if (x.id == rule::pod_capacity) {
+        auto owner = working_.ranges[x.ranges[0]].owner;
+        capacity_needed[owner] = true;
+        capacity_reasons_[owner].push_back(index);
+        capacity_version_.emplace(owner, working_.ranges[x.ranges[0]].cidr.version());
+        constraints.emplace_back(n + owner, n + owner);
       } else if (fixed_by_moving(x.id)) {
-        forced[x.ranges[0]] = true;
+        constraints.emplace_back(x.ranges[0], x.ranges[0]);
         reasons_[x.ranges[0]].push_back(index);
       }
     }
-    // Owners a forced move touches anyway: moving more of theirs changes no new owner.
-    std::set<std::uint32_t> touched;
-    for (std::uint32_t k = 0; k < n; ++k) {
-      if (forced[k] && !pinned_[k]) touched.insert(working_.ranges[k].owner);
+    make_candidates(capacity_needed);
+    // Weights order choices by cost, then by owners changed, then keep the
+    // earlier-declared range in place (an operation on later ranges costs a hair less).
+    const auto count = static_cast<std::uint32_t>(candidates_.size());
+    const uint128 tie_scale = uint128{n + owners + 1} * (count + 1) + 1;
+    const uint128 cost_scale = tie_scale * (uint128{count} * (owners + 1) + 1);
+    detail::operation_problem problem;
+    problem.item_start.assign(n + owners + 1, 0);
+    for (std::uint32_t j = 0; j < count; ++j) {
+      const auto& op = candidates_[j];
+      std::uint32_t first = n + owners;
+      for (auto k : op.ranges) first = std::min(first, k);
+      for (auto [k, vpc] : op.follows) first = std::min(first, k);
+      if (op.grows) first = std::min(first, n + *op.grows);
+      problem.weights.push_back(static_cast<uint128>(op.cost.total) * cost_scale + uint128{op.owners.size()} * tie_scale +
+                                (n + owners - first));
+      for (auto k : op.ranges) ++problem.item_start[k + 1];
+      for (auto [k, vpc] : op.follows) ++problem.item_start[k + 1];
+      if (op.grows) ++problem.item_start[n + *op.grows + 1];
     }
-    // Weights order covers by cost, then by owners changed, then keep the
-    // earlier-declared range in place (moving a later one costs a hair less).
-    const uint128 tie_scale = uint128{n} * n + 1;
-    const uint128 cost_scale = tie_scale * (n + 1);
-    std::vector<uint128> weights(n);
-    for (std::uint32_t k = 0; k < n; ++k) {
-      const auto& r = working_.ranges[k];
-      if (pinned_[k]) {
-        weights[k] = detail::pinned_weight;
-        continue;
+    for (std::size_t k = 1; k < problem.item_start.size(); ++k) problem.item_start[k] += problem.item_start[k - 1];
+    problem.item_ops.resize(problem.item_start.back());
+    auto fill = problem.item_start;
+    for (std::uint32_t j = 0; j < count; ++j) {
+      const auto& op = candidates_[j];
+      for (auto k : op.ranges) problem.item_ops[fill[k]++] = j;
+      for (auto [k, vpc] : op.follows) problem.item_ops[fill[k]++] = j;
+      if (op.grows) problem.item_ops[fill[n + *op.grows]++] = j;
+    }
+    problem.constraints = std::move(constraints);
+    auto choice = detail::choose_operations(problem);
+    result_.optimal = choice.optimal;
+    std::vector<bool> moving(n, false);
+    for (std::uint32_t j = 0; j < count; ++j) {
+      if (!choice.chosen[j]) continue;
+      const auto& op = candidates_[j];
+      auto at = static_cast<std::uint32_t>(result_.operations.size());
+      chosen_.push_back(j);
+      plan_operation p;
+      p.kind = op.kind->name;
+      p.scope = op.kind->changes;
+      p.owners = op.owners;
+      p.cost = op.cost.total;
+      p.counted = op.cost.counted;
+      result_.operations.push_back(std::move(p));
+      for (auto k : op.ranges) {
+        if (moving[k]) continue;
+        moving[k] = true;
+        moved_.push_back({k, working_.ranges[k].cidr.length(), at});
       }
-      auto cost = static_cast<uint128>(settings_.cost[role_index(r.role)]);
-      uint128 new_owner = touched.count(r.owner) ? 0 : 1;
-      weights[k] = cost * cost_scale + new_owner * tie_scale + (n - k);
-    }
-    // Pairs with a forced side are resolved by that move already.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> open_edges;
-    for (auto e : edges) {
-      bool covered = (forced[e.first] && !pinned_[e.first]) || (forced[e.second] && !pinned_[e.second]);
-      if (!covered) open_edges.push_back(e);
-    }
-    auto cover = detail::minimum_weight_vertex_cover(weights, open_edges);
-    result_.optimal = cover.optimal;
-    for (std::uint32_t k = 0; k < n; ++k) {
-      if ((forced[k] || cover.in_cover[k]) && !pinned_[k]) moved_.push_back({k, working_.ranges[k].cidr.length()});
+      for (auto [k, vpc] : op.follows) {
+        if (moving[k]) continue;
+        moving[k] = true;
+        follows_.push_back({k, vpc, at});
+      }
+      // Pod space grows by a new range unless the operation moves (and so resizes) a pod range.
+      bool moves_pods = std::any_of(op.ranges.begin(), op.ranges.end(),
+                                    [&](auto k) { return working_.ranges[k].role == range_role::pods; });
+      if (op.grows && !moves_pods) grown_.push_back({*op.grows, capacity_version_[*op.grows], at});
     }
   }
 
@@ -264,23 +514,31 @@ class planner {
       int length;
       ip_version version;
       range_role role;
-      std::optional<std::uint32_t> move, request;
+      std::optional<std::uint32_t> move, request, grow;
     };
     std::vector<wanted> all;
     for (std::uint32_t k = 0; k < moved_.size(); ++k) {
       const auto& r = working_.ranges[moved_[k].range];
-      all.push_back({moved_[k].length, r.cidr.version(), r.role, k, std::nullopt});
+      all.push_back({moved_[k].length, r.cidr.version(), r.role, k, std::nullopt, std::nullopt});
     }
     for (std::uint32_t q = 0; q < working_.requests.size(); ++q) {
       const auto& req = working_.requests[q];
-      all.push_back({request_length(req), req.version, req.role, std::nullopt, q});
+      all.push_back({request_length(req), req.version, req.role, std::nullopt, q, std::nullopt});
+    }
+    for (std::uint32_t g = 0; g < grown_.size(); ++g) {
+      // The added range holds what the cluster's other pod ranges lack.
+      int length = fit_length(grown_[g].owner, range_role::pods, grown_[g].version,
+                              pod_length_needed(grown_[g].owner, std::nullopt, grown_[g].version), std::nullopt);
+      all.push_back({length, grown_[g].version, range_role::pods, std::nullopt, std::nullopt, g});
     }
     // Larger blocks first keeps the space compact; then moves before requests, in declaration order.
     std::stable_sort(all.begin(), all.end(), [](const wanted& a, const wanted& b) { return a.length < b.length; });
+    std::map<std::uint32_t, prefix> moved_to;  // range -> its new prefix
     for (const auto& w : all) {
       auto got = allocators[role_index(w.role)].take(w.version, w.length);
       if (!got) {
-        exhausted(w.role, w.version, w.length, w.move ? std::optional(moved_[*w.move].range) : std::nullopt, w.request);
+        exhausted(w.role, w.version, w.length, w.move ? std::optional(moved_[*w.move].range) : std::nullopt, w.request,
+                  w.grow ? std::optional(grown_[*w.grow].owner) : std::nullopt);
         continue;
       }
       for (auto& a : allocators) a.reserve(*got);
@@ -293,8 +551,14 @@ class planner {
         change.owner = r.owner;
         change.range = m.range;
         change.from = r.cidr;
-        change.cost = settings_.cost[role_index(r.role)];
+        change.operation = m.operation;
         change.reasons = reasons_of(m.range);
+        moved_to.emplace(m.range, *got);
+      } else if (w.grow) {
+        const auto& g = grown_[*w.grow];
+        change.owner = g.owner;
+        change.operation = g.operation;
+        change.reasons = messages(capacity_reasons_[g.owner]);
       } else {
         const auto& req = working_.requests[*w.request];
         change.owner = req.owner;
@@ -310,6 +574,31 @@ class planner {
       }
       result_.changes.push_back(std::move(change));
     }
+    // A member's network keeps its place in the VPC that moved.
+    for (const auto& x : follows_) {
+      auto it = moved_to.find(x.vpc_range);
+      if (it == moved_to.end()) continue;  // the VPC found no space: reported with it
+      const auto& old_vpc = working_.ranges[x.vpc_range].cidr;
+      const auto& r = working_.ranges[x.range];
+      auto offset = r.cidr.network().bits() - old_vpc.network().bits();
+      plan_change change;
+      change.owner = r.owner;
+      change.role = r.role;
+      change.range = x.range;
+      change.from = r.cidr;
+      change.to = prefix::containing(address::from_bits(r.cidr.version(), it->second.network().bits() + offset), r.cidr.length());
+      change.operation = x.operation;
+      change.reasons = reasons_of(x.range);
+      if (change.reasons.empty()) change.reasons.push_back("moves with its VPC " + working_.owners[working_.ranges[x.vpc_range].owner].name);
+      result_.changes.push_back(std::move(change));
+    }
+  }
+
+  auto messages(const std::vector<std::uint32_t>& ids) const -> std::vector<std::string> {
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < ids.size() && k < shown_reasons; ++k) out.push_back(findings_[ids[k]].message);
+    if (ids.size() > shown_reasons) out.push_back("and " + std::to_string(ids.size() - shown_reasons) + " more findings");
+    return out;
   }
 
   // A requested size, or for `auto` a sensible one, then fitted to the rules like a move.
@@ -327,7 +616,7 @@ class planner {
   }
 
   void exhausted(range_role role, ip_version v, int length, std::optional<std::uint32_t> range,
-                 std::optional<std::uint32_t> request) {
+                 std::optional<std::uint32_t> request, std::optional<std::uint32_t> grow = std::nullopt) {
     std::string pools;
     for (const auto& p : settings_.pools[role_index(role)]) {
       if (p.version() == v) pools += (pools.empty() ? "" : ", ") + p.to_string();
@@ -336,8 +625,9 @@ class planner {
     if (request) problem.requests.push_back(*request);
     std::string what = range ? working_.role_name(working_.ranges[*range]) + " of " +
                                    working_.owners[working_.ranges[*range].owner].name
-                             : std::string(to_string(working_.requests[*request].role)) + " of " +
-                                   working_.owners[working_.requests[*request].owner].name;
+                       : grow ? "added pod range of " + working_.owners[*grow].name
+                              : std::string(to_string(working_.requests[*request].role)) + " of " +
+                                    working_.owners[working_.requests[*request].owner].name;
     problem.message = "no free /" + std::to_string(length) + " for the " + what + " in its pools (" +
                       (pools.empty() ? "none of this IP version" : pools) +
                       ") outside the fleet's ranges and the avoided blocks";
@@ -403,26 +693,43 @@ class planner {
     auto old_space = old.build();
     auto applied = apply_plan(working_, result_);
     std::set<std::uint32_t> owners;
-    for (auto& change : result_.changes) {
+    for (std::uint32_t k = 0; k < result_.changes.size(); ++k) {
+      auto& change = result_.changes[k];
       if (change.to != change.from) change.transition_safe = !old_space.overlaps(change.to);
-      result_.total_cost += change.cost;
-      if (change.range) owners.insert(change.owner);
-      change.steps = detail::migration_steps(applied, change);
+      if (change.range || change.operation) owners.insert(change.owner);
+      if (change.operation) result_.operations[*change.operation].changes.push_back(k);
+    }
+    for (auto& op : result_.operations) {
+      result_.total_cost += op.cost;
+      for (auto owner : op.owners) owners.insert(owner);
+      if (!op.changes.empty()) result_.changes[op.changes.front()].cost = op.cost;
+    }
+    for (auto& change : result_.changes) {
+      if (!change.operation) change.steps = detail::migration_steps(applied, change);
+    }
+    // An operation's steps; a change that is its operation's only one carries them too.
+    // A replacement or a shared VPC is one runbook for all its changes.
+    for (auto& op : result_.operations) {
+      op.steps = detail::operation_steps(applied, op, result_.changes);
+      if (op.changes.size() == 1) result_.changes[op.changes.front()].steps = op.steps;
     }
     result_.owners_changed = owners.size();
     // The plan's proof: check the fleet with the plan applied; every error left is a problem.
     // Checked without messages first (they cost much on big fleets); described only if needed.
     auto lean = options_.check;
     lean.describe = false;
-    result_.remaining = judged(applied, check(applied, c_, lean));
+    result_.remaining = without_shared_owner_pairs(applied, judged(applied, check(applied, c_, lean)));
     bool errors_left = std::any_of(result_.remaining.begin(), result_.remaining.end(),
                                    [](const finding& x) { return x.level == severity::error; });
-    if (errors_left && options_.check.describe) result_.remaining = judged(applied, check(applied, c_, options_.check));
+    if (errors_left && options_.check.describe) {
+      result_.remaining = without_shared_owner_pairs(applied, judged(applied, check(applied, c_, options_.check)));
+    }
     // Ranges the plan created sit after the input's in the applied fleet, in the
-    // order of the changes that fill requests.
-    std::vector<std::uint32_t> request_of_new;
+    // order of the changes that fill requests or add pod space (those have no request).
+    std::vector<std::optional<std::uint32_t>> request_of_new;
     for (const auto& change : result_.changes) {
       if (change.request) request_of_new.push_back(*change.request);
+      else if (!change.range && change.operation) request_of_new.push_back(std::nullopt);
     }
     const auto existing = static_cast<std::uint32_t>(working_.ranges.size());
     for (const auto& x : result_.remaining) {
@@ -432,13 +739,20 @@ class planner {
       for (auto k : x.ranges) {
         if (k < existing) {
           problem.ranges.push_back(k);
-        } else {
-          problem.requests.push_back(request_of_new[k - existing]);
+        } else if (auto q = request_of_new[k - existing]) {
+          problem.requests.push_back(*q);
         }
       }
       problem.message = x.message + "; " + why_unresolved(x);
       result_.problems.push_back(std::move(problem));
     }
+  }
+
+  // Findings less the pairs that are no conflict: a cluster's network inside its own VPC.
+  auto without_shared_owner_pairs(const fleet& f, std::vector<finding> findings) const -> std::vector<finding> {
+    auto vpc_of = shared_vpcs(f);
+    std::erase_if(findings, [&](const finding& x) { return shared_owner_pair(f, vpc_of, x); });
+    return findings;
   }
 
   // The findings of fleet f as the options judge them (rule settings, suppressions).
@@ -463,6 +777,14 @@ class planner {
   std::vector<bool> pinned_;
   std::vector<std::vector<std::uint32_t>> reasons_;  // per range: indexes into findings_
   std::vector<move> moved_;
+  std::vector<follow> follows_;
+  std::vector<growth> grown_;
+  std::vector<candidate> candidates_;
+  std::vector<std::uint32_t> chosen_;   // per operation of the result: its candidate
+  std::vector<std::uint32_t> members_;  // scratch: the clusters of one VPC
+  std::vector<std::optional<std::uint32_t>> vpc_of_;  // per owner: the VPC its network lies in
+  std::vector<std::vector<std::uint32_t>> capacity_reasons_;  // per owner: pod-capacity findings
+  std::map<std::uint32_t, ip_version> capacity_version_;
   plan_result result_;
 };
 
@@ -472,6 +794,14 @@ auto plan(const fleet& f, const catalog& c, const plan_options& options) -> plan
   return planner(f, c, options).run();
 }
 
+auto plan_check(const fleet& f, const catalog& c, const plan_options& options) -> std::vector<finding> {
+  auto findings = check(f, c, options.check);
+  if (options.triage) findings = triage(f, std::move(findings), *options.triage).findings;
+  auto vpc_of = shared_vpcs(f);
+  std::erase_if(findings, [&](const finding& x) { return shared_owner_pair(f, vpc_of, x); });
+  return findings;
+}
+
 auto apply_plan(const fleet& f, const plan_result& p) -> fleet {
   fleet out = f;
   for (const auto& change : p.changes) {
@@ -479,6 +809,15 @@ auto apply_plan(const fleet& f, const plan_result& p) -> fleet {
       auto& r = out.ranges[*change.range];
       r.cidr = change.to;
       if (change.to != change.from) r.origin = range_origin::declared;
+    } else if (!change.request && change.operation) {
+      // Pod space added beside the cluster's ranges.
+      fleet_range r;
+      r.cidr = change.to;
+      r.owner = change.owner;
+      r.role = change.role;
+      r.where = f.owners[change.owner].where;
+      out.owners[change.owner].ranges.push_back(static_cast<std::uint32_t>(out.ranges.size()));
+      out.ranges.push_back(r);
     } else if (change.request) {
       const auto& req = f.requests[*change.request];
       fleet_range r;

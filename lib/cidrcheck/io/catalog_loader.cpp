@@ -2,6 +2,7 @@
 #include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 
+#include "kube_version.hpp"
 #include "yaml_document.hpp"
 #include "yaml_reader.hpp"
 
@@ -116,6 +117,94 @@ void read_block(yaml_reader& r, std::uint32_t node, catalog& c, bool private_spa
   }
 }
 
+auto strings(yaml_reader& r, std::uint32_t node, std::string_view what) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  if (auto items = r.list(node, what)) {
+    for (auto k : *items) {
+      if (auto v = r.string(k, what)) out.push_back(*v);
+    }
+  }
+  return out;
+}
+
+void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
+  auto entries = r.mapping(node, "an operation");
+  if (!entries) return;
+  r.only_keys(*entries,
+              {"name", "changes", "owners", "distributions", "not_distributions", "cni", "ipam", "kubernetes", "cost",
+               "per_nodes", "per_services", "per_load_balancers", "what", "why", "source"},
+              "an operation");
+  operation_kind k;
+  bool has_changes = false;
+  for (const auto& e : *entries) {
+    auto text = [&](std::string& into) {
+      if (auto v = r.string(e.value, e.key)) into = *v;
+    };
+    auto per = [&](std::uint64_t& into) {
+      if (auto v = r.integer(e.value, 1, 1'000'000'000, e.key)) into = static_cast<std::uint64_t>(*v);
+    };
+    if (e.key == "name") {
+      text(k.name);
+    } else if (e.key == "changes") {
+      auto v = r.string(e.value, "changes");
+      if (!v) continue;
+      if (auto s = parse_operation_scope(*v)) {
+        k.changes = *s;
+        has_changes = true;
+      } else {
+        r.error(e.value, "unknown-value",
+                "changes must be services, pods, pod-space, network or cluster, not '" + *v + "'");
+      }
+    } else if (e.key == "owners") {
+      auto v = r.string(e.value, "owners");
+      if (v && *v == "network") k.owners = owner_kind::network;
+      else if (v && *v != "cluster") r.error(e.value, "unknown-value", "owners must be cluster or network, not '" + *v + "'");
+    } else if (e.key == "distributions") {
+      k.distributions = strings(r, e.value, "distributions");
+    } else if (e.key == "not_distributions") {
+      k.not_distributions = strings(r, e.value, "not_distributions");
+    } else if (e.key == "cni") {
+      k.cni = strings(r, e.value, "cni");
+    } else if (e.key == "ipam") {
+      k.ipam = strings(r, e.value, "ipam");
+    } else if (e.key == "kubernetes") {
+      auto range = r.mapping(e.value, "kubernetes");
+      if (!range) continue;
+      r.only_keys(*range, {"from", "to"}, "kubernetes");
+      for (const auto& x : *range) {
+        auto v = r.string(x.value, x.key);
+        if (!v) continue;
+        auto parsed = detail::parse_kube_version(*v);
+        if (!parsed) {
+          r.error(x.value, "bad-version", "'" + *v + "' is not a Kubernetes version such as 1.29");
+        } else {
+          (x.key == "from" ? k.kubernetes_from : k.kubernetes_to) = parsed;
+        }
+      }
+    } else if (e.key == "cost") {
+      if (auto v = r.integer(e.value, 0, 1'000'000, "cost")) k.cost = static_cast<int>(*v);
+    } else if (e.key == "per_nodes") {
+      per(k.per_nodes);
+    } else if (e.key == "per_services") {
+      per(k.per_services);
+    } else if (e.key == "per_load_balancers") {
+      per(k.per_load_balancers);
+    } else if (e.key == "what") {
+      text(k.what);
+    } else if (e.key == "why") {
+      text(k.why);
+    } else if (e.key == "source") {
+      text(k.source);
+    }
+  }
+  if (k.name.empty()) r.error(node, "missing-key", "an operation has no name");
+  if (!has_changes) r.error(node, "missing-key", "operation " + k.name + " does not say what it changes");
+  if (k.why.empty()) r.error(node, "missing-key", "operation " + k.name + " does not say why it costs what it does");
+  if (k.source.empty()) r.error(node, "missing-key", "operation " + k.name + " has no source");
+  if (c.find_operation(k.name)) r.error(node, "duplicate", "operation " + k.name + " is listed twice");
+  c.operations.push_back(std::move(k));
+}
+
 }  // namespace
 
 auto parse_catalog(std::string_view text, std::string_view name, std::vector<diagnostic>& diagnostics) -> catalog {
@@ -125,7 +214,8 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
   for (auto root : doc.roots) {
     auto top = r.mapping(root, "a catalog");
     if (!top) continue;
-    r.only_keys(*top, {"version", "date", "distributions", "network_types", "private_space", "blocks"}, "the catalog");
+    r.only_keys(*top, {"version", "date", "distributions", "network_types", "private_space", "blocks", "operations"},
+                "the catalog");
     for (const auto& e : *top) {
       if (e.key == "date") {
         auto date = r.string(e.value, "date");
@@ -143,6 +233,7 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
         if (e.key == "network_types") read_network_type(r, item, c);
         if (e.key == "private_space") read_block(r, item, c, true);
         if (e.key == "blocks") read_block(r, item, c, false);
+        if (e.key == "operations") read_operation(r, item, c);
       }
     }
   }

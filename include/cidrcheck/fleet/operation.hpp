@@ -1,0 +1,115 @@
+#pragma once
+// Operation kinds: what an operator actually does to renumber (a ServiceCIDR
+// added, a Calico pool swapped, a new VPC, a replacement cluster), when each
+// applies, what it changes and what it costs. The catalog ships them as data
+// (data/catalog.yaml, `operations:`); `cidrcheck plan` chooses among them.
+
+#include <cidrcheck/fleet/fleet.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+
+/// What an operation kind changes.
+enum class operation_scope : std::uint8_t {
+  services,   ///< moves one service range in place
+  pods,       ///< moves one pod range in place
+  pod_space,  ///< adds a pod range beside the existing ones (grows, moves nothing)
+  network,    ///< moves a network (a cluster's VPC, with every cluster in it, or a network owner's range)
+  cluster,    ///< replaces the cluster: every range at once
+};
+
+/// Returns the scope's word in the catalog: "services", "pods", "pod-space", "network", "cluster".
+constexpr auto to_string(operation_scope s) noexcept -> std::string_view {
+  switch (s) {
+    case operation_scope::services: return "services";
+    case operation_scope::pods: return "pods";
+    case operation_scope::pod_space: return "pod-space";
+    case operation_scope::network: return "network";
+    case operation_scope::cluster: return "cluster";
+  }
+  return "cluster";
+}
+
+/// Returns the scope a catalog word names, or nullopt.
+constexpr auto parse_operation_scope(std::string_view word) noexcept -> std::optional<operation_scope> {
+  for (auto s : {operation_scope::services, operation_scope::pods, operation_scope::pod_space, operation_scope::network,
+                 operation_scope::cluster}) {
+    if (to_string(s) == word) return s;
+  }
+  return std::nullopt;
+}
+
+/// One kind of operation, as the catalog lists it.
+struct operation_kind {
+  std::string name;  ///< "service-cidr-api", "calico-ippool-swap", "replacement-cluster", ...
+  operation_scope changes = operation_scope::cluster;
+  /// When it applies: the owner kind (a network owner's own renumbering, or a cluster's),
+  /// the distributions it is for or not for, the CNIs and IPAM modes, the Kubernetes
+  /// versions (inclusive). Empty lists mean any; a version bound needs a known version.
+  owner_kind owners = owner_kind::cluster;
+  std::vector<std::string> distributions, not_distributions, cni, ipam;
+  std::optional<kube_version> kubernetes_from, kubernetes_to;
+  /// Its cost: `cost`, plus one per `per_nodes` nodes, per `per_services` Services
+  /// and per `per_load_balancers` LoadBalancers of the cluster, where the fleet knows them
+  /// (0: the kind does not scale with it).
+  int cost = 1;
+  std::uint64_t per_nodes = 0, per_services = 0, per_load_balancers = 0;
+  std::string what;    ///< what it does and what it cannot change, for people
+  std::string why;     ///< the reasoning behind the default cost
+  std::string source;  ///< where the facts of `when` and `what` come from
+};
+
+/// Reports whether kind k applies to owner o (its kind, distribution, CNI, IPAM, version).
+/// An IPAM list matches a cluster that names no IPAM mode when it lists "" (the CNI's default).
+inline auto applies(const operation_kind& k, const owner& o) -> bool {
+  if (o.kind != k.owners) return false;
+  auto listed = [](const std::vector<std::string>& list, const std::string& value) {
+    for (const auto& x : list) {
+      if (x == value) return true;
+    }
+    return false;
+  };
+  if (!k.distributions.empty() && !listed(k.distributions, o.type)) return false;
+  if (listed(k.not_distributions, o.type)) return false;
+  if (!k.cni.empty() && !listed(k.cni, o.cni)) return false;
+  if (!k.ipam.empty() && !listed(k.ipam, o.ipam)) return false;
+  if ((k.kubernetes_from || k.kubernetes_to) && !o.kubernetes) return false;
+  if (k.kubernetes_from && *o.kubernetes < *k.kubernetes_from) return false;
+  if (k.kubernetes_to && *o.kubernetes > *k.kubernetes_to) return false;
+  return true;
+}
+
+/// A cost and what it counted ("base 2", "+3 for 250 nodes (1 per 100)").
+struct operation_cost {
+  int total = 0;
+  std::vector<std::string> counted;
+};
+
+/// Returns kind k's cost for owner o: its base (or `base_override`) plus its scaling
+/// with what the fleet knows of o, each part said in `counted`.
+inline auto cost_of(const operation_kind& k, const owner& o, std::optional<int> base_override = std::nullopt)
+    -> operation_cost {
+  operation_cost c;
+  c.total = base_override.value_or(k.cost);
+  c.counted.push_back((base_override ? "base " + std::to_string(c.total) + " (overridden)"
+                                     : "base " + std::to_string(c.total)));
+  auto scale = [&](const std::optional<std::uint64_t>& count, std::uint64_t per, const char* what) {
+    if (per == 0 || !count) return;
+    auto extra = *count / per;
+    if (extra > 1'000'000) extra = 1'000'000;
+    c.total += static_cast<int>(extra);
+    c.counted.push_back("+" + std::to_string(extra) + " for " + std::to_string(*count) + " " + what + " (1 per " +
+                        std::to_string(per) + ")");
+  };
+  scale(o.nodes, k.per_nodes, "nodes");
+  scale(o.service_count, k.per_services, "Services");
+  scale(o.load_balancer_count, k.per_load_balancers, "LoadBalancers");
+  return c;
+}
+
+}  // namespace cidrcheck

@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/plan/more-pod-space.yaml
