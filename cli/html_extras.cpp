@@ -20,18 +20,18 @@ auto wants_html(std::span<const report_target> targets) -> bool {
                      [](const report_target& t) { return t.format == report_format::html; });
 }
 
-auto make_html_extras(const analysis& a, const run_settings& s) -> html_extras {
+auto make_html_extras(const analysed& a, const run_settings& s) -> html_extras {
   html_extras out;
   const fleet& f = a.loaded.value;
   try {
-    out.map_svg = to_svg(layout_map(f, a.triaged.findings, s.cat));
+    out.map_svg = to_svg(layout_map(f, a.found.triaged.findings, s.cat));
   } catch (const map_error& e) {
     out.map_note = std::string("No map: ") + e.what() + " (`cidrcheck map --max-rows` draws a larger one).";
   }
   // As `cidrcheck plan` plans with no flags: the findings judged as check judges them.
   plan_options options;
   options.check = s.checking;
-  options.triage = triage_options{s.cfg.rules, a.suppressions, today_utc()};
+  options.triage = triage_options{s.cfg.rules, a.judged.suppressions, today_utc()};
   try {
     out.planned = plan(f, s.cat, options);
   } catch (const limit_error& e) {

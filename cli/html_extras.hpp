@@ -27,6 +27,6 @@ auto wants_html(std::span<const report_target> targets) -> bool;
 
 /// Draws the map and plans the fleet of an analysis; a map past its row limit
 /// or a plan past --max-findings becomes a note, not an error.
-auto make_html_extras(const analysis& a, const run_settings& s) -> html_extras;
+auto make_html_extras(const analysed& a, const run_settings& s) -> html_extras;
 
 }  // namespace cidrcheck::cli
