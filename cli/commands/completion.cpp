@@ -287,7 +287,11 @@ auto fish_script(const std::vector<command_interface>& interfaces) -> std::strin
       }
       s += line + " -d " + fish_quote(o.description) + "\n";
     }
-    if (c.operands == operand_kind::files) s += "complete -c cidrcheck" + when + " -F\n";
+    if (c.operands == operand_kind::files || c.operands == operand_kind::sources) {
+      s += "complete -c cidrcheck" + when + " -F\n";
+    }
+    // A source is a file or KIND:FILE: offer the KIND: prefixes beside the files.
+    if (c.operands == operand_kind::sources) s += "complete -c cidrcheck" + when + " -a " + fish_quote(kinds_with_colon()) + "\n";
     if (c.operands == operand_kind::words) s += "complete -c cidrcheck" + when + " -a " + fish_quote(joined(c.operand_words)) + "\n";
   }
   return s;

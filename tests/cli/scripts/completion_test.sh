@@ -34,6 +34,7 @@ if [ "$shell" = fish ]; then
   [[ $(complete_line "cidrcheck explain latent") == latent-overlap ]] || fail "rule names"
   [[ $(complete_line "cidrcheck check fle") == fleet.yaml ]] || fail "file operands: $(complete_line 'cidrcheck check fle')"
   [[ $(complete_line "cidrcheck check --config fle") == fleet.yaml ]] || fail "file values"
+  [[ $(complete_line "cidrcheck check aws-v") == aws-vpcs: ]] || fail "KIND: sources: $(complete_line 'cidrcheck check aws-v')"
   [[ -z $(complete_line "cidrcheck check --max-depth ") ]] || fail "no guesses for numbers: $(complete_line 'cidrcheck check --max-depth ')"
   [[ $(complete_line "cidrcheck completion f") == fish ]] || fail "the shells"
   echo "completion_test (fish): ok"
