@@ -388,6 +388,15 @@ struct fleet_loader::state {
     if (routes_node) read_network_routes(r, *routes_node, index, what);
   }
 
+  // Whether one more range fits the max-ranges limit; past it, an error at
+  // the item and nothing more is read.
+  auto room_for_a_range(yaml_reader& r, std::uint32_t item) -> bool {
+    if (result.value.ranges.size() < limits.max_ranges) return true;
+    r.error(item, "limit", "more than the max-ranges limit of " + std::to_string(limits.max_ranges) + " ranges");
+    stopped = true;
+    return false;
+  }
+
   // A network's `routes`: each a CIDR, or {cidr, to, advertised_by}. The
   // prefix becomes a range of the network marked as a route; `to` is
   // resolved once every source is read (resolve_routes).
@@ -397,11 +406,7 @@ struct fleet_loader::state {
     auto items = r.list(node, "routes of " + what);
     if (!items) return;
     for (auto item : *items) {
-      if (result.value.ranges.size() >= limits.max_ranges) {
-        r.error(item, "limit", "more than the max-ranges limit of " + std::to_string(limits.max_ranges) + " ranges");
-        stopped = true;
-        return;
-      }
+      if (!room_for_a_range(r, item)) return;
       fleet_route route;
       std::optional<std::uint32_t> cidr_node;
       if (r.node(item).kind == detail::yaml_kind::mapping) {
@@ -491,11 +496,7 @@ struct fleet_loader::state {
     auto items = r.list(node, field + " of " + what);
     if (!items) return;
     for (auto item : *items) {
-      if (result.value.ranges.size() >= limits.max_ranges) {
-        r.error(item, "limit", "more than the max-ranges limit of " + std::to_string(limits.max_ranges) + " ranges");
-        stopped = true;
-        return;
-      }
+      if (!room_for_a_range(r, item)) return;
       if (read_request(r, item, owner_index_value, role, field + " of " + what)) continue;
       auto cidr = r.cidr(item, field + " of " + what);
       if (!cidr) continue;
