@@ -10,8 +10,6 @@ namespace cidrcheck::detail {
 
 namespace {
 
-auto add_saturating(uint128 a, uint128 b) -> uint128 { return a > uint128_max - b ? uint128_max : a + b; }
-
 struct union_find {
   std::vector<std::uint32_t> parent;
   explicit union_find(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
@@ -40,7 +38,7 @@ class hitting_set_solver {
 
   auto solve() -> std::vector<bool> {
     best_ = greedy();
-    best_cost_ = cost_of(best_);
+    best_cost_ = weight_of(best_, w_);
     std::vector<char> state(w_.size(), free_op);
     search(std::move(state), 0);
     return best_;
@@ -49,14 +47,6 @@ class hitting_set_solver {
 
  private:
   static constexpr char free_op = 0, chosen_op = 1, excluded_op = 2;
-
-  auto cost_of(const std::vector<bool>& chosen) const -> uint128 {
-    uint128 total = 0;
-    for (std::size_t k = 0; k < chosen.size(); ++k) {
-      if (chosen[k]) total = add_saturating(total, w_[k]);
-    }
-    return total;
-  }
 
   // The cheapest operation of each constraint not yet hit, then every chosen
   // operation that nothing needs dropped, heaviest first.

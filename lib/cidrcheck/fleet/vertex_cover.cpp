@@ -7,8 +7,6 @@ namespace cidrcheck::detail {
 
 namespace {
 
-auto add_saturating(uint128 a, uint128 b) -> uint128 { return a > uint128_max - b ? uint128_max : a + b; }
-
 // Branch and bound over one connected component (local vertex numbers).
 class component_solver {
  public:
@@ -20,7 +18,7 @@ class component_solver {
     std::size_t k = w_.size();
     if (is_clique()) return cover_of_clique();
     best_ = greedy_cover();
-    best_cost_ = cost_of(best_);
+    best_cost_ = weight_of(best_, w_);
     std::vector<bool> alive(k, true), chosen(k, false);
     search(alive, chosen, 0);
     return best_;
@@ -43,14 +41,6 @@ class component_solver {
     std::vector<bool> cover(w_.size(), true);
     cover[keep] = false;
     return cover;
-  }
-
-  auto cost_of(const std::vector<bool>& cover) const -> uint128 {
-    uint128 total = 0;
-    for (std::size_t v = 0; v < cover.size(); ++v) {
-      if (cover[v]) total = add_saturating(total, w_[v]);
-    }
-    return total;
   }
 
   // An initial cover: the primal-dual (local ratio) 2-approximation, then every

@@ -18,6 +18,18 @@
 
 namespace cidrcheck::detail {
 
+/// Returns a + b, or uint128_max when the sum does not fit.
+constexpr auto add_saturating(uint128 a, uint128 b) -> uint128 { return a > uint128_max - b ? uint128_max : a + b; }
+
+/// Returns the total weight of the chosen items (saturating).
+inline auto weight_of(const std::vector<bool>& chosen, const std::vector<uint128>& weights) -> uint128 {
+  uint128 total = 0;
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    if (chosen[k]) total = add_saturating(total, weights[k]);
+  }
+  return total;
+}
+
 /// A weight no cover may pay: the vertex is pinned.
 inline constexpr uint128 pinned_weight = ~uint128{0} >> 8;
 
