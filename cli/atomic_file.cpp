@@ -203,6 +203,108 @@ auto write_file_atomically(const std::string& given, const std::function<void(ou
   return {};
 }
 
+namespace {
+
+// Writes text to a new file at path, on disk before it returns.
+auto write_new_file(const std::filesystem::path& path, const std::string& text) -> std::string {
+  std::FILE* stream = std::fopen(path.c_str(), "wx");
+  if (stream == nullptr) return "cannot create " + path.string() + ": " + std::strerror(errno);
+  bool ok = std::fwrite(text.data(), 1, text.size(), stream) == text.size() && std::fflush(stream) == 0 && synced(stream);
+  int error = ok ? 0 : errno;
+  if (std::fclose(stream) != 0 && ok) {
+    ok = false;
+    error = errno;
+  }
+  return ok ? std::string() : "cannot write " + path.string() + ": " + std::strerror(error != 0 ? error : EIO);
+}
+
+// Reports whether inside is path or lies under it (both made absolute and normalised, links resolved).
+auto lies_inside(const std::filesystem::path& inside, const std::filesystem::path& path) -> bool {
+  std::error_code ec;
+  auto a = std::filesystem::weakly_canonical(std::filesystem::absolute(inside, ec), ec);
+  if (ec) return false;
+  auto b = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  if (ec) return false;
+  auto [end, unused] = std::mismatch(b.begin(), b.end(), a.begin(), a.end());
+  (void)unused;
+  return end == b.end() || (std::next(end) == b.end() && end->empty());
+}
+
+}  // namespace
+
+auto directory_problem(const std::string& given, bool force) -> std::string {
+  namespace fs = std::filesystem;
+  for (const auto& input : inputs()) {
+    if (lies_inside(input, given)) return "holds an input of this run (" + input + "), and inputs are never modified";
+  }
+  for (const auto& output : written()) {
+    if (lies_inside(output, given)) return "holds an output of this run (" + output + "): write it elsewhere";
+  }
+  std::error_code ec;
+  auto status = fs::status(given, ec);  // of what links lead to
+  if (!fs::exists(status)) return {};
+  if (!fs::is_directory(status)) return "exists and is not a folder";
+  bool empty = fs::is_empty(given, ec);
+  if (ec) return "cannot read the folder: " + ec.message();
+  return empty || force ? std::string() : "exists and is not empty: pass --force to replace it";
+}
+
+auto write_directory_atomically(const std::string& given, const std::vector<folder_file>& files, bool force)
+    -> std::string {
+  namespace fs = std::filesystem;
+  if (auto why = directory_problem(given, force); !why.empty()) return why;
+  std::error_code ec;
+  fs::path dir = given;
+  if (fs::is_symlink(fs::symlink_status(dir, ec))) {
+    dir = fs::canonical(dir, ec);  // replace the folder a link names, not the link
+    if (ec) return "cannot follow the link: " + ec.message();
+  }
+  bool empty = !fs::exists(dir, ec) || fs::is_empty(dir, ec);
+  fs::path parent = fs::absolute(dir, ec).parent_path();
+  std::string temp = (parent / ".cidrcheck-XXXXXX").string();
+  if (::mkdtemp(temp.data()) == nullptr) return "cannot create a folder in " + parent.string() + ": " + std::strerror(errno);
+  auto fail = [&](std::string why) {
+    std::error_code ignored;
+    fs::remove_all(temp, ignored);
+    return why;
+  };
+  // The folder gets what mkdir(2) would give it (mkdtemp makes it 0700).
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  if (::chmod(temp.c_str(), 0777 & ~mask) != 0) return fail(std::string("cannot set permissions: ") + std::strerror(errno));
+  for (const auto& file : files) {
+    fs::path path = fs::path(temp) / file.path;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) return fail("cannot create " + path.parent_path().string() + ": " + ec.message());
+    if (auto why = write_new_file(path, file.text); !why.empty()) return fail(why);
+  }
+  for (auto it = fs::recursive_directory_iterator(temp, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_directory() && !sync_directory(it->path())) return fail("cannot sync " + it->path().string());
+  }
+  if (!sync_directory(temp)) return fail(std::string("cannot sync the folder: ") + std::strerror(errno));
+  if (empty) {
+    // rename(2) replaces an empty folder, or takes a free name.
+    if (std::rename(temp.c_str(), dir.c_str()) != 0) return fail(std::string("cannot replace the folder: ") + std::strerror(errno));
+  } else if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) == 0) {
+    fs::remove_all(temp, ec);  // the old folder, now at the temporary name
+  } else {
+    // A file system without exchange: the old folder steps aside first.
+    std::string aside = (parent / ".cidrcheck-old-XXXXXX").string();
+    if (::mkdtemp(aside.data()) == nullptr || std::rename(dir.c_str(), (fs::path(aside) / "old").c_str()) != 0) {
+      return fail(std::string("cannot replace the folder: ") + std::strerror(errno));
+    }
+    if (std::rename(temp.c_str(), dir.c_str()) != 0) {
+      int error = errno;
+      std::rename((fs::path(aside) / "old").c_str(), dir.c_str());
+      fs::remove_all(aside, ec);
+      return fail(std::string("cannot replace the folder: ") + std::strerror(error));
+    }
+    fs::remove_all(aside, ec);
+  }
+  if (!sync_directory(parent)) return std::string("cannot sync the parent folder: ") + std::strerror(errno);
+  return {};
+}
+
 void note_input(const std::string& path) {
   if (path.empty() || path == "-") return;
   if (std::find(inputs().begin(), inputs().end(), path) == inputs().end()) inputs().push_back(path);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace cidrcheck::cli {
 
@@ -19,6 +20,26 @@ namespace cidrcheck::cli {
 /// removed then. A file noted as an input (note_input), or written already by
 /// this run, is refused.
 auto write_file_atomically(const std::string& path, const std::function<void(output&)>& render) -> std::string;
+
+/// A file of a folder written by write_directory_atomically.
+struct folder_file {
+  std::string path;  ///< relative to the folder; may name subfolders ("01-x/runbook.md")
+  std::string text;
+};
+
+/// Writes the folder dir with exactly files in it, in full or not at all: the
+/// files fill a temporary folder beside dir, which then takes dir's place
+/// (rename(2); with force, an atomic exchange with the old folder, which is
+/// then removed). dir may be missing or empty; a dir that holds anything is
+/// replaced only with force. A dir that is, or holds, an input of this run
+/// (note_input) is refused, force or not. Returns "" on success, else why the
+/// folder could not be written; the temporary folder is removed then.
+auto write_directory_atomically(const std::string& dir, const std::vector<folder_file>& files, bool force)
+    -> std::string;
+
+/// Why write_directory_atomically(dir, ..., force) would refuse dir before
+/// writing anything, or "": so a run can stop before its other outputs.
+auto directory_problem(const std::string& dir, bool force) -> std::string;
 
 /// Reports whether a and b name one file: the same file when both exist, else
 /// the same path once made absolute, normalised and its existing links resolved.

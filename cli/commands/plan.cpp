@@ -7,7 +7,9 @@
 #include "output.hpp"
 #include "report/report.hpp"
 
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/fleet/plan.hpp>
+#include <cidrcheck/fleet/runbook.hpp>
 #include <cidrcheck/plan_request.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/import.hpp>
@@ -68,6 +70,10 @@ auto plan_interfaces() -> std::vector<command_interface> {
      "text, json, or yaml (the fleet file with the plan applied; for several sources or imports, an overlay "
      "of the changes to check beside them)")
     ("output,o", po::value<std::string>()->value_name("FILE"), "write to FILE (atomically) instead of standard output")
+    ("emit", po::value<std::string>()->value_name("DIR"),
+     "also write each operation's runbook to DIR: a folder per operation with runbook.md and the files its steps "
+     "apply (atomically; DIR must be missing or empty)")
+    ("force", po::bool_switch(), "let --emit replace a DIR that is not empty")
     ("pool", po::value<std::vector<std::string>>()->value_name("ROLE=CIDR"),
      "where new ranges of a role may come from (repeatable; ROLE network, pods, services or all)")
     ("avoid", po::value<std::vector<std::string>>()->value_name("CIDR"), "space no new range may use (repeatable)")
@@ -86,6 +92,7 @@ auto plan_interfaces() -> std::vector<command_interface> {
   add_findings_limit_option(c.options);
   c.values.push_back({"format", {"text", "json", "yaml"}});
   c.values.push_back({"output", {}});
+  c.values.push_back({"emit", {}});
   c.operands = operand_kind::sources;
   return out;
 }
@@ -103,6 +110,9 @@ auto run_plan(std::span<const std::string> args) -> int {
   };
   const auto format = vm["format"].as<std::string>();
   const auto output_path = vm.count("output") ? vm["output"].as<std::string>() : std::string();
+  const auto emit_dir = vm.count("emit") ? vm["emit"].as<std::string>() : std::string();
+  if (vm["force"].as<bool>() && emit_dir.empty()) throw usage_error("--force goes with --emit DIR", help);
+  if (vm.count("emit") && emit_dir.empty()) throw usage_error("--emit takes a folder, not an empty name", help);
   if (format != "text" && format != "json" && format != "yaml") {
     throw usage_error("unknown format '" + format + "' (text, json or yaml)", help);
   }
@@ -113,6 +123,11 @@ auto run_plan(std::span<const std::string> args) -> int {
   // overlay: the changes alone, which check reads beside the same sources.
   bool overlay = format == "yaml" && (files.size() != 1 || parse_source_spec(files[0]).kind.has_value());
   refuse_input_as_output(output_path, files, help);
+  if (!emit_dir.empty()) {
+    if (auto why = directory_problem(emit_dir, vm["force"].as<bool>()); !why.empty()) {
+      throw usage_error("--emit " + detail::printable(emit_dir) + " " + why, help);
+    }
+  }
   const auto limits = limits_of(vm);
 
   // The options as given; the library validates them (plan_request.hpp).
@@ -204,6 +219,14 @@ auto run_plan(std::span<const std::string> args) -> int {
     }
   };
   if (!write_output(output_path, render)) return exit_trouble;
+  if (!emit_dir.empty()) {
+    std::vector<folder_file> folder;
+    for (auto& f : runbook_files(loaded.value, result)) folder.push_back({std::move(f.path), std::move(f.text)});
+    if (auto why = write_directory_atomically(emit_dir, folder, vm["force"].as<bool>()); !why.empty()) {
+      std::cerr << detail::printable(emit_dir) << ": error: " << why << "\n";
+      return exit_trouble;
+    }
+  }
   return result.complete() ? exit_ok : exit_findings;
 }
 

@@ -107,22 +107,22 @@ auto context_of(const owner& o) -> std::string {
   return context.empty() ? std::string() : " (" + context + ")";
 }
 
-// Steps, each naming the facts it relies on by letter; the facts are listed after them.
+// Steps, each naming the facts it relies on by id (docs/migration-facts.md);
+// the facts are listed after them, each once, with their status when not verified.
 void write_step_list(std::string& buf, const std::vector<migration_step>& steps) {
   std::vector<const migration_fact*> facts;
-  auto label = [&](const migration_fact& f) {
-    auto it = std::find_if(facts.begin(), facts.end(), [&](const migration_fact* x) { return x->text == f.text; });
-    if (it == facts.end()) it = facts.insert(facts.end(), &f);
-    return std::string(1, static_cast<char>('a' + (it - facts.begin())));
-  };
   for (std::size_t k = 0; k < steps.size(); ++k) {
     buf += "  " + std::to_string(k + 1) + ". " + steps[k].text;
     std::string labels;
-    for (const auto& fact : steps[k].facts) labels += (labels.empty() ? "" : ", ") + label(fact);
+    for (const auto& fact : steps[k].facts) {
+      labels += (labels.empty() ? "" : ", ") + fact.id;
+      auto known = std::find_if(facts.begin(), facts.end(), [&](const migration_fact* x) { return x->id == fact.id; });
+      if (known == facts.end()) facts.push_back(&fact);
+    }
     buf += labels.empty() ? "\n" : " [" + labels + "]\n";
   }
-  for (std::size_t k = 0; k < facts.size(); ++k) {
-    buf += "     [" + std::string(1, static_cast<char>('a' + k)) + "] " + facts[k]->text + "\n";
+  for (const auto* fact : facts) {
+    buf += "     [" + fact->id + "] " + fact->text + (fact->status == "verified" ? "" : " (status: " + fact->status + ")") + "\n";
   }
 }
 
@@ -207,8 +207,10 @@ void write_plan_json(output& out, const plan_report& r) {
     json steps = json::array();
     for (const auto& s : list) {
       json facts = json::array();
-      for (const auto& fact : s.facts) facts.push_back({{"fact", fact.text}, {"source", fact.source}});
-      steps.push_back({{"step", s.text}, {"relies_on", facts}});
+      for (const auto& fact : s.facts) {
+        facts.push_back({{"id", fact.id}, {"fact", fact.text}, {"source", fact.source}, {"status", fact.status}});
+      }
+      steps.push_back({{"step", s.text}, {"relies_on", facts}, {"needs", s.needs}, {"makes", s.makes}, {"files", s.files}});
     }
     return steps;
   };

@@ -65,13 +65,22 @@ auto steps_list(const std::vector<migration_step>& list) -> py::list {
     py::list facts;
     for (const auto& fact : s.facts) {
       py::dict fd;
+      fd["id"] = to_str(fact.id);
       fd["fact"] = to_str(fact.text);
       fd["source"] = to_str(fact.source);
+      fd["status"] = to_str(fact.status);
       facts.append(fd);
     }
     py::dict sd;
     sd["step"] = to_str(s.text);
     sd["relies_on"] = facts;
+    py::list needs, makes, files;
+    for (const auto& x : s.needs) needs.append(to_str(x));
+    for (const auto& x : s.makes) makes.append(to_str(x));
+    for (const auto& x : s.files) files.append(to_str(x));
+    sd["needs"] = needs;
+    sd["makes"] = makes;
+    sd["files"] = files;
     steps.append(sd);
   }
   return steps;

@@ -32,16 +32,26 @@ struct plan_options {
   std::optional<triage_options> triage;
 };
 
-/// One fact a migration step relies on, with where it comes from.
+/// One fact a migration step relies on, with where it comes from. `id` is its
+/// row in docs/migration-facts.md and in docs/planning.md's fact table.
 struct migration_fact {
+  std::string id;
   std::string text;
   std::string source;
+  std::string status;  ///< "verified", "verified (seed)", "derived", "unverified" or "conflicting"
 };
 
-/// One step of a live migration.
+/// One step of a live migration. `needs` and `makes` name states of the
+/// migration ("new-range-served", "old-range-unused"): a step needs only
+/// states an earlier step of the same runbook makes (the ordering rule,
+/// checked by tests). `files` names the files the step applies, which
+/// `runbook_files` (fleet/runbook.hpp) writes.
 struct migration_step {
   std::string text;
   std::vector<migration_fact> facts;
+  std::vector<std::string> needs;
+  std::vector<std::string> makes;
+  std::vector<std::string> files;
 };
 
 /// One range the plan moves, resizes or creates. Every change an operation makes

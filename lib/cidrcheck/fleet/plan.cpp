@@ -704,13 +704,19 @@ class planner {
       for (auto owner : op.owners) owners.insert(owner);
       if (!op.changes.empty()) result_.changes[op.changes.front()].cost = op.cost;
     }
+    // Steps only: the files they apply are built by runbook_files when asked for.
     for (auto& change : result_.changes) {
-      if (!change.operation) change.steps = detail::migration_steps(applied, change);
+      if (change.operation) continue;
+      detail::runbook_builder steps(false);
+      detail::change_runbook(applied, change, steps);
+      change.steps = std::move(steps.steps());
     }
     // An operation's steps; a change that is its operation's only one carries them too.
     // A replacement or a shared VPC is one runbook for all its changes.
     for (auto& op : result_.operations) {
-      op.steps = detail::operation_steps(applied, op, result_.changes);
+      detail::runbook_builder steps(false);
+      detail::operation_runbook(applied, op, result_.changes, steps);
+      op.steps = std::move(steps.steps());
       if (op.changes.size() == 1) result_.changes[op.changes.front()].steps = op.steps;
     }
     result_.owners_changed = owners.size();
