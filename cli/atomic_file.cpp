@@ -254,13 +254,16 @@ auto write_directory_atomically(const std::string& given, const std::vector<fold
   namespace fs = std::filesystem;
   if (auto why = directory_problem(given, force); !why.empty()) return why;
   std::error_code ec;
-  fs::path dir = given;
+  fs::path dir = fs::path(given).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "runbooks/" is the folder runbooks
   if (fs::is_symlink(fs::symlink_status(dir, ec))) {
     dir = fs::canonical(dir, ec);  // replace the folder a link names, not the link
     if (ec) return "cannot follow the link: " + ec.message();
   }
   bool empty = !fs::exists(dir, ec) || fs::is_empty(dir, ec);
   fs::path parent = fs::absolute(dir, ec).parent_path();
+  fs::create_directories(parent, ec);  // as mkdir -p: --emit out/runbooks makes out/
+  if (ec) return "cannot create " + parent.string() + ": " + ec.message();
   std::string temp = (parent / ".cidrcheck-XXXXXX").string();
   if (::mkdtemp(temp.data()) == nullptr) return "cannot create a folder in " + parent.string() + ": " + std::strerror(errno);
   auto fail = [&](std::string why) {

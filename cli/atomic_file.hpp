@@ -30,10 +30,11 @@ struct folder_file {
 /// Writes the folder dir with exactly files in it, in full or not at all: the
 /// files fill a temporary folder beside dir, which then takes dir's place
 /// (rename(2); with force, an atomic exchange with the old folder, which is
-/// then removed). dir may be missing or empty; a dir that holds anything is
-/// replaced only with force. A dir that is, or holds, an input of this run
-/// (note_input) is refused, force or not. Returns "" on success, else why the
-/// folder could not be written; the temporary folder is removed then.
+/// then removed). Missing parent folders are made. dir may be missing or
+/// empty; a dir that holds anything is replaced only with force. A dir that
+/// is, or holds, an input or an output of this run is refused, force or not.
+/// Returns "" on success, else why the folder could not be written; the
+/// temporary folder is removed then.
 auto write_directory_atomically(const std::string& dir, const std::vector<folder_file>& files, bool force)
     -> std::string;
 

@@ -1,0 +1,127 @@
+// fleet/runbook.hpp: the facts are docs/migration-facts.md's rows, and
+// runbook_files writes one folder per operation whose runbook.md lists the
+// steps, facts and files, and whose files carry the header naming their step.
+
+#include <cidrcheck/fleet/plan.hpp>
+#include <cidrcheck/fleet/runbook.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace cidrcheck {
+namespace {
+
+auto page() -> std::string {
+  std::ifstream in(std::string(CIDRCHECK_DOCS) + "/migration-facts.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(MigrationFacts, EveryFactRowOfThePageIsAFact) {
+  // A fact row: an id cell of lower-case words, then fact, source and a status.
+  std::regex row(R"(^\| ([a-z0-9][a-z0-9.-]*) \|.*\| (verified|verified \(seed\)|derived|unverified|conflicting) \|$)");
+  std::set<std::string> ids;
+  std::istringstream in(page());
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, row)) ids.insert(m[1]);
+  }
+  ASSERT_GT(ids.size(), 100u);
+  EXPECT_EQ(migration_facts().size(), ids.size());
+  for (const auto& id : ids) EXPECT_EQ(migration_fact_by_id(id).id, id);
+}
+
+TEST(MigrationFacts, ARowGivesTextSourceAndStatus) {
+  const auto& f = migration_fact_by_id("svc-alpha-1.29");
+  EXPECT_NE(f.text.find("networking.k8s.io/v1alpha1"), std::string::npos);
+  EXPECT_NE(f.source.find("seed 002"), std::string::npos);
+  EXPECT_EQ(f.status, "verified (seed)");
+}
+
+TEST(MigrationFacts, AnUnknownIdIsADefectNotAGuess) {
+  EXPECT_THROW((void)migration_fact_by_id("no-such-fact"), std::out_of_range);
+}
+
+struct planned {
+  fleet model;
+  plan_result result;
+};
+
+auto run(std::string_view yaml) -> planned {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(yaml, "t.yaml");
+  auto loaded = loader.finish();
+  EXPECT_TRUE(loaded.ok());
+  auto result = plan(loaded.value, builtin_catalog());
+  return {std::move(loaded.value), std::move(result)};
+}
+
+constexpr std::string_view two_kubeadm = R"(
+clusters:
+  - {name: "a b/c", distribution: kubeadm, kubernetes: "1.33", network: 10.1.0.0/16, pods: 10.2.0.0/16, services: 10.96.0.0/16}
+  - {name: d, distribution: kubeadm, kubernetes: "1.33", network: 10.3.0.0/16, pods: 10.4.0.0/16, services: 10.96.0.0/16}
+connections:
+  - {between: ["a b/c", d], routes: [services]}
+)";
+
+TEST(RunbookFiles, OneFolderPerOperationWithItsRunbook) {
+  auto p = run(two_kubeadm);
+  ASSERT_EQ(p.result.operations.size(), 1u);
+  auto files = runbook_files(p.model, p.result);
+  ASSERT_FALSE(files.empty());
+  const auto& book = files.front();
+  const auto& op = p.result.operations.front();
+  // The folder keeps the owner's name readable but safe as one path segment.
+  std::string owner = p.model.owners[op.owners.front()].name == "d" ? "d" : "a_b_c";
+  EXPECT_EQ(book.path, "01-" + op.kind + "-" + owner + "/runbook.md");
+  EXPECT_NE(book.text.find("## Steps"), std::string::npos);
+  for (const auto& s : op.steps) {
+    for (const auto& f : s.facts) EXPECT_NE(book.text.find("id=\"" + f.id + "\""), std::string::npos) << f.id;
+    for (const auto& name : s.files) {
+      bool emitted = false;
+      for (const auto& file : files) emitted = emitted || file.path == book.path.substr(0, book.path.find('/') + 1) + name;
+      EXPECT_TRUE(emitted) << name;
+    }
+  }
+  for (const auto& file : files) {
+    if (file.path.ends_with("/runbook.md")) continue;
+    EXPECT_EQ(file.text.rfind("# cidrcheck plan: " + op.kind + " for ", 0), 0u) << file.path;
+  }
+}
+
+TEST(RunbookFiles, NamesFromInputCannotBreakTheMarkdown) {
+  auto p = run(R"(
+clusters:
+  - {name: "x](http://evil)<b>", distribution: kubeadm, kubernetes: "1.33", network: 10.1.0.0/16, pods: 10.2.0.0/16, services: 10.96.0.0/16}
+  - {name: y, distribution: kubeadm, kubernetes: "1.33", network: 10.3.0.0/16, pods: 10.4.0.0/16, services: 10.96.0.0/16}
+connections:
+  - {between: ["x](http://evil)<b>", y], routes: [services]}
+)");
+  for (const auto& file : runbook_files(p.model, p.result)) {
+    EXPECT_EQ(file.text.find("<b>"), std::string::npos) << file.path;
+    EXPECT_EQ(file.path.find('('), std::string::npos) << file.path;
+  }
+}
+
+TEST(RunbookFiles, EveryStepNeedsOnlyWhatAnEarlierStepMakes) {
+  auto p = run(two_kubeadm);
+  for (const auto& op : p.result.operations) {
+    std::set<std::string> made;
+    for (const auto& s : op.steps) {
+      for (const auto& n : s.needs) EXPECT_TRUE(made.count(n)) << op.kind << ": '" << s.text << "' needs " << n;
+      made.insert(s.makes.begin(), s.makes.end());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cidrcheck
