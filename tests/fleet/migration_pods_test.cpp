@@ -161,6 +161,21 @@ connections: [[web, vpn]]
   EXPECT_EQ(p.step_with("CiliumPodIPPool"), -1);
 }
 
+// cilium-eni is unverified: the step says so and never edits Cilium's pools; the IPAM mode never changes.
+TEST(MigrationPods, CiliumEniSaysUnverified) {
+  auto p = plan_text(R"(
+networks: [{name: vpn, type: vpn, cidrs: [10.90.0.0/16]}]
+clusters:
+  - {name: web, distribution: kubeadm, kubernetes: "1.32", cni: cilium, ipam: eni, nodes: 8,
+     network: 10.70.0.0/16, pods: 10.90.0.0/16, services: 10.91.0.0/16}
+connections: [[web, vpn]]
+)");
+  ASSERT_FALSE(p.result.operations.empty());
+  EXPECT_EQ(p.steps().at(0).text.rfind("unverified", 0), 0u) << p.text();
+  EXPECT_TRUE(has_fact(p.steps().at(0), "cilium-no-mode-change"));
+  EXPECT_EQ(p.step_with("CiliumPodIPPool"), -1);
+}
+
 // M15 and issue 14's EKS claim: a secondary CIDR, subnets, ENIConfigs and the CNI settings, never a new VPC.
 TEST(MigrationPods, EksUsesCustomNetworkingNotANewVpc) {
   auto p = plan_fixture("pods-eks-custom-networking");
