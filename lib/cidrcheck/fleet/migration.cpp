@@ -37,6 +37,20 @@ auto non_masquerade(const fleet& planned, const owner& o, ip_version v) -> std::
   return cover ? cover->to_string() : std::string("a block holding the pod and service ranges");
 }
 
+auto kops_non_masquerade(const fleet& planned, const owner& o, const prefix& pods) -> std::optional<prefix> {
+  auto clear = [&](const prefix& block) {
+    for (auto k : o.ranges) {
+      const auto& r = planned.ranges[k];
+      if (r.role == range_role::network && r.cidr.overlaps(block) && o.cni != "vpc-cni" && o.ipam != "eni") return false;
+    }
+    return true;
+  };
+  auto cover = prefix::try_parse(non_masquerade(planned, o, pods.version()));
+  if (cover && cover->length() >= 8 && clear(*cover)) return *cover;
+  if (clear(pods)) return pods;
+  return std::nullopt;
+}
+
 auto ranges_text(const fleet& planned, std::uint32_t owner, const plan_operation& op,
                  const std::vector<plan_change>& changes) -> std::string {
   std::string out;

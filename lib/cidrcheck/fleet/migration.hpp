@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,6 +73,13 @@ auto dns_of(const prefix& services) -> std::string;
 /// kops' nonMasqueradeCIDR after the plan: the smallest block that holds the
 /// cluster's pod and service ranges of version v.
 auto non_masquerade(const fleet& planned, const owner& o, ip_version v) -> std::string;
+/// kops' nonMasqueradeCIDR for a cluster whose pods move to `pods`: it must
+/// hold podCIDR (kops-nonmasq-pod) and must not overlap networkCIDR except
+/// with the VPC CNI or Cilium ENI (kops-nonmasq-network). non_masquerade() when
+/// that block is at most a /8 and clear of the network (older kops also wants
+/// serviceClusterIPRange inside, kops-nonmasq-svc), else podCIDR itself if
+/// clear; nullopt when even podCIDR overlaps the network.
+auto kops_non_masquerade(const fleet& planned, const owner& o, const prefix& pods) -> std::optional<prefix>;
 /// "network 10.0.0.0/16 -> 10.1.0.0/16, pods ..." for the changes of op that belong to owner.
 auto ranges_text(const fleet& planned, std::uint32_t owner, const plan_operation& op,
                  const std::vector<plan_change>& changes) -> std::string;
