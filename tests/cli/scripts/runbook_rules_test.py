@@ -10,8 +10,8 @@ version and CNI that changes a runbook's branch:
 - files: `plan --emit` writes one folder per runbook, each with runbook.md and
   every file its steps name, each of those starting with the comment that names
   the operation and the step; every YAML file parses, every Kubernetes object in
-  it has apiVersion, kind and metadata.name, and every value under a key that
-  names a CIDR is one.
+  it has apiVersion, kind and (unless it is component configuration, such as
+  kubeadm's) metadata.name, and every value under a key that names a CIDR is one.
 
 usage: runbook_rules_test.py CIDRCHECK REPO SCRATCH
 """
@@ -132,8 +132,13 @@ def check_fleet(cli, path, scratch, failures):
                     continue
                 for d in documents:
                     if isinstance(d, dict) and "apiVersion" in d:
-                        if not d.get("kind") or not (d.get("metadata") or {}).get("name"):
-                            failures.append(f"{folder / name}: a Kubernetes object without kind or metadata.name")
+                        if not d.get("kind"):
+                            failures.append(f"{folder / name}: a Kubernetes object without kind")
+                        # Component configuration (kubeadm's, the kubelet's) is no API object: it has no metadata.
+                        group = str(d["apiVersion"]).split("/")[0]
+                        config = group == "kubeadm.k8s.io" or group.endswith(".config.k8s.io")
+                        if not config and not (d.get("metadata") or {}).get("name"):
+                            failures.append(f"{folder / name}: a Kubernetes object without metadata.name")
                     check_cidrs(d, folder / name, failures)
     return True
 
