@@ -504,11 +504,13 @@ void window_runbook(const fleet& planned, const owner& o, const plan_change& c, 
   const auto m = move_of(o, c);
   const bool kubeadm = o.type == "kubeadm", kops = o.type == "kops";
   {
-    auto& s = out.step("Kubernetes " + version_text(o) + " is known to serve no ServiceCIDR API (alpha from 1.29, "
-                       "unclear in 1.27-1.28): kube-apiserver serves one service range, so the move is a maintenance "
-                       "window in which every Service is recreated (or upgrade to 1.29 or later first and follow the "
-                       "service-cidr-api runbook). Zendesk avoided the window only with a forked kube-proxy and a "
-                       "patched kube-apiserver. Before the window, back up etcd and /etc/kubernetes",
+    std::string text = o.kubernetes ? "Kubernetes " + version_text(o) + " has no ServiceCIDR API"
+                                    : std::string("the Kubernetes version is unknown, so no ServiceCIDR API can be assumed");
+    text += " (alpha from 1.29, unclear in 1.27-1.28): kube-apiserver serves one service range, so the move is a "
+            "maintenance window in which every Service is recreated (or upgrade to 1.29 or later first and follow "
+            "the service-cidr-api runbook). Zendesk avoided the window only with a forked kube-proxy and a patched "
+            "kube-apiserver. Before the window, back up etcd and /etc/kubernetes";
+    auto& s = out.step(text,
                        {"svc-noapi-window", "svc-noapi-zendesk", "svc-api-1.29", "kadm-flant-order"});
     s.makes = {"backup-taken"};
   }
