@@ -231,7 +231,8 @@ void certificate_step(const owner& o, const service_move& m, runbook_builder& ou
                            "run `kubeadm init phase certs apiserver` and restart kube-apiserver: kubeadm keeps an "
                            "existing certificate, and it puts only the first address of the current serviceSubnet in "
                            "it, so the old address would be lost when the subnet changes." + verify,
-                       {"kadm-san-first", "kadm-certs-keep", "kadm-config-cm", "svc-first-ip", "svc-old-ip-in-use"});
+                       {"kadm-san-first", "kadm-certs-keep", "kadm-config-cm", "kadm-api-version", "svc-first-ip",
+                        "svc-old-ip-in-use"});
     s.makes = {"cert-has-both-kubernetes-ips"};
     out.file("kubeadm-clusterconfiguration.yaml", [&] { return kubeadm_cluster_configuration(o, m, false, true); });
     out.file("kubeadm-certs.sh", [] { return kubeadm_certs_sh(); });
