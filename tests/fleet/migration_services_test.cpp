@@ -253,6 +253,18 @@ connections:
   EXPECT_EQ(text.find("spec.nonMasqueradeCIDR to"), std::string::npos) << text;
 }
 
+// A dual-stack cluster moving its IPv4 range keeps its IPv6 range in the new
+// ServiceCIDR and in the flag: deleting the default ServiceCIDR must not stop IPv6 allocation.
+TEST(ServiceRunbooks, DualStackKeepsTheOtherFamily) {
+  auto p = run_file(fixture("dualstack-133"));
+  EXPECT_NE(p.file("servicecidr.yaml").find("  cidrs:\n    - 10.48.0.0/12\n    - fd00:10:96::/112\n"), std::string::npos)
+      << p.file("servicecidr.yaml");
+  EXPECT_NE(p.file("kube-apiserver.flags").find("--service-cluster-ip-range=10.48.0.0/12,fd00:10:96::/112\n"),
+            std::string::npos);
+  EXPECT_NE(p.file("kubeadm-clusterconfiguration.yaml").find("serviceSubnet: 10.96.0.0/12,fd00:10:96::/112\n"),
+            std::string::npos);
+}
+
 // Before the API (and for unknown versions): the window of seeds 000 and 003, no ServiceCIDR object.
 TEST(ServiceRunbooks, WindowBeforeTheApi) {
   for (auto branch : {"kubeadm-125", "generic-unknown", "rke2-126"}) {

@@ -64,15 +64,23 @@ auto is_k3s(const std::string& distribution) -> bool { return distribution == "k
 // The addresses a service move touches.
 struct service_move {
   std::string from, to;            // the ranges
+  // The cluster's service ranges after the move, one per family, the moved
+  // family first: "10.48.0.0/12" or "10.48.0.0/12,fd00::/112" (kas-flag-two, svc-fields).
+  std::string ranges;
   std::string old_first, first;    // kubernetes.default before and after (svc-first-ip)
   std::string old_dns, dns;        // the cluster DNS address before and after
   std::string name;                // the new ServiceCIDR object's name
 };
 
-auto move_of(const owner& o, const plan_change& c) -> service_move {
+auto move_of(const fleet& planned, const owner& o, const plan_change& c) -> service_move {
   service_move m;
   m.from = c.from.to_string();
   m.to = c.to.to_string();
+  m.ranges = m.to;
+  for (auto k : o.ranges) {
+    const auto& r = planned.ranges[k];
+    if (r.role == range_role::services && r.cidr.version() != c.to.version()) m.ranges += "," + r.cidr.to_string();
+  }
   m.old_first = c.from.network().next().to_string();
   m.first = c.to.network().next().to_string();
   m.old_dns = c.dns_from ? c.dns_from->to_string() : o.dns ? o.dns->to_string() : dns_of(c.from);
@@ -105,6 +113,18 @@ auto kops_non_masquerade_text(const fleet& planned, const owner& o, ip_version v
 
 // --- files ------------------------------------------------------------------
 
+// "a,b" as YAML list items "<indent>- a\n<indent>- b\n".
+auto list_items(const std::string& csv, const std::string& indent) -> std::string {
+  std::string out;
+  for (std::size_t start = 0; start <= csv.size();) {
+    auto end = csv.find(',', start);
+    if (end == std::string::npos) end = csv.size();
+    out += indent + "- " + csv.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 auto servicecidr_yaml(service_cidr_api stage, const service_move& m) -> std::string {
   return "# A second service range beside the default ServiceCIDR `kubernetes` (svc-extend, svc-fields):\n"
          "# spec.cidrs holds one CIDR per IP family, at most two, and cannot be changed later.\n"
@@ -113,8 +133,7 @@ auto servicecidr_yaml(service_cidr_api stage, const service_move& m) -> std::str
          "metadata:\n"
          "  name: " + m.name + "\n"
          "spec:\n"
-         "  cidrs:\n"
-         "    - " + m.to + "\n";
+         "  cidrs:\n" + list_items(m.ranges, "    ");
 }
 
 auto api_flags(service_cidr_api stage) -> std::string {
@@ -126,7 +145,7 @@ auto api_flags(service_cidr_api stage) -> std::string {
 
 auto range_flag(const service_move& m) -> std::string {
   return "# the service range, after every Service was recreated in it (svc-reconfigure-order step 6)\n"
-         "--service-cluster-ip-range=" + m.to + "\n";
+         "--service-cluster-ip-range=" + m.ranges + "\n";
 }
 
 auto kube_dns_next_yaml(const service_move& m) -> std::string {
@@ -168,7 +187,7 @@ auto kubeadm_cluster_configuration(const owner& o, const service_move& m, bool n
       "apiVersion: " + std::string(kubeadm_api_version(o)) + "\n"
       "kind: ClusterConfiguration\n"
       "networking:\n"
-      "  serviceSubnet: " + (new_subnet ? m.to : m.from) + "\n"
+      "  serviceSubnet: " + (new_subnet ? m.ranges : m.from + m.ranges.substr(m.to.size())) + "\n"
       "apiServer:\n"
       "  certSANs:\n";
   if (old_san) out += "    - " + m.old_first + "  # the old kubernetes.default address, until no pod uses it\n";
@@ -282,7 +301,7 @@ void retire_step(const owner& o, const service_move& m, bool with_api, runbook_b
 // Operation service-cidr-api, upstream order (svc-reconfigure-order).
 void api_runbook(const fleet& planned, const owner& o, const plan_change& c, service_cidr_api stage,
                  runbook_builder& out) {
-  const auto m = move_of(o, c);
+  const auto m = move_of(planned, o, c);
   const bool kubeadm = o.type == "kubeadm", kops = o.type == "kops";
   const std::string version(servicecidr_api_version(stage));
 
@@ -343,8 +362,13 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
 
   // 3. The new range served beside the old one.
   {
-    auto& s = out.step("create the ServiceCIDR " + m.name + " for " + m.to + " (" + version + "); new Services can be "
-                       "given addresses in it at once, without restarting kube-apiserver. Check: `kubectl get "
+    std::string other = m.ranges.size() > m.to.size()
+                            ? " and the unchanged " + m.ranges.substr(m.to.size() + 1) + " (one CIDR per family; the "
+                              "other family keeps allocating once the default ServiceCIDR, which covers it too, is "
+                              "deleted)"
+                            : std::string();
+    auto& s = out.step("create the ServiceCIDR " + m.name + " for " + m.to + other + " (" + version + "); new Services "
+                       "can be given addresses in it at once, without restarting kube-apiserver. Check: `kubectl get "
                        "servicecidr " + m.name + "` is Ready",
                        {"svc-extend", "svc-fields", "svc-reconfigure-order"});
     s.needs = {"servicecidr-api-served"};
@@ -420,7 +444,7 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
 
   // 8. The flags.
   {
-    std::string text = "switch --service-cluster-ip-range to " + m.to + " on kube-apiserver and kube-controller-manager";
+    std::string text = "switch --service-cluster-ip-range to " + m.ranges + " on kube-apiserver and kube-controller-manager";
     if (kubeadm) {
       text += ": set networking.serviceSubnet to " + m.to + " in the kubeadm-config ConfigMap (keeping both "
               "addresses in apiServer.certSANs), so that the next `kubeadm upgrade` does not put " + m.from + " back, "
@@ -431,7 +455,7 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
               kops_non_masquerade_text(planned, o, c.to.version()) + "), then `kops update cluster --yes` and "
               "`kops rolling-update cluster --yes`";
     } else if (is_k3s(o.type)) {
-      text += ": --service-cidr=" + m.to + " and --cluster-dns=" + m.dns + " in the configuration of every server, "
+      text += ": --service-cidr=" + m.ranges + " and --cluster-dns=" + m.dns + " in the configuration of every server, "
               "all servers restarted together (a server whose critical values differ fails to join)";
     } else {
       text += ", one API server at a time; every kube-apiserver must end with the same value";
@@ -502,7 +526,7 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
 // Operation service-window: one range at a time, so every Service is recreated
 // in a window (seed 000, seed 003).
 void window_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out) {
-  const auto m = move_of(o, c);
+  const auto m = move_of(planned, o, c);
   const bool kubeadm = o.type == "kubeadm", kops = o.type == "kops";
   {
     std::string text = o.kubernetes ? "Kubernetes " + version_text(o) + " has no ServiceCIDR API"
@@ -517,7 +541,7 @@ void window_runbook(const fleet& planned, const owner& o, const plan_change& c, 
   }
   certificate_step(o, m, out);
   {
-    std::string text = "window starts: switch --service-cluster-ip-range to " + m.to +
+    std::string text = "window starts: switch --service-cluster-ip-range to " + m.ranges +
                        " on kube-apiserver and kube-controller-manager";
     if (kubeadm) {
       text += " (networking.serviceSubnet in the kubeadm-config ConfigMap, keeping both addresses in "

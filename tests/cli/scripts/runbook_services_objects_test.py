@@ -116,7 +116,11 @@ for folder in folders:
         elif path.name.startswith("kubeadm-clusterconfiguration"):
             check(doc["kind"] == "ClusterConfiguration", f"{where}: kind")
             check(doc["apiVersion"] == kubeadm_api(minor), f"{where}: apiVersion {doc['apiVersion']} for 1.{minor}")
-            service_range_ok(doc["networking"]["serviceSubnet"], where)
+            subnets = doc["networking"]["serviceSubnet"].split(",")
+            check(len(subnets) <= 2 and len({network(n).version for n in subnets}) == len(subnets),
+                  f"{where}: serviceSubnet holds at most one CIDR per family")
+            for n in subnets:
+                service_range_ok(n, where)
             sans = [ipaddress.ip_address(s) for s in doc["apiServer"]["certSANs"]]
             check(len(sans) == 2, f"{where}: certSANs must hold the old and the new kubernetes.default address")
         elif path.name.startswith("kops-cluster"):
