@@ -401,17 +401,13 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
     s.makes = {"old-range-not-allocating"};
   }
 
-  // 6. Kubelets hand the new DNS address to new pods.
-  {
+  // 6. Kubelets hand the new DNS address to new pods (kops, k3s and RKE2: with the flags).
+  if (!kops && !is_k3s(o.type)) {
     std::string text = "point kubelets at the new DNS address " + m.dns + " (clusterDNS): ";
     if (kubeadm) {
       text += "edit the kubelet-config ConfigMap in kube-system (key kubelet; kubelet-config-1.<minor> in older "
               "releases), then on each node `kubeadm upgrade node phase kubelet-config` (it rewrites "
               "/var/lib/kubelet/config.yaml) and restart kubelet, node by node";
-    } else if (kops) {
-      text += "unverified: kops derives kubelet clusterDNS itself (the kops story changed no DNS setting); check "
-              "`kops get cluster --full -o yaml` shows spec.kubelet.clusterDNS " + m.dns + " after step 7, and set it "
-              "there if it does not";
     } else {
       text += "in each node's kubelet configuration, then restart kubelet, node by node";
     }
@@ -453,7 +449,10 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
     } else if (kops) {
       text += ": set spec.serviceClusterIPRange to " + m.to + " in the kops cluster spec and keep spec.nonMasqueradeCIDR as it is if it still holds podCIDR (" +
               kops_non_masquerade_text(planned, o, c.to.version()) + "), then `kops update cluster --yes` and "
-              "`kops rolling-update cluster --yes`";
+              "`kops rolling-update cluster --yes`. The roll also gives kubelets the new cluster DNS address " +
+              m.dns + ": unverified: kops derives kubelet clusterDNS itself (the kops story changed no DNS setting); "
+              "check that `kops get cluster --full -o yaml` shows spec.kubelet.clusterDNS " + m.dns + ", and set it "
+              "there before the roll if it does not";
     } else if (is_k3s(o.type)) {
       text += ": --service-cidr=" + m.ranges + " and --cluster-dns=" + m.dns + " in the configuration of every server, "
               "all servers restarted together (a server whose critical values differ fails to join)";
@@ -467,6 +466,11 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
     if (is_k3s(o.type)) cite(s, {"k3s-critical"});
     s.needs = {"services-recreated", "lb-services-recreated", "cert-has-both-kubernetes-ips"};
     s.makes = {"flags-on-new-range"};
+    if (kops || is_k3s(o.type)) {
+      cite(s, {"svc-recreate-dns"});
+      s.needs.push_back("new-dns-serving");
+      s.makes.push_back("kubelets-use-new-dns");
+    }
     if (kops) {
       out.file("kops-cluster.yaml", [&] { return kops_range_yaml(m); });
     } else if (!is_k3s(o.type)) {
