@@ -172,8 +172,8 @@ TEST(ServiceRunbooks, CertificateCarriesBothKubernetesAddressesUntilTheEnd) {
   const auto& steps = p.steps("service-cidr-api");
   for (auto name : {"kubeadm-clusterconfiguration.yaml", "kubeadm-clusterconfiguration-final.yaml"}) {
     auto text = p.file(name);
-    EXPECT_NE(text.find("- 10.96.0.1 "), std::string::npos) << name;  // old first address
-    EXPECT_NE(text.find("- 10.48.0.1 "), std::string::npos) << name;  // new first address
+    EXPECT_NE(text.find("- \"10.96.0.1\" "), std::string::npos) << name;  // old first address
+    EXPECT_NE(text.find("- \"10.48.0.1\" "), std::string::npos) << name;  // new first address
   }
   int cert = maker(steps, "cert-has-both-kubernetes-ips"), flags = maker(steps, "flags-on-new-range"),
       restarted = maker(steps, "pods-use-new-addresses");
@@ -198,8 +198,8 @@ TEST(ServiceRunbooks, KubeadmConfigMapsUpdated) {
   for (auto branch : {"kubeadm-125", "kubeadm-133"}) {
     auto p = run_file(fixture(branch));
     auto final_config = p.file("kubeadm-clusterconfiguration-final.yaml");
-    EXPECT_NE(final_config.find("serviceSubnet: 10.48.0.0/12\n"), std::string::npos) << branch;
-    EXPECT_NE(p.file("kubelet-config.yaml").find("clusterDNS:\n  - 10.48.0.10\n"), std::string::npos) << branch;
+    EXPECT_NE(final_config.find("serviceSubnet: \"10.48.0.0/12\"\n"), std::string::npos) << branch;
+    EXPECT_NE(p.file("kubelet-config.yaml").find("clusterDNS:\n  - \"10.48.0.10\"\n"), std::string::npos) << branch;
     const auto& steps = p.result.operations.front().steps;
     const auto& flags = steps[maker(steps, "flags-on-new-range")];
     EXPECT_NE(flags.text.find("kubeadm-config"), std::string::npos) << branch;
@@ -257,11 +257,11 @@ connections:
 // ServiceCIDR and in the flag: deleting the default ServiceCIDR must not stop IPv6 allocation.
 TEST(ServiceRunbooks, DualStackKeepsTheOtherFamily) {
   auto p = run_file(fixture("dualstack-133"));
-  EXPECT_NE(p.file("servicecidr.yaml").find("  cidrs:\n    - 10.48.0.0/12\n    - fd00:10:96::/112\n"), std::string::npos)
+  EXPECT_NE(p.file("servicecidr.yaml").find("  cidrs:\n    - \"10.48.0.0/12\"\n    - \"fd00:10:96::/112\"\n"), std::string::npos)
       << p.file("servicecidr.yaml");
   EXPECT_NE(p.file("kube-apiserver.flags").find("--service-cluster-ip-range=10.48.0.0/12,fd00:10:96::/112\n"),
             std::string::npos);
-  EXPECT_NE(p.file("kubeadm-clusterconfiguration.yaml").find("serviceSubnet: 10.96.0.0/12,fd00:10:96::/112\n"),
+  EXPECT_NE(p.file("kubeadm-clusterconfiguration.yaml").find("serviceSubnet: \"10.96.0.0/12,fd00:10:96::/112\"\n"),
             std::string::npos);
 }
 

@@ -113,13 +113,14 @@ auto kops_non_masquerade_text(const fleet& planned, const owner& o, ip_version v
 
 // --- files ------------------------------------------------------------------
 
-// "a,b" as YAML list items "<indent>- a\n<indent>- b\n".
+// "a,b" as YAML list items of quoted strings (an IPv6 address of digits and
+// colons would otherwise read as a YAML 1.1 sexagesimal number).
 auto list_items(const std::string& csv, const std::string& indent) -> std::string {
   std::string out;
   for (std::size_t start = 0; start <= csv.size();) {
     auto end = csv.find(',', start);
     if (end == std::string::npos) end = csv.size();
-    out += indent + "- " + csv.substr(start, end - start) + "\n";
+    out += indent + "- \"" + csv.substr(start, end - start) + "\"\n";
     start = end + 1;
   }
   return out;
@@ -158,7 +159,7 @@ auto kube_dns_next_yaml(const service_move& m) -> std::string {
          "  name: kube-dns-next\n"
          "  namespace: kube-system\n"
          "spec:\n"
-         "  clusterIP: " + m.dns + "\n"
+         "  clusterIP: \"" + m.dns + "\"\n"
          "  selector:\n"
          "    k8s-app: kube-dns\n"
          "  ports:\n"
@@ -176,7 +177,7 @@ auto kubelet_config_yaml(const std::string& dns) -> std::string {
          "apiVersion: kubelet.config.k8s.io/v1beta1\n"
          "kind: KubeletConfiguration\n"
          "clusterDNS:\n"
-         "  - " + dns + "\n";
+         "  - \"" + dns + "\"\n";
 }
 
 auto kubeadm_cluster_configuration(const owner& o, const service_move& m, bool new_subnet, bool old_san) -> std::string {
@@ -187,11 +188,11 @@ auto kubeadm_cluster_configuration(const owner& o, const service_move& m, bool n
       "apiVersion: " + std::string(kubeadm_api_version(o)) + "\n"
       "kind: ClusterConfiguration\n"
       "networking:\n"
-      "  serviceSubnet: " + (new_subnet ? m.ranges : m.from + m.ranges.substr(m.to.size())) + "\n"
+      "  serviceSubnet: \"" + (new_subnet ? m.ranges : m.from + m.ranges.substr(m.to.size())) + "\"\n"
       "apiServer:\n"
       "  certSANs:\n";
-  if (old_san) out += "    - " + m.old_first + "  # the old kubernetes.default address, until no pod uses it\n";
-  out += "    - " + m.first + "  # the new kubernetes.default address\n";
+  if (old_san) out += "    - \"" + m.old_first + "\"  # the old kubernetes.default address, until no pod uses it\n";
+  out += "    - \"" + m.first + "\"  # the new kubernetes.default address\n";
   return out;
 }
 
@@ -228,7 +229,7 @@ auto kops_range_yaml(const service_move& m) -> std::string {
   return "# Field to change in the kops cluster spec (kops edit cluster); kops passes it to kube-apiserver\n"
          "# and kube-controller-manager as --service-cluster-ip-range (kops-svc-alpha).\n"
          "spec:\n"
-         "  serviceClusterIPRange: " + m.to + "\n";
+         "  serviceClusterIPRange: \"" + m.to + "\"\n";
 }
 
 // --- steps shared by the branches --------------------------------------------

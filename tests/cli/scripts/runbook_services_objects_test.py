@@ -62,7 +62,10 @@ def kubeadm_api(minor):
 
 
 def network(text):
-    return ipaddress.ip_network(text, strict=True)
+    # A YAML scalar that is not a string (an unquoted IPv6 address of digits
+    # and colons reads as a YAML 1.1 sexagesimal number) is an error too.
+    check(isinstance(text, str), f"{text!r} is not a YAML string")
+    return ipaddress.ip_network(str(text), strict=True)
 
 
 def service_range_ok(cidr, where):
