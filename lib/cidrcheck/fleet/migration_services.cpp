@@ -83,7 +83,8 @@ auto move_of(const fleet& planned, const owner& o, const plan_change& c) -> serv
   }
   m.old_first = c.from.network().next().to_string();
   m.first = c.to.network().next().to_string();
-  m.old_dns = c.dns_from ? c.dns_from->to_string() : o.dns ? o.dns->to_string() : dns_of(c.from);
+  // planned has the new DNS address already: the old one is the change's, else the convention.
+  m.old_dns = c.dns_from ? c.dns_from->to_string() : dns_of(c.from);
   m.dns = c.dns_to ? c.dns_to->to_string() : dns_of(c.to);
   m.name = object_name(c.to);
   return m;
