@@ -268,9 +268,9 @@ TEST(Plan, MigrationStepsFollowTheKubernetesVersion) {
     EXPECT_EQ(p.result.changes.size(), 1u);
     return p.result.changes.empty() ? std::string() : p.result.changes[0].steps[0].text;
   };
-  EXPECT_NE(steps_of("1.33").find("ServiceCIDR object (networking.k8s.io/v1)"), std::string::npos);
-  EXPECT_NE(steps_of("1.31").find("MultiCIDRServiceAllocator feature gate"), std::string::npos);
-  // 1.27-1.30 serve the alpha API (the kops story did it on 1.29); before 1.27 there is none.
+  EXPECT_NE(steps_of("1.33").find("ServiceCIDR API (networking.k8s.io/v1,"), std::string::npos);
+  EXPECT_NE(steps_of("1.31").find("--feature-gates=MultiCIDRServiceAllocator=true"), std::string::npos);
+  // 1.29-1.30 serve the alpha API (the kops story did it on 1.29); before 1.27 there is none.
   EXPECT_NE(steps_of("1.29").find("networking.k8s.io/v1alpha1"), std::string::npos);
   EXPECT_NE(steps_of("1.26").find("has no ServiceCIDR API"), std::string::npos);
 }

@@ -1,99 +1,640 @@
-// Runbooks that move or create a cluster's service range.
+// Runbooks that move or create a cluster's service range: with the ServiceCIDR
+// API (operation service-cidr-api) or in a maintenance window without it
+// (service-window). Where the distribution fixes the range (EKS, GKE, AKS,
+// OpenShift) the catalog offers neither, and the move is a replacement-cluster
+// operation (migration_network.cpp). Every fact id cited is a row of
+// docs/migration-facts.md, section 1.
 
 #include "migration.hpp"
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 namespace cidrcheck::detail {
 
 namespace {
 
-enum class service_cidr_api { none, alpha, beta, ga };
+// Which ServiceCIDR API a cluster's Kubernetes serves. `unclear` is 1.27-1.28,
+// where the sources disagree (svc-api-1.27-1.28); `none` is older or unknown.
+enum class service_cidr_api { none, unclear, alpha, beta, ga };
 
-// Which ServiceCIDR API a cluster's Kubernetes serves (svc-gate-alpha-1.27, svc-beta-1.31, svc-ga-1.33).
 auto service_cidr_stage(const owner& o) -> service_cidr_api {
   if (!o.kubernetes || *o.kubernetes < kube_version{1, 27}) return service_cidr_api::none;
+  if (*o.kubernetes < kube_version{1, 29}) return service_cidr_api::unclear;
   if (*o.kubernetes < kube_version{1, 31}) return service_cidr_api::alpha;
   if (*o.kubernetes < kube_version{1, 33}) return service_cidr_api::beta;
   return service_cidr_api::ga;
 }
 
-auto fixed_service_range_fact(const std::string& distribution) -> std::string_view {
-  if (distribution == "gke") return "gke-svc-fixed";
-  if (distribution == "aks") return "aks-svc-fixed";
-  return "eks-svc-fixed";
+// The networking.k8s.io version that serves ServiceCIDR at a stage; 1.27-1.28
+// would be v1alpha1 if served at all (svc-api-1.27-1.28).
+auto servicecidr_api_version(service_cidr_api stage) -> std::string_view {
+  switch (stage) {
+    case service_cidr_api::ga: return "networking.k8s.io/v1";
+    case service_cidr_api::beta: return "networking.k8s.io/v1beta1";
+    default: return "networking.k8s.io/v1alpha1";
+  }
+}
+
+// The kubeadm configuration API a kubeadm release reads: v1beta2 until 1.21
+// (v1beta1 dropped in 1.22), v1beta3 from 1.22 (v1beta2 dropped in 1.27;
+// v1beta3 deprecated for v1beta4, removed "1.34 or later"), v1beta4 from 1.34
+// (kadm-api-version).
+auto kubeadm_api_version(const owner& o) -> std::string_view {
+  if (o.kubernetes && *o.kubernetes < kube_version{1, 22}) return "kubeadm.k8s.io/v1beta2";
+  if (!o.kubernetes || *o.kubernetes < kube_version{1, 34}) return "kubeadm.k8s.io/v1beta3";
+  return "kubeadm.k8s.io/v1beta4";
+}
+
+auto version_text(const owner& o) -> std::string {
+  return o.kubernetes ? "1." + std::to_string(o.kubernetes->minor) : std::string("of unknown version");
+}
+
+// A Kubernetes object name (DNS subdomain) for a range: "services-10-96-0-0-12";
+// IPv6 colons become '-' too.
+auto object_name(const prefix& p) -> std::string {
+  std::string out = "services-";
+  for (char c : p.to_string()) out += (c == '.' || c == ':' || c == '/') ? '-' : c;
+  return out;
+}
+
+auto is_k3s(const std::string& distribution) -> bool { return distribution == "k3s" || distribution == "rke2"; }
+
+// The addresses a service move touches.
+struct service_move {
+  std::string from, to;            // the ranges
+  // The cluster's service ranges after the move, one per family, the moved
+  // family first: "10.48.0.0/12" or "10.48.0.0/12,fd00::/112" (kas-flag-two, svc-fields).
+  std::string ranges;
+  std::string old_first, first;    // kubernetes.default before and after (svc-first-ip)
+  std::string old_dns, dns;        // the cluster DNS address before and after
+  std::string name;                // the new ServiceCIDR object's name
+};
+
+auto move_of(const fleet& planned, const owner& o, const plan_change& c) -> service_move {
+  service_move m;
+  m.from = c.from.to_string();
+  m.to = c.to.to_string();
+  m.ranges = m.to;
+  for (auto k : o.ranges) {
+    const auto& r = planned.ranges[k];
+    if (r.role == range_role::services && r.cidr.version() != c.to.version()) m.ranges += "," + r.cidr.to_string();
+  }
+  m.old_first = c.from.network().next().to_string();
+  m.first = c.to.network().next().to_string();
+  // planned has the new DNS address already: the old one is the change's, else the convention.
+  m.old_dns = c.dns_from ? c.dns_from->to_string() : dns_of(c.from);
+  m.dns = c.dns_to ? c.dns_to->to_string() : dns_of(c.to);
+  m.name = object_name(c.to);
+  return m;
+}
+
+// kops: nonMasqueradeCIDR must hold podCIDR (kops-nonmasq-pod), older kops also
+// serviceClusterIPRange (kops-nonmasq-svc), and must not overlap networkCIDR
+// unless the CNI is the Amazon VPC CNI or Cilium in ENI mode (kops-nonmasq-network).
+auto kops_non_masquerade_text(const fleet& planned, const owner& o, ip_version v) -> std::string {
+  std::string cover = non_masquerade(planned, o, v);
+  const bool exempt = o.cni == "vpc-cni" || (o.cni == "cilium" && o.ipam == "eni");
+  std::string clash;
+  if (auto block = prefix::try_parse(cover); block && !exempt) {
+    for (auto k : o.ranges) {
+      const auto& r = planned.ranges[k];
+      if (r.role == range_role::network && r.cidr.overlaps(*block)) clash = r.cidr.to_string();
+    }
+  }
+  std::string rule = "spec.nonMasqueradeCIDR must hold podCIDR; older kops versions also require "
+                     "serviceClusterIPRange inside it (conflicting sources), and the smallest block holding both is " +
+                     cover;
+  if (exempt) return rule + " (the overlap rule with networkCIDR does not apply to this CNI)";
+  if (clash.empty()) return rule + ", which does not overlap networkCIDR";
+  return rule + ", which overlaps networkCIDR " + clash + ": kops refuses that, so with such a kops version choose a "
+         "service range that a block beside " + clash + " can hold together with podCIDR";
+}
+
+// --- files ------------------------------------------------------------------
+
+// "a,b" as YAML list items of quoted strings (an IPv6 address of digits and
+// colons would otherwise read as a YAML 1.1 sexagesimal number).
+auto list_items(const std::string& csv, const std::string& indent) -> std::string {
+  std::string out;
+  for (std::size_t start = 0; start <= csv.size();) {
+    auto end = csv.find(',', start);
+    if (end == std::string::npos) end = csv.size();
+    out += indent + "- \"" + csv.substr(start, end - start) + "\"\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+auto servicecidr_yaml(service_cidr_api stage, const service_move& m) -> std::string {
+  return "# A second service range beside the default ServiceCIDR `kubernetes` (svc-extend, svc-fields):\n"
+         "# spec.cidrs holds one CIDR per IP family, at most two, and cannot be changed later.\n"
+         "apiVersion: " + std::string(servicecidr_api_version(stage)) + "\n"
+         "kind: ServiceCIDR\n"
+         "metadata:\n"
+         "  name: " + m.name + "\n"
+         "spec:\n"
+         "  cidrs:\n" + list_items(m.ranges, "    ");
+}
+
+auto api_flags(service_cidr_api stage) -> std::string {
+  return "# MultiCIDRServiceAllocator is off by default before 1.33 (svc-gate-alpha-1.27, svc-beta-1.31)\n"
+         "--feature-gates=MultiCIDRServiceAllocator=true\n"
+         "# serve the ServiceCIDR objects' API group version, off by default\n"
+         "--runtime-config=" + std::string(servicecidr_api_version(stage)) + "=true\n";
+}
+
+auto range_flag(const service_move& m) -> std::string {
+  return "# the service range, after every Service was recreated in it (svc-reconfigure-order step 6)\n"
+         "--service-cluster-ip-range=" + m.ranges + "\n";
+}
+
+auto kube_dns_next_yaml(const service_move& m) -> std::string {
+  return "# A second DNS Service at the new address, beside kube-dns at " + m.old_dns + ", so that pods\n"
+         "# started before and after the move both resolve; copy spec.ports and spec.selector from\n"
+         "# `kubectl -n kube-system get service kube-dns -o yaml` if they differ from the usual ones below.\n"
+         "apiVersion: v1\n"
+         "kind: Service\n"
+         "metadata:\n"
+         "  name: kube-dns-next\n"
+         "  namespace: kube-system\n"
+         "spec:\n"
+         "  clusterIP: \"" + m.dns + "\"\n"
+         "  selector:\n"
+         "    k8s-app: kube-dns\n"
+         "  ports:\n"
+         "    - name: dns\n"
+         "      port: 53\n"
+         "      protocol: UDP\n"
+         "    - name: dns-tcp\n"
+         "      port: 53\n"
+         "      protocol: TCP\n";
+}
+
+auto kubelet_config_yaml(const std::string& dns) -> std::string {
+  return "# The field to change in the kubelet-config ConfigMap (key kubelet) and in each node's\n"
+         "# /var/lib/kubelet/config.yaml (kadm-kubelet-cm); keep every other field as it is.\n"
+         "apiVersion: kubelet.config.k8s.io/v1beta1\n"
+         "kind: KubeletConfiguration\n"
+         "clusterDNS:\n"
+         "  - \"" + dns + "\"\n";
+}
+
+auto kubeadm_cluster_configuration(const owner& o, const service_move& m, bool new_subnet, bool old_san) -> std::string {
+  std::string out =
+      "# The fields to change in the ClusterConfiguration (ConfigMap kube-system/kubeadm-config, key\n"
+      "# ClusterConfiguration, kadm-config-cm) and in the file given to kubeadm --config; keep every other\n"
+      "# field, and keep the apiVersion the ConfigMap already has if it differs (kadm-api-version).\n"
+      "apiVersion: " + std::string(kubeadm_api_version(o)) + "\n"
+      "kind: ClusterConfiguration\n"
+      "networking:\n"
+      "  serviceSubnet: \"" + (new_subnet ? m.ranges : m.from + m.ranges.substr(m.to.size())) + "\"\n"
+      "apiServer:\n"
+      "  certSANs:\n";
+  if (old_san) out += "    - \"" + m.old_first + "\"  # the old kubernetes.default address, until no pod uses it\n";
+  out += "    - \"" + m.first + "\"  # the new kubernetes.default address\n";
+  return out;
+}
+
+auto kubeadm_certs_sh() -> std::string {
+  return "# Reissue the API server certificate on each control-plane node, one at a time (kadm-certs-keep:\n"
+         "# kubeadm keeps an existing certificate unless it is moved away first). kubeadm.yaml is the\n"
+         "# configuration of kubeadm-clusterconfiguration.yaml merged into the cluster's own.\n"
+         "set -eu\n"
+         "mkdir -p /etc/kubernetes/pki/old\n"
+         "mv /etc/kubernetes/pki/apiserver.crt /etc/kubernetes/pki/apiserver.key /etc/kubernetes/pki/old/\n"
+         "kubeadm init phase certs apiserver --config kubeadm.yaml\n"
+         "# kube-apiserver reads its certificate at start: restart its static pod\n"
+         "mv /etc/kubernetes/manifests/kube-apiserver.yaml /etc/kubernetes/\n"
+         "sleep 20\n"
+         "mv /etc/kubernetes/kube-apiserver.yaml /etc/kubernetes/manifests/\n"
+         "# the certificate must list both kubernetes.default addresses while pods use the old one\n"
+         "openssl x509 -noout -ext subjectAltName -in /etc/kubernetes/pki/apiserver.crt\n";
+}
+
+auto kops_api_yaml(service_cidr_api stage) -> std::string {
+  std::string version(servicecidr_api_version(stage));
+  return "# Fields to add to the kops cluster spec (kops edit cluster), as the kops story did on 1.29\n"
+         "# (kops-svc-alpha): kubeAPIServer.featureGates is rendered into --feature-gates\n"
+         "# (kops-feature-gates), kubeAPIServer.runtimeConfig into --runtime-config (kops-runtime-config).\n"
+         "spec:\n"
+         "  kubeAPIServer:\n"
+         "    featureGates:\n"
+         "      MultiCIDRServiceAllocator: \"true\"\n"
+         "    runtimeConfig:\n"
+         "      " + version + ": \"true\"\n";
+}
+
+auto kops_range_yaml(const service_move& m) -> std::string {
+  return "# Field to change in the kops cluster spec (kops edit cluster); kops passes it to kube-apiserver\n"
+         "# and kube-controller-manager as --service-cluster-ip-range (kops-svc-alpha).\n"
+         "spec:\n"
+         "  serviceClusterIPRange: \"" + m.to + "\"\n";
+}
+
+// --- steps shared by the branches --------------------------------------------
+
+// Adds facts to a step after it was made (for facts that depend on the branch).
+void cite(migration_step& s, std::initializer_list<std::string_view> ids) {
+  for (auto id : ids) s.facts.push_back(migration_fact_by_id(id));
+}
+
+// The API server certificate carries both kubernetes.default addresses (svc-old-ip-in-use).
+void certificate_step(const owner& o, const service_move& m, runbook_builder& out) {
+  std::string verify = " Check: `openssl s_client -connect <api server>:6443 </dev/null | openssl x509 -noout "
+                       "-ext subjectAltName` lists both.";
+  if (o.type == "kubeadm") {
+    auto& s = out.step("add both kubernetes.default addresses, " + m.old_first + " (old) and " + m.first +
+                           " (new), to apiServer.certSANs in the kubeadm ClusterConfiguration (the file for kubeadm "
+                           "--config and the kubeadm-config ConfigMap; networking.serviceSubnet stays " + m.from +
+                           " for now), then on each control-plane node move apiserver.crt and apiserver.key away, "
+                           "run `kubeadm init phase certs apiserver` and restart kube-apiserver: kubeadm keeps an "
+                           "existing certificate, and it puts only the first address of the current serviceSubnet in "
+                           "it, so the old address would be lost when the subnet changes." + verify,
+                       {"kadm-san-first", "kadm-certs-keep", "kadm-config-cm", "kadm-api-version", "svc-first-ip",
+                        "svc-old-ip-in-use"});
+    s.makes = {"cert-has-both-kubernetes-ips"};
+    out.file("kubeadm-clusterconfiguration.yaml", [&] { return kubeadm_cluster_configuration(o, m, false, true); });
+    out.file("kubeadm-certs.sh", [] { return kubeadm_certs_sh(); });
+    return;
+  }
+  if (o.type == "kops") {
+    auto& s = out.step("make sure the API server certificate will carry both kubernetes.default addresses, " +
+                           m.old_first + " (old) and " + m.first + " (new), until the last step: unverified: how kops "
+                           "chooses the certificate's addresses was not looked up, and the kops story reports no "
+                           "certificate error." + verify + " Run the check again after the roll that switches the range.",
+                       {"svc-first-ip", "svc-old-ip-in-use", "kops-svc-alpha"});
+    s.makes = {"cert-has-both-kubernetes-ips"};
+    return;
+  }
+  auto& s = out.step("reissue the API server certificate with both kubernetes.default addresses, " + m.old_first +
+                         " (old) and " + m.first + " (new), among its subject alternative names, and restart the API "
+                         "servers one at a time; pods keep the old address until restarted." + verify,
+                     {"svc-first-ip", "svc-env-vars", "svc-old-ip-in-use"});
+  s.makes = {"cert-has-both-kubernetes-ips"};
+}
+
+// The retirement step every runbook ends with.
+void retire_step(const owner& o, const service_move& m, bool with_api, runbook_builder& out) {
+  std::string text = "retire the old range " + m.from + ": ";
+  if (o.type == "kubeadm") {
+    text += "remove " + m.old_first + " from apiServer.certSANs (kubeadm-config and kubeadm.yaml) and reissue the "
+            "certificate as in step 2; ";
+  } else {
+    text += "drop " + m.old_first + " from the API server certificate; ";
+  }
+  text += "verify that no Service keeps an address in it: `kubectl get services -A -o "
+          "jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {.spec.clusterIPs}{\"\\n\"}{end}'` "
+          "lists none in " + m.from;
+  if (with_api) {
+    text += ", `kubectl get ipaddresses` lists none in it, and `kubectl get servicecidr kubernetes` shows it gone "
+            "or holding only " + m.to + " (a deleted ServiceCIDR disappears once no IPAddress depends on it; one "
+            "left terminating with Ready=False, reason OrphanIPAddress, names what still uses the old range)";
+  }
+  auto& s = out.step(text, {"svc-old-ip-in-use"});
+  if (with_api) cite(s, {"svc-finalizer", "svc-out-of-range-event"});
+  s.needs = {"pods-use-new-addresses", "services-recreated", "dns-service-in-new-range"};
+  s.makes = {"old-range-unused"};
+}
+
+// --- the branches -------------------------------------------------------------
+
+// Operation service-cidr-api, upstream order (svc-reconfigure-order).
+void api_runbook(const fleet& planned, const owner& o, const plan_change& c, service_cidr_api stage,
+                 runbook_builder& out) {
+  const auto m = move_of(planned, o, c);
+  const bool kubeadm = o.type == "kubeadm", kops = o.type == "kops";
+  const std::string version(servicecidr_api_version(stage));
+
+  // 0. k3s and RKE2: what is known.
+  if (is_k3s(o.type)) {
+    out.step("unverified: no upstream " + o.type + " procedure for changing the service range of a running "
+                       "cluster was found; a third party reports that changing the service CIDR left existing Services "
+                       "in the old range while kubernetes.default moved, which the steps below handle. --service-cidr "
+                       "(and --cluster-dns) are critical values: change them on every server at once when the range is switched",
+                       {"k3s-no-procedure", "k3s-critical"});
+  }
+
+  // 1. The API served.
+  if (stage == service_cidr_api::ga) {
+    auto& s = out.step("check that the ServiceCIDR API (networking.k8s.io/v1, GA and locked on from 1.33) is served: "
+                       "`kubectl get servicecidr kubernetes` shows the default ServiceCIDR holding " + m.from,
+                       {"svc-ga-1.33", "svc-default-object"});
+    s.makes = {"servicecidr-api-served"};
+  } else {
+    std::string text;
+    if (stage == service_cidr_api::unclear) {
+      text = "conflicting: whether Kubernetes " + version_text(o) + " serves ServiceCIDR objects at all is unclear "
+             "(the v1alpha1 types are tagged as introduced in 1.27, the release notes and the task page place the "
+             "feature in 1.29). Enable MultiCIDRServiceAllocator and " + version + " as below, then check that "
+             "`kubectl api-resources --api-group=networking.k8s.io` lists servicecidrs; if it does not, stop here and "
+             "upgrade to 1.29 or follow the service-window runbook. ";
+    }
+    text += "enable the ServiceCIDR API on every kube-apiserver, one at a time: --feature-gates="
+            "MultiCIDRServiceAllocator=true and --runtime-config=" + version + "=true (" +
+            (stage == service_cidr_api::beta ? "beta in 1.31-1.32, off by default" : "alpha, off by default") + ")";
+    if (kops) {
+      text += ": in the kops cluster spec as spec.kubeAPIServer.featureGates and runtimeConfig, as the kops story "
+              "did on 1.29, then `kops update cluster --yes` and `kops rolling-update cluster --yes`";
+    } else if (kubeadm) {
+      text += ": in /etc/kubernetes/manifests/kube-apiserver.yaml on each control-plane node, and in "
+              "apiServer.extraArgs of the kubeadm-config ConfigMap so that `kubeadm upgrade` keeps them";
+    }
+    text += "; then `kubectl get servicecidr kubernetes` shows the default ServiceCIDR holding " + m.from;
+    auto& s = out.step(text, {"svc-default-object"});
+    if (stage == service_cidr_api::beta) {
+      cite(s, {"svc-beta-1.31"});
+    } else if (stage == service_cidr_api::alpha) {
+      cite(s, {"svc-gate-alpha-1.27", "svc-alpha-1.29"});
+    } else {
+      cite(s, {"svc-api-1.27-1.28", "svc-gate-alpha-1.27"});
+    }
+    if (kops) cite(s, {"kops-runtime-config", "kops-feature-gates", "kops-svc-alpha"});
+    s.makes = {"servicecidr-api-served"};
+    if (kops) {
+      out.file("kops-cluster-api.yaml", [&] { return kops_api_yaml(stage); });
+    } else {
+      out.file("kube-apiserver-api.flags", [&] { return api_flags(stage); });
+    }
+  }
+
+  // 2. Both kubernetes.default addresses in the certificate.
+  certificate_step(o, m, out);
+
+  // 3. The new range served beside the old one.
+  {
+    std::string other = m.ranges.size() > m.to.size()
+                            ? " and the unchanged " + m.ranges.substr(m.to.size() + 1) + " (one CIDR per family; the "
+                              "other family keeps allocating once the default ServiceCIDR, which covers it too, is "
+                              "deleted)"
+                            : std::string();
+    auto& s = out.step("create the ServiceCIDR " + m.name + " for " + m.to + other + " (" + version + "); new Services "
+                       "can be given addresses in it at once, without restarting kube-apiserver. Check: `kubectl get "
+                       "servicecidr " + m.name + "` is Ready",
+                       {"svc-extend", "svc-fields", "svc-reconfigure-order"});
+    s.needs = {"servicecidr-api-served"};
+    s.makes = {"new-servicecidr-serving"};
+    out.file("servicecidr.yaml", [&] { return servicecidr_yaml(stage, m); });
+  }
+
+  // 4. A second DNS Service at the new DNS address, before anything else takes it.
+  {
+    auto& s = out.step("create a second DNS Service, kube-dns-next in kube-system, with clusterIP " + m.dns +
+                           " and kube-dns's selector and ports, so that pods with either DNS address in "
+                           "/etc/resolv.conf resolve until all are restarted (pods keep the DNS address they started "
+                           "with; a Service's clusterIP cannot be changed, and the stories instead recreated kube-dns "
+                           "and restarted every pod at once)",
+                       {"svc-recreate-dns", "svc-clusterip-immutable", "svc-dns-tenth"});
+    s.needs = {"new-servicecidr-serving"};
+    s.makes = {"new-dns-serving"};
+    out.file("kube-dns-next.yaml", [&] { return kube_dns_next_yaml(m); });
+  }
+
+  // 5. The old range stops allocating.
+  {
+    auto& s = out.step("mark the default ServiceCIDR for deletion: `kubectl delete servicecidr kubernetes --wait=false`. "
+                       "It stays terminating while Services use " + m.from + " but hands out no new addresses, so "
+                       "every Service created from now on gets one in " + m.to + ". Unverified: the upstream procedure "
+                       "is written for 1.33; that it works unchanged on the alpha and beta APIs is not stated (the "
+                       "kops story on 1.29 changed the flag first instead)",
+                       {"svc-stop-allocating", "svc-finalizer", "svc-reconfigure-order", "svc-reconfigure-version"});
+    s.needs = {"new-servicecidr-serving"};
+    s.makes = {"old-range-not-allocating"};
+  }
+
+  // 6. Kubelets hand the new DNS address to new pods (kops, k3s and RKE2: with the flags).
+  if (!kops && !is_k3s(o.type)) {
+    std::string text = "point kubelets at the new DNS address " + m.dns + " (clusterDNS): ";
+    if (kubeadm) {
+      text += "edit the kubelet-config ConfigMap in kube-system (key kubelet; kubelet-config-1.<minor> in older "
+              "releases), then on each node `kubeadm upgrade node phase kubelet-config` (it rewrites "
+              "/var/lib/kubelet/config.yaml) and restart kubelet, node by node";
+    } else {
+      text += "in each node's kubelet configuration, then restart kubelet, node by node";
+    }
+    auto& s = out.step(text, {"kadm-kubelet-cm", "svc-recreate-dns", "svc-dns-tenth"});
+    s.needs = {"new-dns-serving"};
+    s.makes = {"kubelets-use-new-dns"};
+    if (kubeadm) out.file("kubelet-config.yaml", [&] { return kubelet_config_yaml(m.dns); });
+  }
+
+  // 7. Services recreated into the new range.
+  {
+    std::string count = o.service_count ? " (" + std::to_string(*o.service_count) + " Services)" : std::string();
+    auto& s = out.step("recreate the ClusterIP Services" + count + " one by one, the ones other workloads call "
+                       "first: delete and create each without spec.clusterIP (or with an address in " + m.to + "), "
+                       "since a clusterIP cannot be changed; they get addresses in " + m.to + ". Leave headless "
+                       "Services (clusterIP: None) alone, and kube-dns and kubernetes.default for later steps",
+                       {"svc-clusterip-immutable", "svc-headless", "svc-reconfigure-order"});
+    s.needs = {"old-range-not-allocating"};
+    s.makes = {"services-recreated"};
+  }
+  {
+    std::string count = o.load_balancer_count ? std::to_string(*o.load_balancer_count) + " " : std::string();
+    auto& s = out.step("recreate the " + count + "LoadBalancer Services too: on AWS the load balancer is not kept, so "
+                       "move the DNS records to the new one (the kops story left them in the old range instead, which "
+                       "keeps the old ServiceCIDR from being deleted and raises ClusterIPOutOfRange events)",
+                       {"svc-lb-recreate", "svc-out-of-range-event", "svc-finalizer"});
+    s.needs = {"old-range-not-allocating"};
+    s.makes = {"lb-services-recreated"};
+  }
+
+  // 8. The flags.
+  {
+    std::string text = "switch --service-cluster-ip-range to " + m.ranges + " on kube-apiserver and kube-controller-manager";
+    if (kubeadm) {
+      text += ": set networking.serviceSubnet to " + m.to + " in the kubeadm-config ConfigMap (keeping both "
+              "addresses in apiServer.certSANs), so that the next `kubeadm upgrade` does not put " + m.from + " back, "
+              "and edit kube-apiserver.yaml and kube-controller-manager.yaml in /etc/kubernetes/manifests on each "
+              "control-plane node, one node at a time";
+    } else if (kops) {
+      text += ": set spec.serviceClusterIPRange to " + m.to + " in the kops cluster spec and keep spec.nonMasqueradeCIDR as it is if it still holds podCIDR (" +
+              kops_non_masquerade_text(planned, o, c.to.version()) + "), then `kops update cluster --yes` and "
+              "`kops rolling-update cluster --yes`. The roll also gives kubelets the new cluster DNS address " +
+              m.dns + ": unverified: kops derives kubelet clusterDNS itself (the kops story changed no DNS setting); "
+              "check that `kops get cluster --full -o yaml` shows spec.kubelet.clusterDNS " + m.dns + ", and set it "
+              "there before the roll if it does not";
+    } else if (is_k3s(o.type)) {
+      text += ": --service-cidr=" + m.ranges + " and --cluster-dns=" + m.dns + " in the configuration of every server, "
+              "all servers restarted together (a server whose critical values differ fails to join)";
+    } else {
+      text += ", one API server at a time; every kube-apiserver must end with the same value";
+    }
+    auto& s = out.step(text, {"svc-reconfigure-order", "svc-default-object", "kas-flag-two", "kas-flag-size",
+                              "kcm-svc-flag"});
+    if (kubeadm) cite(s, {"kadm-config-cm", "kadm-upgrade-reverts", "kadm-manifests"});
+    if (kops) cite(s, {"kops-nonmasq-pod", "kops-nonmasq-svc", "kops-nonmasq-network"});
+    if (is_k3s(o.type)) cite(s, {"k3s-critical"});
+    s.needs = {"services-recreated", "lb-services-recreated", "cert-has-both-kubernetes-ips"};
+    s.makes = {"flags-on-new-range"};
+    if (kops || is_k3s(o.type)) {
+      cite(s, {"svc-recreate-dns"});
+      s.needs.push_back("new-dns-serving");
+      s.makes.push_back("kubelets-use-new-dns");
+    }
+    if (kops) {
+      out.file("kops-cluster.yaml", [&] { return kops_range_yaml(m); });
+    } else if (!is_k3s(o.type)) {
+      out.file("kube-apiserver.flags", [&] { return range_flag(m); });
+      out.file("kube-controller-manager.flags", [&] { return range_flag(m); });
+      if (kubeadm) {
+        out.file("kubeadm-clusterconfiguration-final.yaml",
+                 [&] { return kubeadm_cluster_configuration(o, m, true, true); });
+      }
+    }
+  }
+
+  // 9. kubernetes.default.
+  {
+    auto& s = out.step("delete the kubernetes Service in default (`kubectl delete service kubernetes -n default`): it is "
+                       "never updated, and kube-apiserver recreates it at " + m.first + ". Check: `kubectl get service "
+                       "kubernetes -n default` shows " + m.first,
+                       {"svc-kubernetes-svc-sticky", "svc-first-ip"});
+    s.needs = {"flags-on-new-range"};
+    s.makes = {"kubernetes-service-in-new-range"};
+  }
+
+  // 10. Pods restarted: KUBERNETES_SERVICE_HOST and resolv.conf.
+  {
+    auto& s = out.step("restart every pod (`kubectl rollout restart` of each Deployment, StatefulSet and DaemonSet; "
+                       "delete bare pods): a container keeps the KUBERNETES_SERVICE_HOST (" + m.old_first + ") and the "
+                       "DNS address (" + m.old_dns + ") it started with",
+                       {"svc-env-vars", "svc-recreate-dns"});
+    s.needs = {"kubernetes-service-in-new-range", "kubelets-use-new-dns", "services-recreated"};
+    s.makes = {"pods-use-new-addresses"};
+  }
+
+  // 11. kube-dns itself at the new address.
+  {
+    auto& s = out.step("move kube-dns to " + m.dns + ": export it (`kubectl -n kube-system get service kube-dns -o "
+                       "yaml`), set spec.clusterIP and spec.clusterIPs to " + m.dns + ", then in one command delete "
+                       "kube-dns-next and kube-dns and create kube-dns from the edited file (new lookups pause for "
+                       "those seconds; no pod uses " + m.old_dns + " any more)",
+                       {"svc-clusterip-immutable", "svc-dns-tenth", "svc-recreate-dns"});
+    s.needs = {"pods-use-new-addresses"};
+    s.makes = {"dns-service-in-new-range"};
+  }
+
+  // 12. Dual write off, where the gate exists.
+  if (stage == service_cidr_api::ga || stage == service_cidr_api::beta) {
+    auto& s = out.step("optionally turn on the DisableAllocatorDualWrite feature gate on kube-apiserver (alpha 1.31, beta "
+                       "1.33, stable 1.34): kube-apiserver stops also writing the old bitmap allocator, which is only "
+                       "needed while the migration is not complete",
+                       {"svc-dual-write", "kas-flag-size"});
+    s.needs = {"dns-service-in-new-range"};
+    s.makes = {"dual-write-off"};
+  }
+
+  retire_step(o, m, true, out);
+}
+
+// Operation service-window: one range at a time, so every Service is recreated
+// in a window (seed 000, seed 003).
+void window_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out) {
+  const auto m = move_of(planned, o, c);
+  const bool kubeadm = o.type == "kubeadm", kops = o.type == "kops";
+  {
+    std::string text = o.kubernetes ? "Kubernetes " + version_text(o) + " has no ServiceCIDR API"
+                                    : std::string("the Kubernetes version is unknown, so no ServiceCIDR API can be assumed");
+    text += " (alpha from 1.29, unclear in 1.27-1.28): kube-apiserver serves one service range, so the move is a "
+            "maintenance window in which every Service is recreated (or upgrade to 1.29 or later first and follow "
+            "the service-cidr-api runbook). Zendesk avoided the window only with a forked kube-proxy and a patched "
+            "kube-apiserver. Before the window, back up etcd and /etc/kubernetes";
+    auto& s = out.step(text,
+                       {"svc-noapi-window", "svc-noapi-zendesk", "svc-api-1.29", "kadm-flant-order"});
+    s.makes = {"backup-taken"};
+  }
+  certificate_step(o, m, out);
+  {
+    std::string text = "window starts: switch --service-cluster-ip-range to " + m.ranges +
+                       " on kube-apiserver and kube-controller-manager";
+    if (kubeadm) {
+      text += " (networking.serviceSubnet in the kubeadm-config ConfigMap, keeping both addresses in "
+              "apiServer.certSANs, and the static pod manifests in /etc/kubernetes/manifests)";
+    } else if (kops) {
+      text += " (spec.serviceClusterIPRange in the kops cluster spec, nonMasqueradeCIDR kept if it still holds podCIDR; " +
+              kops_non_masquerade_text(planned, o, c.to.version()) +
+              "; `kops update cluster --yes`, `kops rolling-update cluster --yes`)";
+    } else if (is_k3s(o.type)) {
+      text += " (--service-cidr and --cluster-dns on every server at once, since they are critical values that "
+              "must match; unverified: no upstream k3s or RKE2 procedure for this was found)";
+    }
+    text += ". If Services then fail with \"no free Cluster IPs\", stop kube-controller-manager and delete the "
+            "RangeAllocation object of the old range from etcd, as Zendesk did";
+    auto& s = out.step(text, {"svc-noapi-window", "kas-flag-two", "kas-flag-size", "svc-rangeallocation"});
+    if (kubeadm) cite(s, {"kadm-config-cm", "kadm-upgrade-reverts", "kadm-manifests"});
+    if (kops) cite(s, {"kops-nonmasq-pod", "kops-nonmasq-svc", "kops-nonmasq-network"});
+    if (is_k3s(o.type)) cite(s, {"k3s-critical", "k3s-no-procedure"});
+    s.needs = {"backup-taken", "cert-has-both-kubernetes-ips"};
+    s.makes = {"flags-on-new-range"};
+    if (kops) {
+      out.file("kops-cluster.yaml", [&] { return kops_range_yaml(m); });
+    } else if (!is_k3s(o.type)) {
+      out.file("kube-apiserver.flags", [&] { return range_flag(m); });
+      out.file("kube-controller-manager.flags", [&] { return range_flag(m); });
+      if (kubeadm) {
+        out.file("kubeadm-clusterconfiguration-final.yaml",
+                 [&] { return kubeadm_cluster_configuration(o, m, true, true); });
+      }
+    }
+  }
+  {
+    auto& s = out.step("recreate kube-dns with clusterIP " + m.dns + " first, then delete the kubernetes Service in "
+                       "default (kube-apiserver recreates it at " + m.first + "), then every other ClusterIP and "
+                       "LoadBalancer Service (a clusterIP cannot be changed; on AWS a recreated LoadBalancer gets a new "
+                       "load balancer); leave headless Services alone",
+                       {"svc-clusterip-immutable", "svc-kubernetes-svc-sticky", "svc-headless", "svc-lb-recreate",
+                        "svc-dns-tenth"});
+    s.needs = {"flags-on-new-range"};
+    s.makes = {"services-recreated", "dns-service-in-new-range", "kubernetes-service-in-new-range"};
+  }
+  {
+    std::string text = "set kubelet clusterDNS to " + m.dns;
+    if (kubeadm) {
+      text += " in the kubelet-config ConfigMap, then on each node `kubeadm upgrade node phase kubelet-config` and "
+              "restart kubelet";
+    } else {
+      text += " on every node and restart kubelet";
+    }
+    auto& s = out.step(text, {"kadm-kubelet-cm", "svc-recreate-dns"});
+    s.needs = {"dns-service-in-new-range"};
+    s.makes = {"kubelets-use-new-dns"};
+    if (kubeadm) out.file("kubelet-config.yaml", [&] { return kubelet_config_yaml(m.dns); });
+  }
+  {
+    auto& s = out.step("restart every pod, so that each gets the new DNS address and KUBERNETES_SERVICE_HOST " +
+                           m.first + "; the window ends",
+                       {"svc-env-vars", "svc-recreate-dns", "kadm-flant-order"});
+    s.needs = {"kubelets-use-new-dns", "kubernetes-service-in-new-range", "services-recreated"};
+    s.makes = {"pods-use-new-addresses"};
+  }
+  retire_step(o, m, false, out);
 }
 
 }  // namespace
 
 void services_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out) {
-  const std::string from = c.from.to_string(), to = c.to.to_string();
-  std::string dns = c.dns_to ? c.dns_to->to_string() : dns_of(c.to);
-  std::string first = c.to.network().next().to_string();
   if (c.from == c.to) {
-    out.step("set the cluster DNS address to " + dns + " (kubelet clusterDNS and the kube-dns Service's "
-             "clusterIP), then restart kubelets node by node",
-             {"svc-dns-tenth"});
+    // Only the DNS address moves back into its range.
+    const std::string dns = c.dns_to ? c.dns_to->to_string() : dns_of(c.to);
+    const std::string old = c.dns_from ? c.dns_from->to_string() : std::string("the old DNS address");
+    auto& a = out.step("recreate the DNS Service (kube-dns) with clusterIP " + dns + " (a clusterIP cannot be changed)",
+                       {"svc-clusterip-immutable", "svc-dns-tenth"});
+    a.makes = {"dns-service-in-new-range"};
+    auto& b = out.step("set kubelet clusterDNS to " + dns + " and restart kubelets node by node", {"kadm-kubelet-cm"});
+    b.needs = {"dns-service-in-new-range"};
+    b.makes = {"kubelets-use-new-dns"};
+    auto& d = out.step("restart every pod: pods keep the DNS address they started with; then verify that no pod's "
+                       "/etc/resolv.conf names " + old + " (`kubectl exec POD -- cat /etc/resolv.conf` on a sample)",
+                       {"svc-recreate-dns"});
+    d.needs = {"kubelets-use-new-dns"};
+    d.makes = {"old-range-unused"};
     return;
   }
-  if (is_managed(o.type)) {
-    out.step("the service range of a " + o.type + " cluster is fixed at creation: create a replacement "
-             "cluster with service range " + to + ", move workloads to it (blue/green) and retire " + o.name,
-             {fixed_service_range_fact(o.type)});
-    return;
-  }
-  switch (service_cidr_stage(o)) {
-    case service_cidr_api::ga:
-      out.step("create a ServiceCIDR object (networking.k8s.io/v1) for " + to +
-                   " so that new Services can be given addresses in it",
-               {"svc-ga-1.33"});
-      break;
-    case service_cidr_api::beta:
-      out.step("enable the MultiCIDRServiceAllocator feature gate and networking.k8s.io/v1beta1 "
-               "(--runtime-config) on kube-apiserver, then create a ServiceCIDR object (networking.k8s.io/v1beta1) for " + to,
-               {"svc-beta-1.31"});
-      break;
-    case service_cidr_api::alpha:
-      out.step("enable the MultiCIDRServiceAllocator feature gate and networking.k8s.io/v1alpha1 "
-               "(--runtime-config=networking.k8s.io/v1alpha1=true) on kube-apiserver, then create a ServiceCIDR "
-               "object (networking.k8s.io/v1alpha1) for " + to,
-               {"svc-gate-alpha-1.27", "svc-alpha-1.29"});
-      break;
-    case service_cidr_api::none:
-      out.step(std::string("Kubernetes ") + (o.kubernetes ? "1." + std::to_string(o.kubernetes->minor) : "of unknown version") +
-                   " has no ServiceCIDR API (alpha from 1.27, beta from 1.31, GA from 1.33): plan a "
-                   "maintenance window in which every Service is recreated at once, or upgrade first",
-               {"svc-gate-alpha-1.27", "svc-ga-1.33"});
-      break;
-  }
-  out.step("add " + first + " (the new kubernetes.default address) to the API server certificate's "
-           "subject alternative names and roll the API servers",
-           {"svc-first-ip"});
-  if (o.type == "kubeadm") {
-    out.step("set networking.serviceSubnet to " + to + " and add " + first +
-             " to apiServer.certSANs in the kubeadm ClusterConfiguration, then regenerate the API server "
-             "certificate (kubeadm init phase certs apiserver)");
-  } else if (o.type == "kops") {
-    out.step("set spec.serviceClusterIPRange to " + to + " and spec.nonMasqueradeCIDR to " +
-                 non_masquerade(planned, o, c.to.version()) +
-                 ", then kops update cluster --yes and kops rolling-update cluster --yes",
-             {"kops-nonmasq-pod"});
-  }
-  out.step("change --service-cluster-ip-range on kube-apiserver and kube-controller-manager to " + to,
-           {"kas-flag-size"});
-  out.step("create the DNS Service anew with clusterIP " + dns + ", set kubelet clusterDNS to " + dns +
-               " and restart kubelets node by node, so that new pods resolve through it",
-           {"svc-dns-tenth", "svc-clusterip-immutable"});
-  out.step("recreate the ClusterIP Services (delete and create; the clusterIP is immutable), the ones "
-           "other workloads call first; leave headless Services alone",
-           {"svc-clusterip-immutable", "svc-headless"});
-  out.step("recreate LoadBalancer Services last, with their external address reserved and set, since "
-           "clients reach them from outside by that address",
-           {"svc-lb-recreate"});
-  out.step("delete the kubernetes Service in the default namespace so that kube-apiserver recreates it "
-           "at " + first + ", then remove the old range " + from + " (its ServiceCIDR object, if any, once "
-           "no address of it is in use)",
-           {"svc-first-ip"});
+  auto stage = service_cidr_stage(o);
+  if (stage == service_cidr_api::none) return window_runbook(planned, o, c, out);
+  api_runbook(planned, o, c, stage, out);
 }
 
 void services_creation_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out) {
@@ -102,24 +643,37 @@ void services_creation_runbook(const fleet& planned, const owner& o, const plan_
   const std::string dns = dns_of(c.to);
   if (o.type == "eks") {
     out.step("create " + o.name + " with kubernetesNetworkConfig." +
-                 (v6 ? std::string("ipFamily=ipv6 (EKS picks the IPv6 service range itself)") : "serviceIpv4Cidr=" + to),
+                 (v6 ? std::string("ipFamily=ipv6 (EKS picks the IPv6 service range itself)") : "serviceIpv4Cidr=" + to) +
+                 "; it cannot be changed later",
              {"eks-svc-fixed"});
   } else if (o.type == "gke") {
-    out.step("create " + o.name + " with --services-ipv4-cidr=" + to, {"gke-svc-fixed"});
+    out.step("create " + o.name + " with --services-ipv4-cidr=" + to + " (unverified: that it cannot be changed later "
+             "rests on a secondary source)",
+             {"gke-svc-fixed"});
   } else if (o.type == "aks") {
-    out.step("create " + o.name + " with --service-cidr " + to + " --dns-service-ip " + dns,
-             {"aks-svc-fixed", "svc-dns-tenth"});
+    out.step("create " + o.name + " with --service-cidr " + to + " --dns-service-ip " + dns + "; it cannot be changed "
+             "later, and no VNet subnet may be added inside it (upgrades fail)",
+             {"aks-svc-fixed", "aks-svc-overlap-upgrade", "svc-dns-tenth"});
+  } else if (o.type == "openshift") {
+    out.step("set networking.serviceNetwork to [" + to + "] in install-config.yaml before installing " + o.name +
+                 "; it cannot be changed after installation",
+             {"ocp-svc-fixed"});
   } else if (o.type == "kops") {
-    out.step("set spec.serviceClusterIPRange to " + to + " and spec.nonMasqueradeCIDR to " +
-                 non_masquerade(planned, o, c.to.version()) + " before kops update cluster creates it",
-             {"kops-nonmasq-pod"});
+    out.step("set spec.serviceClusterIPRange to " + to + " before `kops update cluster` creates the cluster; " +
+                 kops_non_masquerade_text(planned, o, c.to.version()),
+             {"kops-nonmasq-pod", "kops-nonmasq-svc", "kops-nonmasq-network"});
   } else if (o.type == "kubeadm") {
-    out.step("run kubeadm init with --service-cidr=" + to + " (networking.serviceSubnet); cluster DNS becomes " + dns,
-             {"kadm-config-cm", "svc-dns-tenth"});
+    out.step("run kubeadm init with --service-cidr=" + to + " (networking.serviceSubnet, at most 20 host bits and at "
+             "least 10 addresses); cluster DNS becomes " + dns,
+             {"kadm-config-cm", "kadm-svc-size", "svc-dns-tenth"});
+  } else if (is_k3s(o.type)) {
+    out.step("start every server of " + o.name + " with --service-cidr=" + to + " and --cluster-dns=" + dns +
+                 " (critical values: all servers must match)",
+             {"k3s-critical"});
   } else {
     out.step("start kube-apiserver and kube-controller-manager with --service-cluster-ip-range=" + to +
                  " and set kubelet clusterDNS to " + dns,
-             {"kas-flag-size", "svc-dns-tenth"});
+             {"kas-flag-two", "kas-flag-size", "svc-dns-tenth"});
   }
 }
 

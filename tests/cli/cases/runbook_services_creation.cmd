@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/runbook/services-creation.yaml

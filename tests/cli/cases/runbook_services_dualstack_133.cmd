@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/runbook/services-dualstack-133.yaml

@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/runbook/services-kubeadm-129.yaml

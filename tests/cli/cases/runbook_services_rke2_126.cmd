@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/runbook/services-rke2-126.yaml
