@@ -37,17 +37,19 @@ auto non_masquerade(const fleet& planned, const owner& o, ip_version v) -> std::
   return cover ? cover->to_string() : std::string("a block holding the pod and service ranges");
 }
 
+auto kops_network_clash(const fleet& planned, const owner& o, const prefix& block) -> std::optional<prefix> {
+  if (o.cni == "vpc-cni" || (o.cni == "cilium" && o.ipam == "eni")) return std::nullopt;
+  for (auto k : o.ranges) {
+    const auto& r = planned.ranges[k];
+    if (r.role == range_role::network && r.cidr.overlaps(block)) return r.cidr;
+  }
+  return std::nullopt;
+}
+
 auto kops_non_masquerade(const fleet& planned, const owner& o, const prefix& pods) -> std::optional<prefix> {
-  auto clear = [&](const prefix& block) {
-    for (auto k : o.ranges) {
-      const auto& r = planned.ranges[k];
-      if (r.role == range_role::network && r.cidr.overlaps(block) && o.cni != "vpc-cni" && o.ipam != "eni") return false;
-    }
-    return true;
-  };
   auto cover = prefix::try_parse(non_masquerade(planned, o, pods.version()));
-  if (cover && cover->length() >= 8 && clear(*cover)) return *cover;
-  if (clear(pods)) return pods;
+  if (cover && cover->length() >= 8 && !kops_network_clash(planned, o, *cover)) return *cover;
+  if (!kops_network_clash(planned, o, pods)) return pods;
   return std::nullopt;
 }
 

@@ -80,6 +80,9 @@ auto non_masquerade(const fleet& planned, const owner& o, ip_version v) -> std::
 /// serviceClusterIPRange inside, kops-nonmasq-svc), else podCIDR itself if
 /// clear; nullopt when even podCIDR overlaps the network.
 auto kops_non_masquerade(const fleet& planned, const owner& o, const prefix& pods) -> std::optional<prefix>;
+/// The cluster's network range that block overlaps where kops refuses that
+/// (kops-nonmasq-network: not with the Amazon VPC CNI or Cilium in ENI mode), if any.
+auto kops_network_clash(const fleet& planned, const owner& o, const prefix& block) -> std::optional<prefix>;
 /// "network 10.0.0.0/16 -> 10.1.0.0/16, pods ..." for the changes of op that belong to owner.
 auto ranges_text(const fleet& planned, std::uint32_t owner, const plan_operation& op,
                  const std::vector<plan_change>& changes) -> std::string;

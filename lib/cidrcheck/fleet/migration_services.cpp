@@ -97,11 +97,8 @@ auto kops_non_masquerade_text(const fleet& planned, const owner& o, ip_version v
   std::string cover = non_masquerade(planned, o, v);
   const bool exempt = o.cni == "vpc-cni" || (o.cni == "cilium" && o.ipam == "eni");
   std::string clash;
-  if (auto block = prefix::try_parse(cover); block && !exempt) {
-    for (auto k : o.ranges) {
-      const auto& r = planned.ranges[k];
-      if (r.role == range_role::network && r.cidr.overlaps(*block)) clash = r.cidr.to_string();
-    }
+  if (auto block = prefix::try_parse(cover)) {
+    if (auto network = kops_network_clash(planned, o, *block)) clash = network->to_string();
   }
   std::string rule = "spec.nonMasqueradeCIDR must hold podCIDR; older kops versions also require "
                      "serviceClusterIPRange inside it (conflicting sources), and the smallest block holding both is " +
