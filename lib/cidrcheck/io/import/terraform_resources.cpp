@@ -104,7 +104,13 @@ auto range_or_note(source_reader& in, const Attrs& a, std::string_view key, std:
 void terraform_resources::unknown(const terraform_instance& r, std::string_view what) {
   in_.yaml().report(severity::note, r.node, "import-unknown",
                     r.address + ": " + std::string(what) +
-                        " is known only after apply: cidrcheck leaves it out rather than guess");
+                        " is known only after apply: left out, not guessed");
+}
+
+void terraform_resources::unknown_range(const terraform_instance& r, std::string_view what, imported_owner& o,
+                                        range_role role) {
+  unknown(r, what);
+  if (o.value.kind == owner_kind::cluster) o.value.declared.add(role);
 }
 
 void terraform_resources::read(const terraform_instance& r) {
@@ -138,7 +144,11 @@ void terraform_resources::read(const terraform_instance& r) {
     auto group = in_.text(a.get("resource_group_name"), "resource_group_name");
     auto vnet = in_.text(a.get("virtual_network_name"), "virtual_network_name");
     if (!group || !vnet) {
-      note("the virtual network (resource_group_name, virtual_network_name)");
+      if (a.unknown("resource_group_name") || a.unknown("virtual_network_name")) {
+        note("the virtual network (resource_group_name, virtual_network_name)");
+      } else {
+        in_.error(r.node, "missing-key", r.address + " names no resource_group_name and virtual_network_name");
+      }
       return;
     }
     auto& o = vnet_owner(*group, *vnet, r);
@@ -251,13 +261,13 @@ void terraform_resources::aws_eks(const attrs& a, const terraform_instance& r) {
   // apply (the provider's docs): unknown in the plan, noted.
   bool ipv6 = in_.text(network.get("ip_family"), "ip_family") == "ipv6";
   std::vector<imported_range> services;
-  if (auto s = range_or_note(in_, network, "service_ipv4_cidr", "kubernetes_network_config.service_ipv4_cidr", note)) {
-    services.push_back(std::move(*s));
-  }
-  if (auto s = in_.range(network.get("service_ipv6_cidr"), "kubernetes_network_config.service_ipv6_cidr")) {
-    services.push_back(std::move(*s));
-  } else if (ipv6 && network.unknown("service_ipv6_cidr")) {
-    note("kubernetes_network_config.service_ipv6_cidr");
+  for (auto [key, wanted] : {std::pair{"service_ipv4_cidr", !ipv6}, std::pair{"service_ipv6_cidr", ipv6}}) {
+    std::string what = "kubernetes_network_config." + std::string(key);
+    if (auto s = in_.range(network.get(key), what)) {
+      services.push_back(std::move(*s));
+    } else if (wanted && network.unknown(key)) {
+      unknown_range(r, what, o, range_role::services);
+    }
   }
   add_claim(o, range_role::services, claim_kind::exact, std::move(services));
   // Pods take addresses of the VPC (the VPC CNI), as aws-eks reads it; hybrid
@@ -333,31 +343,36 @@ void terraform_resources::gcp_subnet(const attrs& a, const terraform_instance& r
 void terraform_resources::gke(const attrs& a, const terraform_instance& r) {
   auto& o = cluster(in_.text(a.get("name"), "name").value_or(r.address), "gke", "GKE cluster", r);
   kubernetes_version(a, a.get("master_version") ? "master_version" : "min_master_version", o);
-  auto note = [&](std::string_view what) { unknown(r, what); };
-  // A range written as a size alone ("/14") is GKE's to choose at apply.
-  auto cidr = [&](const attrs& b, std::string_view key, std::string what) -> std::optional<imported_range> {
-    auto text = in_.text(b.get(key), what);
-    if (text && text->starts_with("/")) {
-      note(what + " (\"" + *text + "\", a size GKE places)");
-      return std::nullopt;
-    }
-    return in_.range(b.get(key), what);
-  };
   auto policy = a.block("ip_allocation_policy");
-  // The pod range appears at the top and in ip_allocation_policy: two claims, which must agree.
-  if (auto p = cidr(a, "cluster_ipv4_cidr", "cluster_ipv4_cidr")) {
-    add_claim(o, range_role::pods, claim_kind::exact, {std::move(*p)});
-  }
-  if (auto p = cidr(policy, "cluster_ipv4_cidr_block", "ip_allocation_policy.cluster_ipv4_cidr_block")) {
-    add_claim(o, range_role::pods, claim_kind::exact, {std::move(*p)});
-  }
-  if (auto s = cidr(policy, "services_ipv4_cidr_block", "ip_allocation_policy.services_ipv4_cidr_block")) {
-    add_claim(o, range_role::services, claim_kind::exact, {std::move(*s)});
-  }
+  // Each range is written at the top (computed) and in the blocks (as given):
+  // claims that must agree. A size alone ("/14") is GKE's to place at apply.
+  auto read = [&](range_role role, std::initializer_list<std::pair<const attrs*, std::string_view>> at,
+                  std::string_view label_key, claim_kind kind) {
+    bool found = false;
+    std::string pending;
+    for (auto [b, key] : at) {
+      std::string what = (b == &a ? "" : std::string(b == &policy ? "ip_allocation_policy." : "private_cluster_config.")) +
+                         std::string(key);
+      auto text = in_.text(b->get(key), what);
+      if (text && text->starts_with("/")) {
+        pending = what + " (\"" + *text + "\", a size GKE places)";
+      } else if (auto range = in_.range(b->get(key), what)) {
+        add_claim(o, role, kind, {std::move(*range)});
+        found = true;
+      } else if (b->unknown(key) && pending.empty()) {
+        pending = what;
+      }
+    }
+    // Named secondary ranges of the subnet are the cluster's, through its link.
+    bool labelled = !label_key.empty() && policy.get(label_key);
+    if (!found && !labelled && !pending.empty()) unknown_range(r, pending, o, role);
+  };
+  read(range_role::pods, {{&a, "cluster_ipv4_cidr"}, {&policy, "cluster_ipv4_cidr_block"}},
+       "cluster_secondary_range_name", claim_kind::exact);
+  read(range_role::services, {{&a, "services_ipv4_cidr"}, {&policy, "services_ipv4_cidr_block"}},
+       "services_secondary_range_name", claim_kind::exact);
   auto control = a.block("private_cluster_config");
-  if (auto m = cidr(control, "master_ipv4_cidr_block", "private_cluster_config.master_ipv4_cidr_block")) {
-    add_claim(o, range_role::network, claim_kind::additional, {std::move(*m)});
-  }
+  read(range_role::network, {{&control, "master_ipv4_cidr_block"}}, "", claim_kind::additional);
   owner_link link;
   link.what = "subnet";
   for (auto [key, role] : {std::pair{"cluster_secondary_range_name", range_role::pods},
@@ -378,7 +393,11 @@ void terraform_resources::azure_vnet(const attrs& a, const terraform_instance& r
   auto group = in_.text(a.get("resource_group_name"), "resource_group_name");
   auto name = in_.text(a.get("name"), "name");
   if (!group || !name) {
-    unknown(r, "the virtual network's name (resource_group_name, name)");
+    if (a.unknown("resource_group_name") || a.unknown("name")) {
+      unknown(r, "the virtual network's name (resource_group_name, name)");
+    } else {
+      in_.error(r.node, "missing-key", r.address + " names no resource_group_name and name");
+    }
     return;
   }
   auto& o = vnet_owner(*group, *name, r);
@@ -423,9 +442,11 @@ void terraform_resources::aks(const attrs& a, const terraform_instance& r) {
   auto profile = a.block("network_profile");
   // The list forms (dual stack) win over the single ones, as in az's output;
   // each is computed, so a range is noted as unknown only when both are.
-  auto pair = [&](std::string_view list, std::string_view one) {
+  auto pair = [&](std::string_view list, std::string_view one, range_role role) {
     auto out = profile.get(list) ? in_.ranges(profile.get(list), list) : in_.ranges(profile.get(one), one);
-    if (out.empty() && profile.unknown(list) && profile.unknown(one)) note("network_profile." + std::string(one));
+    if (out.empty() && profile.unknown(list) && profile.unknown(one)) {
+      unknown_range(r, "network_profile." + std::string(one), o, role);
+    }
     return out;
   };
   auto plugin = in_.text(profile.get("network_plugin"), "network_plugin").value_or("");
@@ -436,9 +457,9 @@ void terraform_resources::aks(const attrs& a, const terraform_instance& r) {
   if (flat) {
     o.value.declared.add(range_role::pods);
   } else {
-    add_claim(o, range_role::pods, claim_kind::exact, pair("pod_cidrs", "pod_cidr"));
+    add_claim(o, range_role::pods, claim_kind::exact, pair("pod_cidrs", "pod_cidr", range_role::pods));
   }
-  add_claim(o, range_role::services, claim_kind::exact, pair("service_cidrs", "service_cidr"));
+  add_claim(o, range_role::services, claim_kind::exact, pair("service_cidrs", "service_cidr", range_role::services));
   if (auto dns = profile.get("dns_service_ip")) {
     if (auto address = in_.address_at(dns, "dns_service_ip")) {
       o.value.dns = *address;

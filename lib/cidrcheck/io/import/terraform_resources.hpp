@@ -69,6 +69,9 @@ class terraform_resources {
   void kubernetes_version(const attrs& a, std::string_view key, imported_owner& o);
   /// Notes that the instance's `what` is known only after apply.
   void unknown(const terraform_instance& r, std::string_view what);
+  /// Notes an unknown range of owner o in role; a cluster's role is then
+  /// declared, so that no distribution default stands in for it.
+  void unknown_range(const terraform_instance& r, std::string_view what, imported_owner& o, range_role role);
 
   source_reader& in_;
   import_result& out_;

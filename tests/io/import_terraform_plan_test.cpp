@@ -1,0 +1,260 @@
+// The terraform-plan importer (`terraform show -json PLANFILE`) on the plan in
+// tests/fixtures/import/terraform-plan/ and on small documents; and the
+// resource types state and plan share (one reader, terraform_resources).
+
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/io/import.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+namespace {
+
+const std::string fixtures = CIDRCHECK_FIXTURES "/import/terraform-plan/";
+using v = std::vector<std::string>;
+
+auto load(import_kind kind, const std::string& path) -> fleet_load_result {
+  fleet_loader loader(builtin_catalog());
+  loader.add_import(kind, fixtures + path);
+  return loader.finish();
+}
+
+auto load_text(import_kind kind, std::string_view text) -> fleet_load_result {
+  fleet_loader loader(builtin_catalog());
+  loader.add_import_text(kind, text, "x.json");
+  return loader.finish();
+}
+
+auto printed(const fleet_load_result& r) -> std::string {
+  std::string out;
+  for (const auto& d : r.diagnostics) out += format_diagnostic(d);
+  return out;
+}
+
+// The CIDRs an owner has in a role, in order, with where each came from:
+// "10.0.0.0/16" when read, "10.0.0.0/16 (default)" otherwise; "<no owner>" if there is none.
+auto cidrs(const fleet_load_result& r, std::string_view owner_name, range_role role) -> v {
+  auto k = r.value.find_owner(owner_name);
+  if (!k) return {"<no owner>"};
+  v out;
+  for (auto i : r.value.owners[*k].ranges) {
+    const auto& x = r.value.ranges[i];
+    if (x.role == role) out.push_back(x.cidr.to_string() + (x.origin == range_origin::declared ? "" : " (default)"));
+  }
+  return out;
+}
+
+auto owner_of(const fleet_load_result& r, std::string_view name) -> const owner& {
+  static const owner none;
+  auto k = r.value.find_owner(name);
+  return k ? r.value.owners[*k] : none;
+}
+
+// The messages of the diagnostics of a severity, in order.
+auto messages(const fleet_load_result& r, severity level) -> v {
+  v out;
+  for (const auto& d : r.diagnostics) {
+    if (d.level == level) out.push_back(d.message);
+  }
+  return out;
+}
+
+auto has_message(const fleet_load_result& r, std::string_view text) -> bool {
+  return std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                     [&](const diagnostic& d) { return d.message == text; });
+}
+
+// ---------------------------------------------------------------------------
+// The plan fixture: module.net (and module.net.module.subnets) adds a VPC,
+// subnets and an EKS cluster; the root keeps a VPC and adds GKE and AKS.
+
+TEST(ImportTerraformPlan, ReadsPlannedValuesOfModulesAtAnyDepth) {
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "vpc-0e9801d1295ce6ff8", range_role::external), (v{"10.0.0.0/16"}));
+  // A VPC the plan creates has no ID yet: its address names it, and says where it is from.
+  EXPECT_EQ(cidrs(r, "module.net.aws_vpc.main", range_role::external), (v{"10.0.128.0/17"}));
+  const auto& created = owner_of(r, "module.net.aws_vpc.main");
+  EXPECT_EQ(created.description, "AWS VPC payments, from the Terraform plan module.net.aws_vpc.main");
+  EXPECT_EQ(created.where, (source_location{fixtures + "plan.json", 166, 13}));
+  EXPECT_EQ(owner_of(r, "vpc-0e9801d1295ce6ff8").description,
+            "AWS VPC shared-services, from the Terraform plan aws_vpc.shared");
+}
+
+TEST(ImportTerraformPlan, ClustersFromPlannedBlocks) {
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  // google_container_cluster: ip_allocation_policy and private_cluster_config.
+  EXPECT_EQ(cidrs(r, "analytics", range_role::pods), (v{"10.96.0.0/14"}));
+  EXPECT_EQ(cidrs(r, "analytics", range_role::network), (v{"172.16.0.16/28"}));
+  EXPECT_EQ(owner_of(r, "analytics").description,
+            "GKE cluster, from the Terraform plan google_container_cluster.analytics");
+  // azurerm_kubernetes_cluster: network_profile (overlay, so pods have a range) and the node pool.
+  EXPECT_EQ(cidrs(r, "orders", range_role::pods), (v{"10.160.0.0/16"}));
+  EXPECT_EQ(cidrs(r, "orders", range_role::services), (v{"172.16.32.0/20"}));
+  EXPECT_EQ(owner_of(r, "orders").dns, address::parse("172.16.32.10"));
+  EXPECT_EQ(owner_of(r, "orders").nodes, 3u);
+  EXPECT_EQ(owner_of(r, "payments").type, "eks");
+}
+
+TEST(ImportTerraformPlan, ValuesUnknownUntilApplyAreNotesNamingTheResource) {
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  auto notes = messages(r, severity::note);
+  for (std::string_view want : {
+           "module.net.aws_vpc.main: ipv6_cidr_block",
+           "module.net.aws_eks_cluster.main: kubernetes_network_config.service_ipv4_cidr",
+           "module.net.aws_eks_cluster.main: vpc_config.vpc_id (the VPC it runs in)",
+           "module.net.module.subnets.aws_subnet.private[1]: vpc_id (the VPC its range belongs to)",
+           "google_container_cluster.analytics: ip_allocation_policy.services_ipv4_cidr_block (\"/20\", a size GKE "
+           "places)",
+       }) {
+    EXPECT_TRUE(has_message(r, "terraform-plan: " + std::string(want) + " is known only after apply: left out, not guessed"))
+        << want << "\n" << printed(r);
+  }
+  // Never a guess: no distribution default stands in for a range the plan leaves open.
+  EXPECT_EQ(cidrs(r, "payments", range_role::services), v{});
+  EXPECT_EQ(cidrs(r, "analytics", range_role::services), v{});
+  // A VPC that asks for no IPv6 block has none to wait for: no note about it.
+  EXPECT_FALSE(has_message(
+      r, "terraform-plan: aws_vpc.shared: ipv6_cidr_block is known only after apply: left out, not guessed"));
+}
+
+TEST(ImportTerraformPlan, ThePlansDeletionsAreLeftOutAndTheRestOfThePriorStateRead) {
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  // aws_vpc_ipv4_cidr_block_association.legacy (10.1.0.0/16) is in the prior
+  // state, and the plan deletes it.
+  EXPECT_EQ(cidrs(r, "vpc-0e9801d1295ce6ff8", range_role::external), (v{"10.0.0.0/16"}));
+  // A data source read while planning is in the prior state only.
+  auto plan = load_text(import_kind::terraform_plan, R"({
+    "format_version": "1.2",
+    "planned_values": {"root_module": {}},
+    "prior_state": {"values": {"root_module": {"resources": [
+      {"address": "data.aws_vpc.hub", "mode": "data", "type": "aws_vpc", "name": "hub",
+       "values": {"id": "vpc-0a1b2c3d4e5f60718", "cidr_block": "10.254.0.0/16"}}]}}}})");
+  ASSERT_TRUE(plan.ok()) << printed(plan);
+  EXPECT_EQ(cidrs(plan, "vpc-0a1b2c3d4e5f60718", range_role::external), (v{"10.254.0.0/16"}));
+  EXPECT_EQ(owner_of(plan, "vpc-0a1b2c3d4e5f60718").description,
+            "AWS VPC, from the Terraform plan's prior state data.aws_vpc.hub");
+}
+
+TEST(ImportTerraformPlan, TypesItDoesNotReadAreOneNoteWithCounts) {
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  EXPECT_TRUE(has_message(
+      r, "terraform-plan: 2 resources of types cidrcheck does not read: aws_availability_zones, aws_s3_bucket"))
+      << printed(r);
+}
+
+TEST(ImportTerraformPlan, AWholeBlockUnknownIsNotedForEachRangeInIt) {
+  auto r = load_text(import_kind::terraform_plan, R"({
+    "format_version": "1.2",
+    "planned_values": {"root_module": {"resources": [
+      {"address": "aws_eks_cluster.edge", "type": "aws_eks_cluster", "values": {"name": "edge"}}]}},
+    "resource_changes": [
+      {"address": "aws_eks_cluster.edge", "change": {"actions": ["create"],
+       "after_unknown": {"kubernetes_network_config": true, "vpc_config": true}}}]})");
+  EXPECT_EQ(messages(r, severity::note),
+            (v{"terraform-plan: aws_eks_cluster.edge: kubernetes_network_config.service_ipv4_cidr is known only after "
+               "apply: left out, not guessed",
+               "terraform-plan: aws_eks_cluster.edge: vpc_config.vpc_id (the VPC it runs in) is known only after "
+               "apply: left out, not guessed"}));
+}
+
+// ---------------------------------------------------------------------------
+// Bad input: positioned errors, exit code 2 from the CLI (golden cases import_tfplan_error_*).
+
+TEST(ImportTerraformPlan, MalformedPlansArePositioned) {
+  auto r = load(import_kind::terraform_plan, "malformed.json");
+  ASSERT_FALSE(r.ok());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> at;
+  for (const auto& d : r.diagnostics) at.emplace_back(d.where.line, d.where.column);
+  EXPECT_EQ(at, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{{7, 36}, {8, 9}, {9, 9}, {11, 62}, {14, 74}}));
+  EXPECT_EQ(r.diagnostics[1].message, "terraform-plan: aws_subnet.edge has no values");
+}
+
+TEST(ImportTerraformPlan, StateAndPlanAreToldApart) {
+  auto state = load(import_kind::terraform_plan, "main.tfstate");
+  ASSERT_FALSE(state.ok());
+  EXPECT_EQ(state.diagnostics.front().message,
+            "terraform-plan: this is a state, not a plan: read `terraform state pull` as terraform:FILE, or give "
+            "`terraform show -json PLANFILE` (after `terraform plan -out PLANFILE`)");
+  auto plan = load(import_kind::terraform, "plan.json");
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.diagnostics.front().message,
+            "terraform: this is a plan (`terraform show -json PLANFILE`): read it as terraform-plan:FILE");
+  auto future = load(import_kind::terraform_plan, "future.json");
+  ASSERT_FALSE(future.ok());
+  EXPECT_EQ(future.diagnostics.front().where, (source_location{fixtures + "future.json", 2, 21}));
+}
+
+// ---------------------------------------------------------------------------
+// One reader for state and plan: the same attributes read the same way.
+
+constexpr std::string_view clusters_values[] = {
+    R"({"name": "payments", "version": "1.31",
+        "kubernetes_network_config": [{"ip_family": "ipv4", "service_ipv4_cidr": "172.20.0.0/16"}],
+        "remote_network_config": [{"remote_node_networks": [{"cidrs": ["192.168.100.0/23"]}],
+                                   "remote_pod_networks": [{"cidrs": ["192.168.64.0/18"]}]}],
+        "vpc_config": [{"vpc_id": "vpc-0e9801d1295ce6ff8"}]})",
+    R"({"name": "analytics", "master_version": "1.30.5-gke.1014001",
+        "cluster_ipv4_cidr": "10.96.0.0/14", "services_ipv4_cidr": "10.100.0.0/20",
+        "subnetwork": "projects/acme-prod/regions/us-central1/subnetworks/gke-prod",
+        "ip_allocation_policy": [{"cluster_ipv4_cidr_block": "10.96.0.0/14", "services_ipv4_cidr_block": "10.100.0.0/20"}],
+        "private_cluster_config": [{"master_ipv4_cidr_block": "172.16.0.16/28"}]})",
+    R"({"name": "orders", "resource_group_name": "orders-rg", "kubernetes_version": "1.30",
+        "default_node_pool": [{"node_count": 3}],
+        "network_profile": [{"network_plugin": "kubenet", "pod_cidr": "10.160.0.0/16", "pod_cidrs": ["10.160.0.0/16"],
+                             "service_cidr": "172.16.32.0/20", "service_cidrs": ["172.16.32.0/20"],
+                             "dns_service_ip": "172.16.32.10"}]})",
+};
+constexpr std::string_view clusters_types[] = {"aws_eks_cluster", "google_container_cluster",
+                                               "azurerm_kubernetes_cluster"};
+
+auto as_state() -> std::string {
+  std::string out = R"({"version": 4, "terraform_version": "1.9.5", "resources": [)";
+  for (std::size_t k = 0; k < 3; ++k) {
+    out += std::string(k ? "," : "") + R"({"mode": "managed", "type": ")" + std::string(clusters_types[k]) +
+           R"(", "name": "c", "instances": [{"attributes": )" + std::string(clusters_values[k]) + "}]}";
+  }
+  return out + "]}";
+}
+
+auto as_plan() -> std::string {
+  std::string out = R"({"format_version": "1.2", "planned_values": {"root_module": {"child_modules": [
+    {"address": "module.a", "child_modules": [{"address": "module.a.module.b", "resources": [)";
+  for (std::size_t k = 0; k < 3; ++k) {
+    out += std::string(k ? "," : "") + R"({"address": "module.a.module.b.)" + std::string(clusters_types[k]) +
+           R"(.c", "type": ")" + std::string(clusters_types[k]) + R"(", "values": )" + std::string(clusters_values[k]) +
+           "}";
+  }
+  return out + "]}]}]}}}";
+}
+
+TEST(ImportTerraformPlan, ClusterResourcesReadTheSameFromStateAndPlan) {
+  auto state = load_text(import_kind::terraform, as_state());
+  auto plan = load_text(import_kind::terraform_plan, as_plan());
+  ASSERT_TRUE(state.ok()) << printed(state);
+  ASSERT_TRUE(plan.ok()) << printed(plan);
+  for (const auto* r : {&state, &plan}) {
+    EXPECT_EQ(cidrs(*r, "payments", range_role::services), (v{"172.20.0.0/16"}));
+    EXPECT_EQ(cidrs(*r, "payments", range_role::pods), (v{"192.168.64.0/18"}));
+    EXPECT_EQ(cidrs(*r, "payments", range_role::network), (v{"192.168.100.0/23"}));
+    // Written twice (computed at the top, given in ip_allocation_policy): two claims that agree.
+    EXPECT_EQ(cidrs(*r, "analytics", range_role::pods), (v{"10.96.0.0/14"}));
+    EXPECT_EQ(cidrs(*r, "analytics", range_role::services), (v{"10.100.0.0/20"}));
+    EXPECT_EQ(cidrs(*r, "analytics", range_role::network), (v{"172.16.0.16/28"}));
+    EXPECT_EQ(cidrs(*r, "orders", range_role::pods), (v{"10.160.0.0/16"}));
+    EXPECT_EQ(cidrs(*r, "orders", range_role::services), (v{"172.16.32.0/20"}));
+    EXPECT_EQ(owner_of(*r, "orders").dns, address::parse("172.16.32.10"));
+  }
+  EXPECT_EQ(owner_of(state, "payments").description, "EKS cluster, from Terraform state aws_eks_cluster.c");
+  EXPECT_EQ(owner_of(plan, "payments").description,
+            "EKS cluster, from the Terraform plan module.a.module.b.aws_eks_cluster.c");
+}
+
+}  // namespace
+}  // namespace cidrcheck
