@@ -109,7 +109,6 @@ TEST(ImportTerraformPlan, ValuesUnknownUntilApplyAreNotesNamingTheResource) {
            "module.net.aws_vpc.main: ipv6_cidr_block",
            "module.net.aws_eks_cluster.main: kubernetes_network_config.service_ipv4_cidr",
            "module.net.aws_eks_cluster.main: vpc_config.vpc_id (the VPC it runs in)",
-           "module.net.module.subnets.aws_subnet.private[1]: vpc_id (the VPC its range belongs to)",
            "google_container_cluster.analytics: ip_allocation_policy.services_ipv4_cidr_block (\"/20\", a size GKE "
            "places)",
        }) {
@@ -119,6 +118,9 @@ TEST(ImportTerraformPlan, ValuesUnknownUntilApplyAreNotesNamingTheResource) {
   // Never a guess: no distribution default stands in for a range the plan leaves open.
   EXPECT_EQ(cidrs(r, "payments", range_role::services), v{});
   EXPECT_EQ(cidrs(r, "analytics", range_role::services), v{});
+  // The subnets' vpc_id is unknown too, but the configuration says which VPC it is.
+  EXPECT_FALSE(has_message(r, "terraform-plan: module.net.module.subnets.aws_subnet.private[1]: vpc_id (the VPC its "
+                              "range belongs to) is known only after apply: left out, not guessed"));
   // A VPC that asks for no IPv6 block has none to wait for: no note about it.
   EXPECT_FALSE(has_message(
       r, "terraform-plan: aws_vpc.shared: ipv6_cidr_block is known only after apply: left out, not guessed"));
@@ -162,6 +164,47 @@ TEST(ImportTerraformPlan, AWholeBlockUnknownIsNotedForEachRangeInIt) {
                "apply: left out, not guessed",
                "terraform-plan: aws_eks_cluster.edge: vpc_config.vpc_id (the VPC it runs in) is known only after "
                "apply: left out, not guessed"}));
+}
+
+// A plan whose subnet refers, through the configuration, to the VPC the plan
+// creates, as `configuration` (the configuration's root_module) says.
+auto plan_with_subnet(std::string_view subnet_cidr, std::string_view configuration) -> std::string {
+  return R"({"format_version": "1.2",
+    "planned_values": {"root_module": {"child_modules": [
+      {"address": "module.vpc", "resources": [
+        {"address": "module.vpc.aws_vpc.this", "type": "aws_vpc", "values": {"cidr_block": "10.0.128.0/17"}}]},
+      {"address": "module.subnets", "resources": [
+        {"address": "module.subnets.aws_subnet.a[0]", "type": "aws_subnet", "values": {"cidr_block": ")" +
+         std::string(subnet_cidr) + R"("}}]}]}},
+    "resource_changes": [
+      {"address": "module.vpc.aws_vpc.this", "change": {"actions": ["create"], "after_unknown": {"id": true}}},
+      {"address": "module.subnets.aws_subnet.a[0]", "change": {"actions": ["create"], "after_unknown": {"vpc_id": true}}}],
+    "configuration": {"root_module": )" + std::string(configuration) + "}}";
+}
+
+// module.subnets gets vpc_id = module.vpc.vpc_id, an output of module.vpc.
+constexpr std::string_view through_an_output = R"({"module_calls": {
+  "vpc": {"source": "./vpc", "module": {
+    "outputs": {"vpc_id": {"expression": {"references": ["aws_vpc.this.id", "aws_vpc.this"]}}},
+    "resources": [{"address": "aws_vpc.this", "type": "aws_vpc", "name": "this", "expressions": {}}]}},
+  "subnets": {"source": "./subnets", "expressions": {"vpc_id": {"references": ["module.vpc.vpc_id", "module.vpc"]}},
+    "module": {"resources": [{"address": "aws_subnet.a", "type": "aws_subnet", "name": "a",
+      "expressions": {"vpc_id": {"references": ["var.vpc_id"]}}}]}}}})";
+
+TEST(ImportTerraformPlan, AnUnknownVpcIdIsFollowedThroughTheConfiguration) {
+  // Through a module argument and another module's output: the subnet lies inside.
+  auto inside = load_text(import_kind::terraform_plan, plan_with_subnet("10.0.130.0/24", through_an_output));
+  ASSERT_TRUE(inside.ok()) << printed(inside);
+  EXPECT_TRUE(messages(inside, severity::note).empty()) << printed(inside);
+  EXPECT_TRUE(inside.value.conflicts.empty());
+  // The same subnet outside the VPC it refers to: the allocation disagrees with its VPC.
+  auto outside = load_text(import_kind::terraform_plan, plan_with_subnet("10.9.0.0/24", through_an_output));
+  ASSERT_EQ(outside.value.conflicts.size(), 1u) << printed(outside);
+  // A configuration that does not say (a data source's ID, say) leaves the note.
+  auto unsaid = load_text(import_kind::terraform_plan, plan_with_subnet("10.0.130.0/24", "{}"));
+  EXPECT_EQ(messages(unsaid, severity::note),
+            (v{"terraform-plan: module.subnets.aws_subnet.a[0]: vpc_id (the VPC its range belongs to) is known only "
+               "after apply: left out, not guessed"}));
 }
 
 // ---------------------------------------------------------------------------

@@ -58,7 +58,7 @@ void import_terraform(source_reader& in, const std::vector<std::uint32_t>& roots
         if (!instance) continue;
         auto a = in.object_at(instance->get("attributes"), "attributes");
         if (!a) continue;
-        reader.read({type, address + index_suffix(in, instance->get("index_key")), k, std::move(*a), std::nullopt});
+        reader.read({type, address + index_suffix(in, instance->get("index_key")), k, std::move(*a), std::nullopt, std::nullopt});
       }
     }
     reader.finish(root);

@@ -193,6 +193,7 @@ void terraform_resources::finish(std::uint32_t where) {
 auto terraform_resources::vpc(const attrs& a, const terraform_instance& r) -> vpc_facts* {
   auto k = a.get("vpc_id");
   auto id = in_.text(k, "vpc_id");
+  if (!id && a.unknown("vpc_id") && r.vpc_reference) id = r.vpc_reference;
   if (!id) {
     if (a.unknown("vpc_id")) {
       unknown(r, "vpc_id (the VPC its range belongs to)");

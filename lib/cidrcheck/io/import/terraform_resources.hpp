@@ -26,6 +26,9 @@ struct terraform_instance {
   /// A plan's change.after_unknown for the instance: the attributes known only
   /// after apply. nullopt for state, where every value is known.
   std::optional<std::uint32_t> unknown;
+  /// A plan's VPC that an unknown vpc_id refers to, by its address (a VPC the
+  /// plan creates, which has no ID yet), as the plan's configuration says.
+  std::optional<std::string> vpc_reference;
   /// Where the instance comes from, for owners' descriptions: "Terraform state" or "the Terraform plan".
   std::string_view from = "Terraform state";
 };
