@@ -25,8 +25,9 @@ class terraform_resources::attrs {
   auto unknown(std::string_view key) const -> bool {
     if (get(key)) return false;
     if (is_true(unknown_)) return true;
+    // A block that is partly unknown is a non-empty list or mapping of its own.
     auto u = child(unknown_, key);
-    return is_true(u) || (u && in_->yaml().node(*u).kind != yaml_kind::scalar);
+    return is_true(u) || (u && in_->yaml().node(*u).kind != yaml_kind::scalar && !in_->yaml().node(*u).children.empty());
   }
 
   /// Returns the nested blocks under key (Terraform writes a block as a list
