@@ -299,5 +299,27 @@ TEST(ImportTerraformPlan, ClusterResourcesReadTheSameFromStateAndPlan) {
             "EKS cluster, from the Terraform plan module.a.module.b.aws_eks_cluster.c");
 }
 
+TEST(ImportTerraformState, GcpNetworksWithUlaIpv6OwnTheirRange) {
+  auto r = load_text(import_kind::terraform, R"({"version": 4, "resources": [
+    {"mode": "managed", "type": "google_compute_network", "name": "ula", "instances": [{"attributes":
+      {"project": "acme-prod", "name": "acme-vpc", "enable_ula_internal_ipv6": true, "internal_ipv6_range": "fd20:a:b::/48"}}]},
+    {"mode": "managed", "type": "google_compute_network", "name": "v4", "instances": [{"attributes":
+      {"project": "acme-prod", "name": "legacy", "enable_ula_internal_ipv6": false, "internal_ipv6_range": ""}}]}]})");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "acme-prod/acme-vpc", range_role::external), (v{"fd20:a:b::/48"}));
+  EXPECT_EQ(owner_of(r, "acme-prod/acme-vpc").type, "gcp-network");
+  // A network without ULA IPv6 has no range of its own: its subnets have them.
+  EXPECT_EQ(cidrs(r, "acme-prod/legacy", range_role::external), (v{"<no owner>"}));
+}
+
+TEST(ImportTerraformState, ASubnetWithoutItsVpcIsAnErrorAtTheInstance) {
+  auto r = load_text(import_kind::terraform, R"({"version": 4, "resources": [
+    {"mode": "managed", "type": "aws_subnet", "name": "orphan", "instances": [{"index_key": "a", "attributes":
+      {"cidr_block": "10.0.1.0/24"}}]}]})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics.front().message, "terraform: aws_subnet.orphan[\"a\"] names no vpc_id");
+  EXPECT_EQ(r.diagnostics.front().where, (source_location{"x.json", 2, 79}));  // the instance
+}
+
 }  // namespace
 }  // namespace cidrcheck
