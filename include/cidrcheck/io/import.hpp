@@ -23,8 +23,8 @@ enum class import_kind : std::uint8_t {
   kubeadm,      ///< a kubeadm configuration file (ClusterConfiguration and friends)
   kubectl,      ///< kubectl get -o yaml|json: Nodes, ServiceCIDRs, Calico IPPools
   terraform,    ///< a Terraform state file, version 4 (terraform state pull)
-  terraform_plan,  ///< a Terraform plan as terraform show -json PLANFILE prints it
   tailscale,    ///< a Tailscale policy file (HuJSON)
+  terraform_plan,  ///< a Terraform plan as terraform show -json PLANFILE prints it
 };
 
 /// What the command line and the docs say about a kind.

@@ -32,10 +32,10 @@ constexpr std::array<import_kind_info, 11> kinds{{
      "Nodes' pod CIDRs, ServiceCIDR objects, Calico IPPools and Installation"},
     {import_kind::terraform, "terraform", "terraform state pull",
      "AWS, GCP and Azure networks and subnets, EKS, GKE and AKS clusters"},
-    {import_kind::terraform_plan, "terraform-plan", "terraform show -json PLANFILE",
-     "the same resources as they will be after apply; values known only after apply are noted"},
     {import_kind::tailscale, "tailscale", "the tailnet policy file (HuJSON)",
      "the subnet routes: autoApprovers, hosts, ACL and grant destinations"},
+    {import_kind::terraform_plan, "terraform-plan", "terraform show -json PLANFILE",
+     "the same resources as they will be after apply; values known only after apply are noted"},
 }};
 
 using importer = void (*)(detail::source_reader&, const std::vector<std::uint32_t>&, detail::import_result&);
@@ -51,8 +51,8 @@ constexpr std::array<importer, 11> importers{{
     detail::import_kubeadm,
     detail::import_kubectl,
     detail::import_terraform,
-    detail::import_terraform_plan,
     detail::import_tailscale,
+    detail::import_terraform_plan,
 }};
 
 auto is_kind_word(std::string_view word) -> bool {
