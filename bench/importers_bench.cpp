@@ -114,6 +114,34 @@ auto tailscale_policy(std::size_t hosts) -> std::string {
   return out;
 }
 
+// `terraform show -json` of a plan that creates n resources in 100 child
+// modules: VPCs (one in ten an S3 bucket, which is only counted), each with a
+// resource change whose after_unknown marks its IPv6 block, so that every
+// instance is looked up among n changes.
+auto terraform_plan(std::size_t n) -> std::string {
+  constexpr std::size_t modules = 100;
+  std::string resources[modules], changes;
+  for (std::size_t k = 0; k < n; ++k) {
+    auto address = "module.m" + std::to_string(k % modules) + ".aws_vpc.v[" + std::to_string(k) + "]";
+    bool bucket = k % 10 == 9;
+    auto type = bucket ? std::string("aws_s3_bucket") : std::string("aws_vpc");
+    if (bucket) address = "module.m" + std::to_string(k % modules) + ".aws_s3_bucket.b[" + std::to_string(k) + "]";
+    auto& r = resources[k % modules];
+    r += std::string(r.empty() ? "" : ",\n") + R"({"address": ")" + address + R"(", "mode": "managed", "type": ")" +
+         type + R"(", "name": "v", "index": )" + std::to_string(k) +
+         R"(, "values": {"cidr_block": ")" + block(k, 28) +
+         R"(", "assign_generated_ipv6_cidr_block": true, "tags": {"Name": "v)" + std::to_string(k) + R"("}}})";
+    changes += std::string(changes.empty() ? "" : ",\n") + R"({"address": ")" + address +
+               R"(", "change": {"actions": ["create"], "after_unknown": {"id": true, "ipv6_cidr_block": true}}})";
+  }
+  std::string out = R"({"format_version": "1.2", "planned_values": {"root_module": {"child_modules": [)";
+  for (std::size_t m = 0; m < modules; ++m) {
+    out += std::string(m ? ",\n" : "\n") + R"({"address": "module.m)" + std::to_string(m) + R"(", "resources": [)" +
+           resources[m] + "]}";
+  }
+  return out + "]}},\n\"resource_changes\": [" + changes + "]}\n";
+}
+
 template <auto Generate>
 void import_case(benchmark::State& state, import_kind kind) {
   auto n = static_cast<std::size_t>(state.range(0));
@@ -138,6 +166,7 @@ void aws_vpcs_case(benchmark::State& s) { import_case<aws_vpcs>(s, import_kind::
 void gcp_subnets_case(benchmark::State& s) { import_case<gcp_subnets>(s, import_kind::gcp_subnets); }
 void kops_subnets_case(benchmark::State& s) { import_case<kops_subnets>(s, import_kind::kops); }
 void tailscale_case(benchmark::State& s) { import_case<tailscale_policy>(s, import_kind::tailscale); }
+void terraform_plan_case(benchmark::State& s) { import_case<terraform_plan>(s, import_kind::terraform_plan); }
 
 #define CIDRCHECK_IMPORT_BENCH(fn, name) \
   BENCHMARK(fn)->Name(name)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->Iterations(1)
@@ -148,6 +177,7 @@ CIDRCHECK_IMPORT_BENCH(kubectl_servicecidrs_case, "BM_Import_KubectlServiceCIDRs
 CIDRCHECK_IMPORT_BENCH(aws_vpcs_case, "BM_Import_AwsVpcs");
 CIDRCHECK_IMPORT_BENCH(gcp_subnets_case, "BM_Import_GcpSubnets");
 CIDRCHECK_IMPORT_BENCH(kops_subnets_case, "BM_Import_KopsSubnets");
+CIDRCHECK_IMPORT_BENCH(terraform_plan_case, "BM_Import_TerraformPlan");
 // hosts: 16k and 64k are the sizes issue 16 timed (1.7 s and 47 s before the fix).
 CIDRCHECK_IMPORT_BENCH(tailscale_case, "BM_Import_Tailscale")->Arg(1'000)->Arg(16'000)->Arg(64'000);
 

@@ -13,6 +13,7 @@
 #include <cidrcheck/io/fleet_writer.hpp>
 #include <cidrcheck/io/import.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -32,8 +33,10 @@ auto import_description() -> std::string {
       "same owner from several sources is merged. cidrcheck never calls an API.\n"
       "\n"
       "Kinds (docs/import.md):\n";
+  std::size_t width = 0;
+  for (const auto& k : import_kinds()) width = std::max(width, k.name.size() + 2);
   for (const auto& k : import_kinds()) {
-    text += "  " + std::string(k.name) + std::string(13 - k.name.size(), ' ') + std::string(k.command) + "\n";
+    text += "  " + std::string(k.name) + std::string(width - k.name.size(), ' ') + std::string(k.command) + "\n";
   }
   text +=
       "\n"

@@ -497,7 +497,7 @@ TEST(ImportTerraform, VpcsSubnetsGcpSubnetsAndAzureNetworks) {
   EXPECT_EQ(cidrs(r, "vpc-0e9801d1295ce6ff8", range_role::external),
             (v{"10.0.0.0/16", "10.1.0.0/16", "2600:1f14:a8e:4c00::/56"}));
   EXPECT_EQ(owner_of(r, "vpc-0e9801d1295ce6ff8").description,
-            "AWS VPC shared-services, from Terraform module.vpc.aws_vpc.this");
+            "AWS VPC shared-services, from Terraform state module.vpc.aws_vpc.this[0]");
   EXPECT_EQ(owner_of(r, "vpc-0a60eb65b4a2e9c11").type, "aws-default-vpc");
   // A VPC the state knows only from a subnet.
   EXPECT_EQ(cidrs(r, "vpc-07f1c2b3a4d5e6f70", range_role::external), (v{"10.50.4.0/24"}));

@@ -24,6 +24,7 @@ enum class import_kind : std::uint8_t {
   kubectl,      ///< kubectl get -o yaml|json: Nodes, ServiceCIDRs, Calico IPPools
   terraform,    ///< a Terraform state file, version 4 (terraform state pull)
   tailscale,    ///< a Tailscale policy file (HuJSON)
+  terraform_plan,  ///< a Terraform plan as terraform show -json PLANFILE prints it
 };
 
 /// What the command line and the docs say about a kind.

@@ -76,7 +76,7 @@ touch fleet.yaml
 # Sources: KIND: prefixes beside files, then (bash splits words at ':') the file after KIND:.
 [[ $(complete_line cidrcheck check aws-v) == aws-vpcs: ]] || fail "KIND: for check: $(complete_line cidrcheck check aws-v)"
 [[ $(complete_line cidrcheck aws-v) == aws-vpcs: ]] || fail "KIND: for the default command"
-[[ $(complete_line cidrcheck diff --rev HEAD ter) == terraform: ]] || fail "KIND: for diff"
+[[ $(complete_line cidrcheck diff --rev HEAD terraform-p) == terraform-plan: ]] || fail "KIND: for diff"
 [[ $(complete_line cidrcheck check aws-vpcs : fle) == fleet.yaml ]] || fail "the file after KIND:"
 [[ -z $(complete_line cidrcheck check --max-depth "") ]] || fail "no guesses for numbers"
 echo "completion_test (bash): ok"

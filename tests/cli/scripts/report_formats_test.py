@@ -548,6 +548,16 @@ def test_docs_examples():
     check("always()" in upload[0]["if"], "the upload runs when the check step found something")
     check(any("--format \"sarif=" in s.get("run", "") for s in steps), "the check writes the SARIF it uploads")
     check("uses: cidrcheck/cidrcheck@" in text, "docs/ci.md shows the action in a workflow")
+    # The Terraform plan gate's jobs: valid YAML, each running the diff the page's console block runs.
+    page = (repo / "docs/cookbook/terraform-plan-gate.md").read_text()
+    jobs = re.findall(r"```yaml\n(.*?)```", page, re.S)
+    check(len(jobs) == 2, "the plan gate page has a GitHub and a GitLab job")
+    for job in jobs:
+        yaml.safe_load(job)
+        check(re.search(r"cidrcheck diff --config \S+\s+terraform:main\.tfstate terraform-plan:plan\.json", job),
+              "a plan gate job runs cidrcheck diff of main's state and the plan")
+        check("terraform show -json plan.tfplan > plan.json" in job, "a plan gate job exports the plan as JSON")
+    check("cidrcheck diff --config" in page.split("```yaml")[0], "the page's console block runs the same diff")
     return 0
 
 

@@ -13,7 +13,7 @@ namespace cidrcheck {
 
 namespace {
 
-constexpr std::array<import_kind_info, 10> kinds{{
+constexpr std::array<import_kind_info, 11> kinds{{
     {import_kind::aws_vpcs, "aws-vpcs", "aws ec2 describe-vpcs",
      "the CIDR blocks of each VPC, IPv4 and IPv6, that are associated"},
     {import_kind::aws_eks, "aws-eks", "aws eks describe-cluster --name NAME",
@@ -31,15 +31,17 @@ constexpr std::array<import_kind_info, 10> kinds{{
     {import_kind::kubectl, "kubectl", "kubectl get nodes,servicecidrs -o yaml",
      "Nodes' pod CIDRs, ServiceCIDR objects, Calico IPPools and Installation"},
     {import_kind::terraform, "terraform", "terraform state pull",
-     "AWS VPCs, their CIDR associations and subnets, GCP subnets, Azure virtual networks"},
+     "AWS, GCP and Azure networks and subnets, EKS, GKE and AKS clusters"},
     {import_kind::tailscale, "tailscale", "the tailnet policy file (HuJSON)",
      "the subnet routes: autoApprovers, hosts, ACL and grant destinations"},
+    {import_kind::terraform_plan, "terraform-plan", "terraform show -json PLANFILE",
+     "the same resources as they will be after apply; values known only after apply are noted"},
 }};
 
 using importer = void (*)(detail::source_reader&, const std::vector<std::uint32_t>&, detail::import_result&);
 
 // Indexed by import_kind, like `kinds`.
-constexpr std::array<importer, 10> importers{{
+constexpr std::array<importer, 11> importers{{
     detail::import_aws_vpcs,
     detail::import_aws_eks,
     detail::import_gke,
@@ -50,6 +52,7 @@ constexpr std::array<importer, 10> importers{{
     detail::import_kubectl,
     detail::import_terraform,
     detail::import_tailscale,
+    detail::import_terraform_plan,
 }};
 
 auto is_kind_word(std::string_view word) -> bool {

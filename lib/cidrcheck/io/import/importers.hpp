@@ -1,6 +1,7 @@
 #pragma once
 // The importers, one per kind: aws.cpp, gcp.cpp, azure.cpp, kops.cpp,
-// kubeadm.cpp, kubectl.cpp, terraform.cpp, tailscale.cpp. Each reads every
+// kubeadm.cpp, kubectl.cpp, terraform.cpp, terraform_plan.cpp (both through
+// terraform_resources.hpp), tailscale.cpp. Each reads every
 // document of its file into `out` and reports what it cannot read where it is.
 
 #include "imported.hpp"
@@ -22,6 +23,7 @@ void import_kops(source_reader& in, const std::vector<std::uint32_t>& roots, imp
 void import_kubeadm(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 void import_kubectl(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 void import_terraform(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_terraform_plan(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 void import_tailscale(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 
 /// The name a GCP subnet has as an owner, "PROJECT/REGION/NAME", from its

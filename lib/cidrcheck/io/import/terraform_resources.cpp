@@ -1,0 +1,487 @@
+// Resource types and attributes as the providers' documentation names them
+// (docs/import/terraform.md cites each page).
+
+#include "terraform_resources.hpp"
+
+#include "../kube_version.hpp"
+
+#include <algorithm>
+
+namespace cidrcheck::detail {
+
+// One object of attribute values (a resource's, or a nested block's) with the
+// part of after_unknown that mirrors it: a mapping whose `true` leaves are the
+// unknown attributes, or `true` itself when the whole object is unknown.
+class terraform_resources::attrs {
+ public:
+  attrs(source_reader& in, std::optional<source_reader::object> values, std::optional<std::uint32_t> unknown)
+      : in_(&in), values_(std::move(values)), unknown_(unknown) {}
+
+  auto get(std::string_view key) const -> std::optional<std::uint32_t> {
+    return values_ ? values_->get(key) : std::nullopt;
+  }
+
+  /// Reports whether key has no value because it is known only after apply.
+  auto unknown(std::string_view key) const -> bool {
+    if (get(key)) return false;
+    if (is_true(unknown_)) return true;
+    // A block that is partly unknown is a non-empty list or mapping of its own.
+    auto u = child(unknown_, key);
+    return is_true(u) || (u && in_->yaml().node(*u).kind != yaml_kind::scalar && !in_->yaml().node(*u).children.empty());
+  }
+
+  /// Returns the nested blocks under key (Terraform writes a block as a list
+  /// of objects, or one object), each with its part of after_unknown.
+  auto blocks(std::string_view key) const -> std::vector<attrs> {
+    std::vector<attrs> out;
+    auto k = get(key);
+    if (!k) return out;
+    auto u = is_true(unknown_) ? unknown_ : child(unknown_, key);
+    bool list = in_->yaml().node(*k).kind == yaml_kind::sequence;
+    auto items = list ? in_->items(k, key) : std::vector<std::uint32_t>{*k};
+    auto unknown_items = u && in_->yaml().node(*u).kind == yaml_kind::sequence ? in_->yaml().node(*u).children
+                                                                               : std::vector<std::uint32_t>{};
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      auto o = in_->object_at(items[i], key);
+      if (!o) continue;
+      std::optional<std::uint32_t> item_unknown = is_true(u) ? u : std::nullopt;
+      if (list && i < unknown_items.size()) item_unknown = unknown_items[i];
+      if (!list) item_unknown = u;
+      out.emplace_back(*in_, std::move(*o), item_unknown);
+    }
+    return out;
+  }
+
+  /// Returns the first block under key; absent, a block without values that
+  /// is unknown wherever after_unknown says the block is.
+  auto block(std::string_view key) const -> attrs {
+    auto all = blocks(key);
+    if (!all.empty()) return all.front();
+    auto u = is_true(unknown_) ? unknown_ : child(unknown_, key);
+    if (u && in_->yaml().node(*u).kind == yaml_kind::sequence) {
+      const auto& items = in_->yaml().node(*u).children;
+      u = items.empty() ? std::nullopt : std::optional(items.front());
+    }
+    return {*in_, std::nullopt, u};
+  }
+
+ private:
+  auto is_true(std::optional<std::uint32_t> k) const -> bool {
+    if (!k) return false;
+    const auto& n = in_->yaml().node(*k);
+    return n.kind == yaml_kind::scalar && !n.quoted && n.value == "true";
+  }
+
+  // The value of key in mapping k, read without reports: after_unknown is
+  // Terraform's own bookkeeping, and a shape it does not have means "known".
+  auto child(std::optional<std::uint32_t> k, std::string_view key) const -> std::optional<std::uint32_t> {
+    if (!k) return std::nullopt;
+    const auto& n = in_->yaml().node(*k);
+    if (n.kind != yaml_kind::mapping) return std::nullopt;
+    for (std::size_t i = 0; i + 1 < n.children.size(); i += 2) {
+      if (in_->yaml().node(n.children[i]).value == key) return n.children[i + 1];
+    }
+    return std::nullopt;
+  }
+
+  source_reader* in_;
+  std::optional<source_reader::object> values_;
+  std::optional<std::uint32_t> unknown_;
+};
+
+namespace {
+
+// A range attribute, or a note when it is known only after apply.
+template <class Attrs, class Unknown>
+auto range_or_note(source_reader& in, const Attrs& a, std::string_view key, std::string_view what, Unknown note)
+    -> std::optional<imported_range> {
+  if (auto r = in.range(a.get(key), what)) return r;
+  if (a.unknown(key)) note(what);
+  return std::nullopt;
+}
+
+}  // namespace
+
+void terraform_resources::unknown(const terraform_instance& r, std::string_view what) {
+  in_.yaml().report(severity::note, r.node, "import-unknown",
+                    r.address + ": " + std::string(what) +
+                        " is known only after apply: left out, not guessed");
+}
+
+void terraform_resources::unknown_range(const terraform_instance& r, std::string_view what, imported_owner& o,
+                                        range_role role) {
+  unknown(r, what);
+  if (o.value.kind == owner_kind::cluster) o.value.declared.add(role);
+}
+
+void terraform_resources::read(const terraform_instance& r) {
+  attrs a(in_, r.values, r.unknown);
+  auto note = [&](std::string_view what) { unknown(r, what); };
+  const auto& type = r.type;
+  if (type == "aws_vpc" || type == "aws_default_vpc") {
+    aws_vpc(a, r);
+  } else if (type == "aws_vpc_ipv4_cidr_block_association" || type == "aws_vpc_ipv6_cidr_block_association") {
+    auto key = type == "aws_vpc_ipv4_cidr_block_association" ? "cidr_block" : "ipv6_cidr_block";
+    if (auto v = vpc(a, r)) {
+      if (auto block = range_or_note(in_, a, key, key, note)) v->associations.push_back(std::move(*block));
+    }
+  } else if (type == "aws_subnet" || type == "aws_default_subnet") {
+    if (auto v = vpc(a, r)) {
+      for (auto key : {"cidr_block", "ipv6_cidr_block"}) {
+        if (auto block = range_or_note(in_, a, key, key, note)) v->subnets.push_back(std::move(*block));
+      }
+    }
+  } else if (type == "aws_eks_cluster") {
+    aws_eks(a, r);
+  } else if (type == "google_compute_network") {
+    gcp_network(a, r);
+  } else if (type == "google_compute_subnetwork") {
+    gcp_subnet(a, r);
+  } else if (type == "google_container_cluster") {
+    gke(a, r);
+  } else if (type == "azurerm_virtual_network") {
+    azure_vnet(a, r);
+  } else if (type == "azurerm_subnet") {
+    auto group = in_.text(a.get("resource_group_name"), "resource_group_name");
+    auto vnet = in_.text(a.get("virtual_network_name"), "virtual_network_name");
+    if (!group || !vnet) {
+      if (a.unknown("resource_group_name") || a.unknown("virtual_network_name")) {
+        note("the virtual network (resource_group_name, virtual_network_name)");
+      } else {
+        in_.error(r.node, "missing-key", r.address + " names no resource_group_name and virtual_network_name");
+      }
+      return;
+    }
+    auto& o = vnet_owner(*group, *vnet, r);
+    add_claim(o, range_role::external, claim_kind::within, azure_prefixes(a, r));
+  } else if (type == "azurerm_kubernetes_cluster") {
+    aks(a, r);
+  } else {
+    ++skipped_[type];
+  }
+}
+
+// Adds the VPCs: an aws_vpc's blocks and associations are the VPC's;
+// associations alone are more of a VPC described elsewhere; subnets lie inside.
+void terraform_resources::finish(std::uint32_t where) {
+  for (auto& [id, v] : vpcs_) {
+    if (!v.owner) {
+      v.owner = out_.owners.size();
+      auto& o = add_owner(out_, id, owner_kind::network, "vpc", v.first_seen);
+      o.value.description = "AWS VPC, known from resources in " + std::string(v.from) + " that name it";
+    }
+    auto& o = out_.owners[*v.owner];
+    if (v.described) {
+      v.blocks.insert(v.blocks.end(), v.associations.begin(), v.associations.end());
+      add_claim(o, range_role::external, claim_kind::exact, std::move(v.blocks));
+    } else {
+      add_claim(o, range_role::external, claim_kind::additional, std::move(v.associations));
+    }
+    add_claim(o, range_role::external, claim_kind::within, std::move(v.subnets));
+  }
+  if (skipped_.empty()) return;
+  std::size_t total = 0;
+  std::string types;
+  for (const auto& [type, count] : skipped_) {
+    total += count;
+    types += (types.empty() ? "" : ", ") + type + (count > 1 ? " (" + std::to_string(count) + ")" : "");
+  }
+  in_.yaml().report(severity::note, where, "import-skipped",
+                    std::to_string(total) + (total == 1 ? " resource" : " resources") +
+                        " of types cidrcheck does not read: " + types);
+}
+
+auto terraform_resources::vpc(const attrs& a, const terraform_instance& r) -> vpc_facts* {
+  auto k = a.get("vpc_id");
+  auto id = in_.text(k, "vpc_id");
+  if (!id && a.unknown("vpc_id") && r.vpc_reference) id = r.vpc_reference;
+  if (!id) {
+    if (a.unknown("vpc_id")) {
+      unknown(r, "vpc_id (the VPC its range belongs to)");
+    } else if (!k) {
+      in_.error(r.node, "missing-key", r.address + " names no vpc_id");
+    }
+    return nullptr;
+  }
+  auto& v = vpcs_[*id];
+  if (v.first_seen.file.empty()) {
+    v.first_seen = in_.where(r.node);
+    v.from = r.from;
+  }
+  return &v;
+}
+
+void terraform_resources::aws_vpc(const attrs& a, const terraform_instance& r) {
+  // A VPC the plan creates has no ID yet: its address stands for it.
+  auto id = in_.text(a.get("id"), "id").value_or(r.address);
+  auto& v = vpcs_[id];
+  v.described = true;
+  bool is_default = r.type == "aws_default_vpc";
+  if (!v.owner) {
+    v.owner = out_.owners.size();
+    add_owner(out_, id, owner_kind::network, is_default ? "aws-default-vpc" : "vpc", in_.where(r.node));
+  }
+  auto& o = out_.owners[*v.owner];
+  auto tags = in_.object_at(a.get("tags"), "tags");
+  auto name = tags ? in_.text(tags->get("Name"), "Name") : std::nullopt;
+  o.value.description = "AWS VPC" + (name ? " " + *name : "") + ", from " + std::string(r.from) + " " + r.address;
+  auto note = [&](std::string_view what) { unknown(r, what); };
+  if (auto block = range_or_note(in_, a, "cidr_block", "cidr_block", note)) v.blocks.push_back(std::move(*block));
+  // ipv6_cidr_block is computed: unknown in every plan that creates a VPC, so
+  // only a VPC that asks for an IPv6 block (Amazon's, or from a pool) is noted.
+  bool wants_ipv6 = in_.flag(a.get("assign_generated_ipv6_cidr_block"), "assign_generated_ipv6_cidr_block")
+                        .value_or(false) ||
+                    a.get("ipv6_ipam_pool_id") || a.unknown("ipv6_ipam_pool_id");
+  if (auto block = in_.range(a.get("ipv6_cidr_block"), "ipv6_cidr_block")) {
+    v.blocks.push_back(std::move(*block));
+  } else if (wants_ipv6 && a.unknown("ipv6_cidr_block")) {
+    note("ipv6_cidr_block");
+  }
+}
+
+auto terraform_resources::cluster(const std::string& name, std::string type, std::string what,
+                                  const terraform_instance& r) -> imported_owner& {
+  auto& o = add_owner(out_, name, owner_kind::cluster, std::move(type), in_.where(r.node));
+  o.value.description = std::move(what) + ", from " + std::string(r.from) + " " + r.address;
+  return o;
+}
+
+void terraform_resources::kubernetes_version(const attrs& a, std::string_view key, imported_owner& o) {
+  auto v = a.get(key);
+  auto text = in_.text(v, key);
+  if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
+    in_.error(*v, "type", std::string(key) + " must be a Kubernetes version such as \"1.29\", not \"" + *text + "\"");
+  }
+}
+
+void terraform_resources::aws_eks(const attrs& a, const terraform_instance& r) {
+  auto& o = cluster(in_.text(a.get("name"), "name").value_or(r.address), "eks", "EKS cluster", r);
+  kubernetes_version(a, "version", o);
+  auto note = [&](std::string_view what) { unknown(r, what); };
+  auto network = a.block("kubernetes_network_config");
+  // Without service_ipv4_cidr, EKS picks 10.100.0.0/16 or 172.20.0.0/16 at
+  // apply (the provider's docs): unknown in the plan, noted.
+  bool ipv6 = in_.text(network.get("ip_family"), "ip_family") == "ipv6";
+  std::vector<imported_range> services;
+  for (auto [key, wanted] : {std::pair{"service_ipv4_cidr", !ipv6}, std::pair{"service_ipv6_cidr", ipv6}}) {
+    std::string what = "kubernetes_network_config." + std::string(key);
+    if (auto s = in_.range(network.get(key), what)) {
+      services.push_back(std::move(*s));
+    } else if (wanted && network.unknown(key)) {
+      unknown_range(r, what, o, range_role::services);
+    }
+  }
+  add_claim(o, range_role::services, claim_kind::exact, std::move(services));
+  // Pods take addresses of the VPC (the VPC CNI), as aws-eks reads it; hybrid
+  // nodes' pod and node networks are ranges of their own.
+  o.value.declared.add(range_role::pods);
+  auto remote = a.block("remote_network_config");
+  for (auto [key, role, kind] : {std::tuple{"remote_pod_networks", range_role::pods, claim_kind::exact},
+                                 std::tuple{"remote_node_networks", range_role::network, claim_kind::additional}}) {
+    std::vector<imported_range> ranges;
+    for (const auto& b : remote.blocks(key)) {
+      auto more = in_.ranges(b.get("cidrs"), key);
+      ranges.insert(ranges.end(), more.begin(), more.end());
+    }
+    add_claim(o, role, kind, std::move(ranges));
+  }
+  auto vpc = a.block("vpc_config");
+  if (auto k = vpc.get("vpc_id")) {
+    if (auto id = in_.text(k, "vpc_id")) o.links.push_back({*id, "VPC", in_.where(*k), {}});
+  } else if (vpc.unknown("vpc_id")) {
+    note("vpc_config.vpc_id (the VPC it runs in)");
+  }
+}
+
+void terraform_resources::gcp_network(const attrs& a, const terraform_instance& r) {
+  // A network's only range of its own is the ULA /48 it takes when
+  // enable_ula_internal_ipv6 is set; its subnets are google_compute_subnetwork.
+  if (!in_.flag(a.get("enable_ula_internal_ipv6"), "enable_ula_internal_ipv6").value_or(false)) return;
+  auto project = in_.text(a.get("project"), "project");
+  auto name = in_.text(a.get("name"), "name");
+  auto& o = add_owner(out_, project && name ? *project + "/" + *name : r.address, owner_kind::network, "gcp-network",
+                      in_.where(r.node));
+  o.value.description = "GCP VPC network, from " + std::string(r.from) + " " + r.address;
+  auto note = [&](std::string_view what) { unknown(r, what); };
+  if (auto range = range_or_note(in_, a, "internal_ipv6_range", "internal_ipv6_range", note)) {
+    add_claim(o, range_role::external, claim_kind::exact, {std::move(*range)});
+  }
+}
+
+void terraform_resources::gcp_subnet(const attrs& a, const terraform_instance& r) {
+  auto self = in_.text(a.get("self_link"), "self_link");
+  std::string owner = self ? gcp_subnet_name(*self) : "";
+  if (owner.empty()) {
+    auto project = in_.text(a.get("project"), "project");
+    auto region = in_.text(a.get("region"), "region");
+    auto name = in_.text(a.get("name"), "name");
+    owner = project && region && name ? *project + "/" + *region + "/" + *name : r.address;
+  }
+  auto& o = add_owner(out_, owner, owner_kind::network, "gcp-subnet", in_.where(r.node));
+  o.value.description = "GCP subnet, from " + std::string(r.from) + " " + r.address;
+  auto note = [&](std::string_view what) { unknown(r, what); };
+  std::vector<imported_range> ranges;
+  if (auto range = range_or_note(in_, a, "ip_cidr_range", "ip_cidr_range", note)) ranges.push_back(std::move(*range));
+  // ipv6_cidr_range and external_ipv6_prefix are Google's choice, made at apply
+  // for a dual-stack subnet; single-stack subnets have none, so unknown ones are
+  // noted only when stack_type asks for IPv6.
+  bool ipv6 = in_.text(a.get("stack_type"), "stack_type").value_or("IPV4_ONLY") != "IPV4_ONLY";
+  for (auto key : {"ipv6_cidr_range", "external_ipv6_prefix"}) {
+    if (auto range = in_.range(a.get(key), key)) {
+      ranges.push_back(std::move(*range));
+    } else if (ipv6 && key == std::string_view("ipv6_cidr_range") && a.unknown(key)) {
+      note(key);
+    }
+  }
+  for (const auto& secondary : a.blocks("secondary_ip_range")) {
+    if (auto range = range_or_note(in_, secondary, "ip_cidr_range", "secondary_ip_range.ip_cidr_range", note)) {
+      range->label = in_.text(secondary.get("range_name"), "range_name").value_or("");
+      ranges.push_back(std::move(*range));
+    }
+  }
+  add_claim(o, range_role::external, claim_kind::exact, std::move(ranges));
+}
+
+void terraform_resources::gke(const attrs& a, const terraform_instance& r) {
+  auto& o = cluster(in_.text(a.get("name"), "name").value_or(r.address), "gke", "GKE cluster", r);
+  kubernetes_version(a, a.get("master_version") ? "master_version" : "min_master_version", o);
+  auto policy = a.block("ip_allocation_policy");
+  // Each range is written at the top (computed) and in the blocks (as given):
+  // claims that must agree. A size alone ("/14") is GKE's to place at apply.
+  auto read = [&](range_role role, std::initializer_list<std::pair<const attrs*, std::string_view>> at,
+                  std::string_view label_key, claim_kind kind) {
+    bool found = false;
+    std::string pending;
+    for (auto [b, key] : at) {
+      std::string what = (b == &a ? "" : std::string(b == &policy ? "ip_allocation_policy." : "private_cluster_config.")) +
+                         std::string(key);
+      auto text = in_.text(b->get(key), what);
+      if (text && text->starts_with("/")) {
+        pending = what + " (\"" + *text + "\", a size GKE places)";
+      } else if (auto range = in_.range(b->get(key), what)) {
+        add_claim(o, role, kind, {std::move(*range)});
+        found = true;
+      } else if (b->unknown(key) && pending.empty()) {
+        pending = what;
+      }
+    }
+    // Named secondary ranges of the subnet are the cluster's, through its link.
+    bool labelled = !label_key.empty() && policy.get(label_key);
+    if (!found && !labelled && !pending.empty()) unknown_range(r, pending, o, role);
+  };
+  read(range_role::pods, {{&a, "cluster_ipv4_cidr"}, {&policy, "cluster_ipv4_cidr_block"}},
+       "cluster_secondary_range_name", claim_kind::exact);
+  read(range_role::services, {{&a, "services_ipv4_cidr"}, {&policy, "services_ipv4_cidr_block"}},
+       "services_secondary_range_name", claim_kind::exact);
+  auto control = a.block("private_cluster_config");
+  read(range_role::network, {{&control, "master_ipv4_cidr_block"}}, "", claim_kind::additional);
+  owner_link link;
+  link.what = "subnet";
+  for (auto [key, role] : {std::pair{"cluster_secondary_range_name", range_role::pods},
+                           std::pair{"services_secondary_range_name", range_role::services}}) {
+    if (auto label = in_.text(policy.get(key), key)) link.labels.push_back({*label, role, claim_kind::exact});
+  }
+  // The subnetwork is a self link or a "projects/P/regions/R/subnetworks/N" path.
+  if (auto k = a.get("subnetwork")) {
+    auto path = in_.text(k, "subnetwork");
+    if (path && !(link.owner = gcp_subnet_name(*path)).empty()) {
+      link.where = in_.where(*k);
+      o.links.push_back(std::move(link));
+    }
+  }
+}
+
+void terraform_resources::azure_vnet(const attrs& a, const terraform_instance& r) {
+  auto group = in_.text(a.get("resource_group_name"), "resource_group_name");
+  auto name = in_.text(a.get("name"), "name");
+  if (!group || !name) {
+    if (a.unknown("resource_group_name") || a.unknown("name")) {
+      unknown(r, "the virtual network's name (resource_group_name, name)");
+    } else {
+      in_.error(r.node, "missing-key", r.address + " names no resource_group_name and name");
+    }
+    return;
+  }
+  auto& o = vnet_owner(*group, *name, r);
+  o.value.description = "Azure virtual network, from " + std::string(r.from) + " " + r.address;
+  auto note = [&](std::string_view what) { unknown(r, what); };
+  auto space = in_.ranges(a.get("address_space"), "address_space");
+  if (space.empty() && a.unknown("address_space")) note("address_space");
+  add_claim(o, range_role::external, claim_kind::exact, std::move(space));
+  std::vector<imported_range> subnets;
+  for (const auto& subnet : a.blocks("subnet")) {
+    auto more = azure_prefixes(subnet, r);
+    subnets.insert(subnets.end(), more.begin(), more.end());
+  }
+  add_claim(o, range_role::external, claim_kind::within, std::move(subnets));
+}
+
+// An Azure subnet's prefixes: address_prefixes, or address_prefix (older providers).
+auto terraform_resources::azure_prefixes(const attrs& subnet, const terraform_instance& r)
+    -> std::vector<imported_range> {
+  if (auto list = subnet.get("address_prefixes")) return in_.ranges(list, "address_prefixes");
+  if (subnet.get("address_prefix")) return in_.ranges(subnet.get("address_prefix"), "address_prefix");
+  if (subnet.unknown("address_prefixes")) unknown(r, "address_prefixes");
+  return {};
+}
+
+auto terraform_resources::vnet_owner(const std::string& group, const std::string& name, const terraform_instance& r)
+    -> imported_owner& {
+  auto key = azure_vnet_name("/resourceGroups/" + group + "/virtualNetworks/" + name);
+  auto it = vnets_.find(key);
+  if (it == vnets_.end()) {
+    it = vnets_.emplace(key, out_.owners.size()).first;
+    auto& o = add_owner(out_, key, owner_kind::network, "vnet", in_.where(r.node));
+    o.value.description = "Azure virtual network, known from " + std::string(r.from) + " " + r.address;
+  }
+  return out_.owners[it->second];
+}
+
+void terraform_resources::aks(const attrs& a, const terraform_instance& r) {
+  auto& o = cluster(in_.text(a.get("name"), "name").value_or(r.address), "aks", "AKS cluster", r);
+  kubernetes_version(a, "kubernetes_version", o);
+  auto note = [&](std::string_view what) { unknown(r, what); };
+  auto profile = a.block("network_profile");
+  // The list forms (dual stack) win over the single ones, as in az's output;
+  // each is computed, so a range is noted as unknown only when both are.
+  auto pair = [&](std::string_view list, std::string_view one, range_role role) {
+    auto out = profile.get(list) ? in_.ranges(profile.get(list), list) : in_.ranges(profile.get(one), one);
+    if (out.empty() && profile.unknown(list) && profile.unknown(one)) {
+      unknown_range(r, "network_profile." + std::string(one), o, role);
+    }
+    return out;
+  };
+  auto plugin = in_.text(profile.get("network_plugin"), "network_plugin").value_or("");
+  auto mode = in_.text(profile.get("network_plugin_mode"), "network_plugin_mode").value_or("");
+  // Azure CNI without overlay gives pods addresses of the node subnet: no pod
+  // range of their own (and none to wait for), as aks reads it.
+  bool flat = plugin == "azure" && mode != "overlay";
+  if (flat) {
+    o.value.declared.add(range_role::pods);
+  } else {
+    add_claim(o, range_role::pods, claim_kind::exact, pair("pod_cidrs", "pod_cidr", range_role::pods));
+  }
+  add_claim(o, range_role::services, claim_kind::exact, pair("service_cidrs", "service_cidr", range_role::services));
+  if (auto dns = profile.get("dns_service_ip")) {
+    if (auto address = in_.address_at(dns, "dns_service_ip")) {
+      o.value.dns = *address;
+      o.value.dns_where = in_.where(*dns);
+    }
+  }
+  auto pool = a.block("default_node_pool");
+  if (auto count = pool.get("node_count")) {
+    if (auto n = in_.whole(count, 0, 100'000, "node_count")) {
+      o.value.nodes = static_cast<std::uint64_t>(*n);
+      o.value.nodes_where = in_.where(*count);
+    }
+  }
+  if (auto k = pool.get("vnet_subnet_id")) {
+    auto id = in_.text(k, "vnet_subnet_id");
+    auto vnet = id ? azure_vnet_name(*id) : "";
+    if (!vnet.empty()) o.links.push_back({vnet, "virtual network", in_.where(*k), {}});
+  } else if (pool.unknown("vnet_subnet_id")) {
+    note("default_node_pool.vnet_subnet_id (the virtual network it runs in)");
+  }
+}
+
+}  // namespace cidrcheck::detail

@@ -1,0 +1,86 @@
+#pragma once
+// The Terraform resources cidrcheck reads, one reader for both importers:
+// `terraform` (state, terraform.cpp) and `terraform-plan` (`terraform show
+// -json` of a plan, terraform_plan.cpp). Each gives the reader one resource
+// instance at a time: its type, its address and its attribute values, and for
+// a plan which of them are unknown until apply.
+
+#include "importers.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck::detail {
+
+/// One resource instance as state or a plan gives it.
+struct terraform_instance {
+  std::string type;
+  std::string address;  ///< "module.net.aws_vpc.main", "aws_subnet.private[0]"
+  std::uint32_t node;   ///< the instance's position: owners start there, notes point there
+  source_reader::object values;
+  /// A plan's change.after_unknown for the instance: the attributes known only
+  /// after apply. nullopt for state, where every value is known.
+  std::optional<std::uint32_t> unknown;
+  /// A plan's VPC that an unknown vpc_id refers to, by its address (a VPC the
+  /// plan creates, which has no ID yet), as the plan's configuration says.
+  std::optional<std::string> vpc_reference;
+  /// Where the instance comes from, for owners' descriptions: "Terraform state" or "the Terraform plan".
+  std::string_view from = "Terraform state";
+};
+
+class terraform_resources {
+ public:
+  terraform_resources(source_reader& in, import_result& out) : in_(in), out_(out) {}
+
+  /// Reads one instance. An instance of a type cidrcheck does not read is
+  /// counted for finish()'s note; an attribute unknown until apply is noted at
+  /// the instance, naming it, and its range left out.
+  void read(const terraform_instance& r);
+
+  /// Adds the VPCs, now that every instance has been seen, and notes, at
+  /// `where`, the instances of types cidrcheck does not read (per type, with counts).
+  void finish(std::uint32_t where);
+
+ private:
+  // What the input says about one AWS VPC, gathered over its resources.
+  struct vpc_facts {
+    std::optional<std::size_t> owner;  // index into out_.owners
+    bool described = false;            // an aws_vpc or aws_default_vpc is in the input
+    std::vector<imported_range> blocks, associations, subnets;
+    source_location first_seen;  // where a resource first named it
+    std::string_view from;       // the first naming resource's terraform_instance::from
+  };
+  class attrs;
+
+  void aws_vpc(const attrs& a, const terraform_instance& r);
+  auto vpc(const attrs& a, const terraform_instance& r) -> vpc_facts*;
+  void aws_eks(const attrs& a, const terraform_instance& r);
+  void gcp_network(const attrs& a, const terraform_instance& r);
+  void gcp_subnet(const attrs& a, const terraform_instance& r);
+  void gke(const attrs& a, const terraform_instance& r);
+  void azure_vnet(const attrs& a, const terraform_instance& r);
+  void aks(const attrs& a, const terraform_instance& r);
+  auto azure_prefixes(const attrs& subnet, const terraform_instance& r) -> std::vector<imported_range>;
+  auto vnet_owner(const std::string& group, const std::string& name, const terraform_instance& r) -> imported_owner&;
+  auto cluster(const std::string& name, std::string type, std::string what, const terraform_instance& r)
+      -> imported_owner&;
+  void kubernetes_version(const attrs& a, std::string_view key, imported_owner& o);
+  /// Notes that the instance's `what` is known only after apply.
+  void unknown(const terraform_instance& r, std::string_view what);
+  /// Notes an unknown range of owner o in role; a cluster's role is then
+  /// declared, so that no distribution default stands in for it.
+  void unknown_range(const terraform_instance& r, std::string_view what, imported_owner& o, range_role role);
+
+  source_reader& in_;
+  import_result& out_;
+  std::map<std::string, vpc_facts> vpcs_;
+  std::map<std::string, std::size_t> vnets_;
+  std::map<std::string, std::size_t> skipped_;  // type -> instances of it not read
+};
+
+}  // namespace cidrcheck::detail

@@ -1,0 +1,325 @@
+// The terraform-plan importer (`terraform show -json PLANFILE`) on the plan in
+// tests/fixtures/import/terraform-plan/ and on small documents; and the
+// resource types state and plan share (one reader, terraform_resources).
+
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/io/import.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+namespace {
+
+const std::string fixtures = CIDRCHECK_FIXTURES "/import/terraform-plan/";
+using v = std::vector<std::string>;
+
+auto load(import_kind kind, const std::string& path) -> fleet_load_result {
+  fleet_loader loader(builtin_catalog());
+  loader.add_import(kind, fixtures + path);
+  return loader.finish();
+}
+
+auto load_text(import_kind kind, std::string_view text) -> fleet_load_result {
+  fleet_loader loader(builtin_catalog());
+  loader.add_import_text(kind, text, "x.json");
+  return loader.finish();
+}
+
+auto printed(const fleet_load_result& r) -> std::string {
+  std::string out;
+  for (const auto& d : r.diagnostics) out += format_diagnostic(d);
+  return out;
+}
+
+// The CIDRs an owner has in a role, in order, with where each came from:
+// "10.0.0.0/16" when read, "10.0.0.0/16 (default)" otherwise; "<no owner>" if there is none.
+auto cidrs(const fleet_load_result& r, std::string_view owner_name, range_role role) -> v {
+  auto k = r.value.find_owner(owner_name);
+  if (!k) return {"<no owner>"};
+  v out;
+  for (auto i : r.value.owners[*k].ranges) {
+    const auto& x = r.value.ranges[i];
+    if (x.role == role) out.push_back(x.cidr.to_string() + (x.origin == range_origin::declared ? "" : " (default)"));
+  }
+  return out;
+}
+
+auto owner_of(const fleet_load_result& r, std::string_view name) -> const owner& {
+  static const owner none;
+  auto k = r.value.find_owner(name);
+  return k ? r.value.owners[*k] : none;
+}
+
+// The messages of the diagnostics of a severity, in order.
+auto messages(const fleet_load_result& r, severity level) -> v {
+  v out;
+  for (const auto& d : r.diagnostics) {
+    if (d.level == level) out.push_back(d.message);
+  }
+  return out;
+}
+
+auto has_message(const fleet_load_result& r, std::string_view text) -> bool {
+  return std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                     [&](const diagnostic& d) { return d.message == text; });
+}
+
+// ---------------------------------------------------------------------------
+// The plan fixture: module.net (and module.net.module.subnets) adds a VPC,
+// subnets and an EKS cluster; the root keeps a VPC and adds GKE and AKS.
+
+TEST(ImportTerraformPlan, ReadsPlannedValuesOfModulesAtAnyDepth) {
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "vpc-0e9801d1295ce6ff8", range_role::external), (v{"10.0.0.0/16"}));
+  // A VPC the plan creates has no ID yet: its address names it, and says where it is from.
+  EXPECT_EQ(cidrs(r, "module.net.aws_vpc.main", range_role::external), (v{"10.0.128.0/17"}));
+  const auto& created = owner_of(r, "module.net.aws_vpc.main");
+  EXPECT_EQ(created.description, "AWS VPC payments, from the Terraform plan module.net.aws_vpc.main");
+  EXPECT_EQ(created.where, (source_location{fixtures + "plan.json", 166, 13}));
+  EXPECT_EQ(owner_of(r, "vpc-0e9801d1295ce6ff8").description,
+            "AWS VPC shared-services, from the Terraform plan aws_vpc.shared");
+}
+
+TEST(ImportTerraformPlan, ClustersFromPlannedBlocks) {
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  // google_container_cluster: ip_allocation_policy and private_cluster_config.
+  EXPECT_EQ(cidrs(r, "analytics", range_role::pods), (v{"10.96.0.0/14"}));
+  EXPECT_EQ(cidrs(r, "analytics", range_role::network), (v{"172.16.0.16/28"}));
+  EXPECT_EQ(owner_of(r, "analytics").description,
+            "GKE cluster, from the Terraform plan google_container_cluster.analytics");
+  // azurerm_kubernetes_cluster: network_profile (overlay, so pods have a range) and the node pool.
+  EXPECT_EQ(cidrs(r, "orders", range_role::pods), (v{"10.160.0.0/16"}));
+  EXPECT_EQ(cidrs(r, "orders", range_role::services), (v{"172.16.32.0/20"}));
+  EXPECT_EQ(owner_of(r, "orders").dns, address::parse("172.16.32.10"));
+  EXPECT_EQ(owner_of(r, "orders").nodes, 3u);
+  EXPECT_EQ(owner_of(r, "payments").type, "eks");
+}
+
+TEST(ImportTerraformPlan, ValuesUnknownUntilApplyAreNotesNamingTheResource) {
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  auto notes = messages(r, severity::note);
+  for (std::string_view want : {
+           "module.net.aws_vpc.main: ipv6_cidr_block",
+           "module.net.aws_eks_cluster.main: kubernetes_network_config.service_ipv4_cidr",
+           "module.net.aws_eks_cluster.main: vpc_config.vpc_id (the VPC it runs in)",
+           "google_container_cluster.analytics: ip_allocation_policy.services_ipv4_cidr_block (\"/20\", a size GKE "
+           "places)",
+       }) {
+    EXPECT_TRUE(has_message(r, "terraform-plan: " + std::string(want) + " is known only after apply: left out, not guessed"))
+        << want << "\n" << printed(r);
+  }
+  // Never a guess: no distribution default stands in for a range the plan leaves open.
+  EXPECT_EQ(cidrs(r, "payments", range_role::services), v{});
+  EXPECT_EQ(cidrs(r, "analytics", range_role::services), v{});
+  // The subnets' vpc_id is unknown too, but the configuration says which VPC it is.
+  EXPECT_FALSE(has_message(r, "terraform-plan: module.net.module.subnets.aws_subnet.private[1]: vpc_id (the VPC its "
+                              "range belongs to) is known only after apply: left out, not guessed"));
+  // A VPC that asks for no IPv6 block has none to wait for: no note about it.
+  EXPECT_FALSE(has_message(
+      r, "terraform-plan: aws_vpc.shared: ipv6_cidr_block is known only after apply: left out, not guessed"));
+}
+
+TEST(ImportTerraformPlan, ThePlansDeletionsAreLeftOutAndTheRestOfThePriorStateRead) {
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  // aws_vpc_ipv4_cidr_block_association.legacy (10.1.0.0/16) is in the prior
+  // state, and the plan deletes it.
+  EXPECT_EQ(cidrs(r, "vpc-0e9801d1295ce6ff8", range_role::external), (v{"10.0.0.0/16"}));
+  // A data source read while planning is in the prior state only.
+  auto plan = load_text(import_kind::terraform_plan, R"({
+    "format_version": "1.2",
+    "planned_values": {"root_module": {}},
+    "prior_state": {"values": {"root_module": {"resources": [
+      {"address": "data.aws_vpc.hub", "mode": "data", "type": "aws_vpc", "name": "hub",
+       "values": {"id": "vpc-0a1b2c3d4e5f60718", "cidr_block": "10.254.0.0/16"}}]}}}})");
+  ASSERT_TRUE(plan.ok()) << printed(plan);
+  EXPECT_EQ(cidrs(plan, "vpc-0a1b2c3d4e5f60718", range_role::external), (v{"10.254.0.0/16"}));
+  EXPECT_EQ(owner_of(plan, "vpc-0a1b2c3d4e5f60718").description,
+            "AWS VPC, from the Terraform plan's prior state data.aws_vpc.hub");
+}
+
+TEST(ImportTerraformPlan, TypesItDoesNotReadAreOneNoteWithCounts) {
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  EXPECT_TRUE(has_message(
+      r, "terraform-plan: 2 resources of types cidrcheck does not read: aws_availability_zones, aws_s3_bucket"))
+      << printed(r);
+}
+
+TEST(ImportTerraformPlan, AWholeBlockUnknownIsNotedForEachRangeInIt) {
+  auto r = load_text(import_kind::terraform_plan, R"({
+    "format_version": "1.2",
+    "planned_values": {"root_module": {"resources": [
+      {"address": "aws_eks_cluster.edge", "type": "aws_eks_cluster", "values": {"name": "edge"}}]}},
+    "resource_changes": [
+      {"address": "aws_eks_cluster.edge", "change": {"actions": ["create"],
+       "after_unknown": {"kubernetes_network_config": true, "vpc_config": true}}}]})");
+  EXPECT_EQ(messages(r, severity::note),
+            (v{"terraform-plan: aws_eks_cluster.edge: kubernetes_network_config.service_ipv4_cidr is known only after "
+               "apply: left out, not guessed",
+               "terraform-plan: aws_eks_cluster.edge: vpc_config.vpc_id (the VPC it runs in) is known only after "
+               "apply: left out, not guessed"}));
+}
+
+// A plan whose subnet refers, through the configuration, to the VPC the plan
+// creates, as `configuration` (the configuration's root_module) says.
+auto plan_with_subnet(std::string_view subnet_cidr, std::string_view configuration) -> std::string {
+  return R"({"format_version": "1.2",
+    "planned_values": {"root_module": {"child_modules": [
+      {"address": "module.vpc", "resources": [
+        {"address": "module.vpc.aws_vpc.this", "type": "aws_vpc", "values": {"cidr_block": "10.0.128.0/17"}}]},
+      {"address": "module.subnets", "resources": [
+        {"address": "module.subnets.aws_subnet.a[0]", "type": "aws_subnet", "values": {"cidr_block": ")" +
+         std::string(subnet_cidr) + R"("}}]}]}},
+    "resource_changes": [
+      {"address": "module.vpc.aws_vpc.this", "change": {"actions": ["create"], "after_unknown": {"id": true}}},
+      {"address": "module.subnets.aws_subnet.a[0]", "change": {"actions": ["create"], "after_unknown": {"vpc_id": true}}}],
+    "configuration": {"root_module": )" + std::string(configuration) + "}}";
+}
+
+// module.subnets gets vpc_id = module.vpc.vpc_id, an output of module.vpc.
+constexpr std::string_view through_an_output = R"({"module_calls": {
+  "vpc": {"source": "./vpc", "module": {
+    "outputs": {"vpc_id": {"expression": {"references": ["aws_vpc.this.id", "aws_vpc.this"]}}},
+    "resources": [{"address": "aws_vpc.this", "type": "aws_vpc", "name": "this", "expressions": {}}]}},
+  "subnets": {"source": "./subnets", "expressions": {"vpc_id": {"references": ["module.vpc.vpc_id", "module.vpc"]}},
+    "module": {"resources": [{"address": "aws_subnet.a", "type": "aws_subnet", "name": "a",
+      "expressions": {"vpc_id": {"references": ["var.vpc_id"]}}}]}}}})";
+
+TEST(ImportTerraformPlan, AnUnknownVpcIdIsFollowedThroughTheConfiguration) {
+  // Through a module argument and another module's output: the subnet lies inside.
+  auto inside = load_text(import_kind::terraform_plan, plan_with_subnet("10.0.130.0/24", through_an_output));
+  ASSERT_TRUE(inside.ok()) << printed(inside);
+  EXPECT_TRUE(messages(inside, severity::note).empty()) << printed(inside);
+  EXPECT_TRUE(inside.value.conflicts.empty());
+  // The same subnet outside the VPC it refers to: the allocation disagrees with its VPC.
+  auto outside = load_text(import_kind::terraform_plan, plan_with_subnet("10.9.0.0/24", through_an_output));
+  ASSERT_EQ(outside.value.conflicts.size(), 1u) << printed(outside);
+  // A configuration that does not say (a data source's ID, say) leaves the note.
+  auto unsaid = load_text(import_kind::terraform_plan, plan_with_subnet("10.0.130.0/24", "{}"));
+  EXPECT_EQ(messages(unsaid, severity::note),
+            (v{"terraform-plan: module.subnets.aws_subnet.a[0]: vpc_id (the VPC its range belongs to) is known only "
+               "after apply: left out, not guessed"}));
+}
+
+// ---------------------------------------------------------------------------
+// Bad input: positioned errors, exit code 2 from the CLI (golden cases import_tfplan_error_*).
+
+TEST(ImportTerraformPlan, MalformedPlansArePositioned) {
+  auto r = load(import_kind::terraform_plan, "malformed.json");
+  ASSERT_FALSE(r.ok());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> at;
+  for (const auto& d : r.diagnostics) at.emplace_back(d.where.line, d.where.column);
+  EXPECT_EQ(at, (std::vector<std::pair<std::uint32_t, std::uint32_t>>{{7, 36}, {8, 9}, {9, 9}, {11, 62}, {14, 74}}));
+  EXPECT_EQ(r.diagnostics[1].message, "terraform-plan: aws_subnet.edge has no values");
+}
+
+TEST(ImportTerraformPlan, StateAndPlanAreToldApart) {
+  auto state = load(import_kind::terraform_plan, "main.tfstate");
+  ASSERT_FALSE(state.ok());
+  EXPECT_EQ(state.diagnostics.front().message,
+            "terraform-plan: this is a state, not a plan: read `terraform state pull` as terraform:FILE, or give "
+            "`terraform show -json PLANFILE` (after `terraform plan -out PLANFILE`)");
+  auto plan = load(import_kind::terraform, "plan.json");
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.diagnostics.front().message,
+            "terraform: this is a plan (`terraform show -json PLANFILE`): read it as terraform-plan:FILE");
+  auto future = load(import_kind::terraform_plan, "future.json");
+  ASSERT_FALSE(future.ok());
+  EXPECT_EQ(future.diagnostics.front().where, (source_location{fixtures + "future.json", 2, 21}));
+}
+
+// ---------------------------------------------------------------------------
+// One reader for state and plan: the same attributes read the same way.
+
+constexpr std::string_view clusters_values[] = {
+    R"({"name": "payments", "version": "1.31",
+        "kubernetes_network_config": [{"ip_family": "ipv4", "service_ipv4_cidr": "172.20.0.0/16"}],
+        "remote_network_config": [{"remote_node_networks": [{"cidrs": ["192.168.100.0/23"]}],
+                                   "remote_pod_networks": [{"cidrs": ["192.168.64.0/18"]}]}],
+        "vpc_config": [{"vpc_id": "vpc-0e9801d1295ce6ff8"}]})",
+    R"({"name": "analytics", "master_version": "1.30.5-gke.1014001",
+        "cluster_ipv4_cidr": "10.96.0.0/14", "services_ipv4_cidr": "10.100.0.0/20",
+        "subnetwork": "projects/acme-prod/regions/us-central1/subnetworks/gke-prod",
+        "ip_allocation_policy": [{"cluster_ipv4_cidr_block": "10.96.0.0/14", "services_ipv4_cidr_block": "10.100.0.0/20"}],
+        "private_cluster_config": [{"master_ipv4_cidr_block": "172.16.0.16/28"}]})",
+    R"({"name": "orders", "resource_group_name": "orders-rg", "kubernetes_version": "1.30",
+        "default_node_pool": [{"node_count": 3}],
+        "network_profile": [{"network_plugin": "kubenet", "pod_cidr": "10.160.0.0/16", "pod_cidrs": ["10.160.0.0/16"],
+                             "service_cidr": "172.16.32.0/20", "service_cidrs": ["172.16.32.0/20"],
+                             "dns_service_ip": "172.16.32.10"}]})",
+};
+constexpr std::string_view clusters_types[] = {"aws_eks_cluster", "google_container_cluster",
+                                               "azurerm_kubernetes_cluster"};
+
+auto as_state() -> std::string {
+  std::string out = R"({"version": 4, "terraform_version": "1.9.5", "resources": [)";
+  for (std::size_t k = 0; k < 3; ++k) {
+    out += std::string(k ? "," : "") + R"({"mode": "managed", "type": ")" + std::string(clusters_types[k]) +
+           R"(", "name": "c", "instances": [{"attributes": )" + std::string(clusters_values[k]) + "}]}";
+  }
+  return out + "]}";
+}
+
+auto as_plan() -> std::string {
+  std::string out = R"({"format_version": "1.2", "planned_values": {"root_module": {"child_modules": [
+    {"address": "module.a", "child_modules": [{"address": "module.a.module.b", "resources": [)";
+  for (std::size_t k = 0; k < 3; ++k) {
+    out += std::string(k ? "," : "") + R"({"address": "module.a.module.b.)" + std::string(clusters_types[k]) +
+           R"(.c", "type": ")" + std::string(clusters_types[k]) + R"(", "values": )" + std::string(clusters_values[k]) +
+           "}";
+  }
+  return out + "]}]}]}}}";
+}
+
+TEST(ImportTerraformPlan, ClusterResourcesReadTheSameFromStateAndPlan) {
+  auto state = load_text(import_kind::terraform, as_state());
+  auto plan = load_text(import_kind::terraform_plan, as_plan());
+  ASSERT_TRUE(state.ok()) << printed(state);
+  ASSERT_TRUE(plan.ok()) << printed(plan);
+  for (const auto* r : {&state, &plan}) {
+    EXPECT_EQ(cidrs(*r, "payments", range_role::services), (v{"172.20.0.0/16"}));
+    EXPECT_EQ(cidrs(*r, "payments", range_role::pods), (v{"192.168.64.0/18"}));
+    EXPECT_EQ(cidrs(*r, "payments", range_role::network), (v{"192.168.100.0/23"}));
+    // Written twice (computed at the top, given in ip_allocation_policy): two claims that agree.
+    EXPECT_EQ(cidrs(*r, "analytics", range_role::pods), (v{"10.96.0.0/14"}));
+    EXPECT_EQ(cidrs(*r, "analytics", range_role::services), (v{"10.100.0.0/20"}));
+    EXPECT_EQ(cidrs(*r, "analytics", range_role::network), (v{"172.16.0.16/28"}));
+    EXPECT_EQ(cidrs(*r, "orders", range_role::pods), (v{"10.160.0.0/16"}));
+    EXPECT_EQ(cidrs(*r, "orders", range_role::services), (v{"172.16.32.0/20"}));
+    EXPECT_EQ(owner_of(*r, "orders").dns, address::parse("172.16.32.10"));
+  }
+  EXPECT_EQ(owner_of(state, "payments").description, "EKS cluster, from Terraform state aws_eks_cluster.c");
+  EXPECT_EQ(owner_of(plan, "payments").description,
+            "EKS cluster, from the Terraform plan module.a.module.b.aws_eks_cluster.c");
+}
+
+TEST(ImportTerraformState, GcpNetworksWithUlaIpv6OwnTheirRange) {
+  auto r = load_text(import_kind::terraform, R"({"version": 4, "resources": [
+    {"mode": "managed", "type": "google_compute_network", "name": "ula", "instances": [{"attributes":
+      {"project": "acme-prod", "name": "acme-vpc", "enable_ula_internal_ipv6": true, "internal_ipv6_range": "fd20:a:b::/48"}}]},
+    {"mode": "managed", "type": "google_compute_network", "name": "v4", "instances": [{"attributes":
+      {"project": "acme-prod", "name": "legacy", "enable_ula_internal_ipv6": false, "internal_ipv6_range": ""}}]}]})");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "acme-prod/acme-vpc", range_role::external), (v{"fd20:a:b::/48"}));
+  EXPECT_EQ(owner_of(r, "acme-prod/acme-vpc").type, "gcp-network");
+  // A network without ULA IPv6 has no range of its own: its subnets have them.
+  EXPECT_EQ(cidrs(r, "acme-prod/legacy", range_role::external), (v{"<no owner>"}));
+}
+
+TEST(ImportTerraformState, ASubnetWithoutItsVpcIsAnErrorAtTheInstance) {
+  auto r = load_text(import_kind::terraform, R"({"version": 4, "resources": [
+    {"mode": "managed", "type": "aws_subnet", "name": "orphan", "instances": [{"index_key": "a", "attributes":
+      {"cidr_block": "10.0.1.0/24"}}]}]})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics.front().message, "terraform: aws_subnet.orphan[\"a\"] names no vpc_id");
+  EXPECT_EQ(r.diagnostics.front().where, (source_location{"x.json", 2, 79}));  // the instance
+}
+
+}  // namespace
+}  // namespace cidrcheck
