@@ -112,6 +112,31 @@ connections:
   }
 }
 
+TEST(RunbookFiles, CommandsInBackticksAreCodeSpansAndNamesStayInert) {
+  auto p = run(two_kubeadm);
+  auto files = runbook_files(p.model, p.result);
+  ASSERT_FALSE(files.empty());
+  const auto& md = files.front().text;
+  // The steps quote commands in backticks: they render as code, not as escaped backticks.
+  EXPECT_NE(md.find("`kubectl "), std::string::npos);
+  EXPECT_EQ(md.find("\\`"), std::string::npos);
+  // A name with one backtick leaves an odd count: that step is escaped whole.
+  auto odd = run(R"(
+clusters:
+  - {name: "x`y", distribution: kubeadm, kubernetes: "1.33", network: 10.1.0.0/16, pods: 10.2.0.0/16, services: 10.96.0.0/16}
+  - {name: z, distribution: kubeadm, kubernetes: "1.33", network: 10.3.0.0/16, pods: 10.4.0.0/16, services: 10.96.0.0/16}
+connections:
+  - {between: ["x`y", z], routes: [services]}
+)");
+  for (const auto& file : runbook_files(odd.model, odd.result)) {
+    if (!file.path.ends_with("runbook.md")) continue;
+    for (const auto& op : odd.result.operations) {
+      if (odd.model.owners[op.owners.front()].name != "x`y") continue;
+      EXPECT_NE(file.text.find("x\\`y"), std::string::npos);
+    }
+  }
+}
+
 TEST(RunbookFiles, EveryStepNeedsOnlyWhatAnEarlierStepMakes) {
   auto p = run(two_kubeadm);
   for (const auto& op : p.result.operations) {

@@ -5,7 +5,9 @@
 #include <cidrcheck/detail/markdown.hpp>
 #include <cidrcheck/detail/text.hpp>
 
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cidrcheck {
@@ -31,6 +33,23 @@ auto context_of(const owner& o) -> std::string {
   if (o.kubernetes) add("Kubernetes 1." + std::to_string(o.kubernetes->minor));
   if (!o.cni.empty()) add(o.cni + (o.ipam.empty() ? std::string() : " " + o.ipam));
   return context;
+}
+
+// A step's text as Markdown: text between pairs of backticks (commands, file
+// and field names) as code spans, the rest escaped. With an odd number of
+// backticks (a name from the input holding one) all of it is escaped.
+auto step_markdown(std::string_view text) -> std::string {
+  if (std::count(text.begin(), text.end(), '`') % 2 != 0) return detail::markdown_text(text);
+  std::string out;
+  bool code = false;
+  for (std::size_t start = 0; start <= text.size();) {
+    auto end = std::min(text.find('`', start), text.size());
+    auto part = text.substr(start, end - start);
+    if (!part.empty()) out += code ? detail::markdown_code_span(part) : detail::markdown_text(part);
+    code = !code;
+    start = end + 1;
+  }
+  return out;
 }
 
 // One runbook: a title naming the operation and its owners, the changes, the
@@ -63,7 +82,7 @@ auto render(const fleet& planned, std::string folder, std::string kind, const st
   std::vector<const migration_fact*> cited;
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const auto& s = steps[k];
-    md += std::to_string(k + 1) + ". " + detail::markdown_text(s.text) + "\n";
+    md += std::to_string(k + 1) + ". " + step_markdown(s.text) + "\n";
     if (!s.facts.empty()) {
       md += "\n   Facts:";
       for (const auto& f : s.facts) {
