@@ -6,6 +6,7 @@
 #include "options.hpp"
 #include "output.hpp"
 
+#include <algorithm>
 #include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
@@ -32,8 +33,10 @@ auto import_description() -> std::string {
       "same owner from several sources is merged. cidrcheck never calls an API.\n"
       "\n"
       "Kinds (docs/import.md):\n";
+  std::size_t width = 0;
+  for (const auto& k : import_kinds()) width = std::max(width, k.name.size() + 2);
   for (const auto& k : import_kinds()) {
-    text += "  " + std::string(k.name) + std::string(13 - k.name.size(), ' ') + std::string(k.command) + "\n";
+    text += "  " + std::string(k.name) + std::string(width - k.name.size(), ' ') + std::string(k.command) + "\n";
   }
   text +=
       "\n"
