@@ -181,5 +181,71 @@ CIDRCHECK_IMPORT_BENCH(terraform_plan_case, "BM_Import_TerraformPlan");
 // hosts: 16k and 64k are the sizes issue 16 timed (1.7 s and 47 s before the fix).
 CIDRCHECK_IMPORT_BENCH(tailscale_case, "BM_Import_Tailscale")->Arg(1'000)->Arg(16'000)->Arg(64'000);
 
+
+// Issue 18: the kinds of inventories teams already keep.
+
+// n Services in 10.96.0.0/12, every 100th outside it (a warning each), one in
+// ten headless; checked against the service range a fleet file states.
+auto kubectl_services(std::size_t n) -> std::string {
+  std::string out = R"({"apiVersion": "v1", "kind": "List", "items": [)";
+  for (std::size_t k = 0; k < n; ++k) {
+    auto ip = k % 10 == 9 ? std::string("None")
+                          : v4((k % 100 == 0 ? 0x0a200000u : 0x0a600000u) + static_cast<std::uint32_t>(k % 0xfffff));
+    out += (k ? ",\n" : "\n") + std::string(R"({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc-)") +
+           std::to_string(k) + R"(", "namespace": "ns-)" + std::to_string(k % 50) + R"("}, "spec": {"type": ")" +
+           (k % 7 == 0 ? "LoadBalancer" : "ClusterIP") + R"(", "clusterIP": ")" + ip + R"(", "clusterIPs": [")" + ip +
+           R"("]}})";
+  }
+  return out + "]}\n";
+}
+
+// The kubeadm-config ConfigMap whose embedded ClusterConfiguration carries n
+// apiServer extraArgs (v1beta4's list): the embedded text is parsed and mapped.
+auto kubeadm_config(std::size_t n) -> std::string {
+  std::string out = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kubeadm-config\n  namespace: kube-system\n"
+                    "data:\n  ClusterConfiguration: |\n    apiVersion: kubeadm.k8s.io/v1beta4\n"
+                    "    kind: ClusterConfiguration\n    networking:\n      podSubnet: 10.244.0.0/16\n"
+                    "      serviceSubnet: 10.96.0.0/12\n    apiServer:\n      extraArgs:\n";
+  for (std::size_t k = 0; k < n; ++k) {
+    out += "      - name: flag-" + std::to_string(k) + "\n        value: \"" + std::to_string(k) + "\"\n";
+  }
+  return out;
+}
+
+// n CiliumPodIPPools of one /26 each, no ConfigMap (so the mode is unknown and every pool is read).
+auto cilium_pools(std::size_t n) -> std::string {
+  std::string out = R"({"apiVersion": "v1", "kind": "List", "items": [)";
+  for (std::size_t k = 0; k < n; ++k) {
+    out += (k ? ",\n" : "\n") +
+           std::string(R"({"apiVersion": "cilium.io/v2alpha1", "kind": "CiliumPodIPPool", "metadata": {"name": "pool-)") +
+           std::to_string(k) + R"("}, "spec": {"ipv4": {"cidrs": [")" + block(k) + R"("], "maskSize": 28}}})";
+  }
+  return out + "]}\n";
+}
+
+void kubectl_services_case(benchmark::State& state) {
+  auto n = static_cast<std::size_t>(state.range(0));
+  const auto text = kubectl_services(n);
+  fleet_limits limits;
+  limits.max_file_bytes = std::size_t{1} << 30;
+  limits.max_nodes = 50'000'000;
+  for (auto _ : state) {
+    fleet_loader loader(builtin_catalog(), limits);
+    loader.add_text("clusters:\n  - name: export\n    services: [10.96.0.0/12]\n", "fleet.yaml");
+    loader.add_import_text(import_kind::kubectl_services, text, "export");
+    auto r = loader.finish();
+    if (!r.ok()) throw std::runtime_error("the generated export does not read: " + r.diagnostics.front().message);
+    benchmark::DoNotOptimize(r.diagnostics.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * state.range(0));
+}
+
+void kubeadm_config_case(benchmark::State& s) { import_case<kubeadm_config>(s, import_kind::kubeadm_config); }
+void cilium_pools_case(benchmark::State& s) { import_case<cilium_pools>(s, import_kind::cilium); }
+
+CIDRCHECK_IMPORT_BENCH(kubectl_services_case, "BM_Import_KubectlServices");
+CIDRCHECK_IMPORT_BENCH(kubeadm_config_case, "BM_Import_KubeadmConfig");
+CIDRCHECK_IMPORT_BENCH(cilium_pools_case, "BM_Import_CiliumPools");
+
 }  // namespace
 }  // namespace cidrcheck::bench

@@ -6,6 +6,7 @@
 #include "options.hpp"
 #include "output.hpp"
 
+#include <algorithm>
 #include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
@@ -60,8 +61,8 @@ auto import_interfaces() -> std::vector<command_interface> {
     ("output,o", po::value<std::string>()->value_name("FILE"),
      "write the fleet file to FILE (atomically: all of it or nothing) instead of standard output")
     ("cluster", po::value<std::string>()->value_name("NAME"),
-     "the cluster the files describe, for kubectl and kubeadm exports, which name none (else each file's "
-     "name is the cluster's; as a source: KIND=NAME:FILE)");
+     "the cluster the files describe, for the kinds whose exports name none (Kubernetes objects, kubeadm files; "
+     "else each file's name is the cluster's; as a source: KIND=NAME:FILE)");
   add_limit_options(c.options);
   add_findings_limit_option(c.options);
   c.values.push_back({"output", {}});
@@ -92,7 +93,7 @@ auto run_import(std::span<const std::string> args) -> int {
     if (inputs.size() == 1) throw usage_error("no files of kind " + inputs.front(), help);
     if (vm.count("cluster") && (cluster.empty() || !names_cluster_after_file(*kind))) {
       throw usage_error(cluster.empty() ? "--cluster needs a name"
-                                        : "--cluster names the cluster of kubectl and kubeadm exports; " +
+                                        : "--cluster names the cluster of exports that name none; " +
                                               inputs.front() + " exports name their own",
                         help);
     }

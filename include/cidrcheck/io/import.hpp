@@ -25,6 +25,9 @@ enum class import_kind : std::uint8_t {
   terraform,    ///< a Terraform state file, version 4 (terraform state pull)
   tailscale,    ///< a Tailscale policy file (HuJSON)
   terraform_plan,  ///< a Terraform plan as terraform show -json PLANFILE prints it
+  kubectl_services,  ///< kubectl get services -A -o json: Service counts and cluster IPs
+  kubeadm_config,    ///< the kubeadm-config ConfigMap (kubectl -n kube-system get configmap kubeadm-config -o yaml)
+  cilium,            ///< Cilium's CiliumPodIPPools and the cilium-config ConfigMap's cluster-pool settings
 };
 
 /// What the command line and the docs say about a kind.
@@ -54,7 +57,7 @@ struct source_spec {
   std::optional<import_kind> kind;  ///< nullopt: a fleet file
   std::string path;
   /// "KIND=NAME:PATH": the cluster's name, for the kinds whose exports name
-  /// none (kubectl, kubeadm); empty when the spec gives none.
+  /// none (see names_cluster_after_file()); empty when the spec gives none.
   std::string cluster;
   /// The text before the first ':' when it looks like a kind's name (lowercase
   /// letters, digits, '-') but names none ("aws-vpc" in "aws-vpc:x.json"): the

@@ -13,7 +13,7 @@ namespace cidrcheck {
 
 namespace {
 
-constexpr std::array<import_kind_info, 11> kinds{{
+constexpr std::array<import_kind_info, 14> kinds{{
     {import_kind::aws_vpcs, "aws-vpcs", "aws ec2 describe-vpcs",
      "the CIDR blocks of each VPC, IPv4 and IPv6, that are associated"},
     {import_kind::aws_eks, "aws-eks", "aws eks describe-cluster --name NAME",
@@ -36,12 +36,18 @@ constexpr std::array<import_kind_info, 11> kinds{{
      "the subnet routes: autoApprovers, hosts, ACL and grant destinations"},
     {import_kind::terraform_plan, "terraform-plan", "terraform show -json PLANFILE",
      "the same resources as they will be after apply; values known only after apply are noted"},
+      {import_kind::kubectl_services, "kubectl-services", "kubectl get services -A -o json",
+     "how many Services have a cluster IP and how many are LoadBalancers; cluster IPs outside the service range"},
+    {import_kind::kubeadm_config, "kubeadm-config", "kubectl -n kube-system get configmap kubeadm-config -o yaml",
+     "the pod and service subnets and Kubernetes version of the ClusterConfiguration inside"},
+    {import_kind::cilium, "cilium", "kubectl get ciliumpodippools -o yaml, kubectl -n kube-system get configmap cilium-config -o yaml",
+     "CiliumPodIPPool CIDRs and mask sizes, cilium-config's cluster-pool ranges and mask sizes"},
 }};
 
 using importer = void (*)(detail::source_reader&, const std::vector<std::uint32_t>&, detail::import_result&);
 
 // Indexed by import_kind, like `kinds`.
-constexpr std::array<importer, 11> importers{{
+constexpr std::array<importer, 14> importers{{
     detail::import_aws_vpcs,
     detail::import_aws_eks,
     detail::import_gke,
@@ -53,6 +59,9 @@ constexpr std::array<importer, 11> importers{{
     detail::import_terraform,
     detail::import_tailscale,
     detail::import_terraform_plan,
+    detail::import_kubectl_services,
+    detail::import_kubeadm_config,
+    detail::import_cilium,
 }};
 
 auto is_kind_word(std::string_view word) -> bool {
@@ -91,7 +100,8 @@ auto find_import_kind(std::string_view name) noexcept -> std::optional<import_ki
 }
 
 auto names_cluster_after_file(import_kind kind) noexcept -> bool {
-  return kind == import_kind::kubectl || kind == import_kind::kubeadm;
+  return kind == import_kind::kubectl || kind == import_kind::kubeadm || kind == import_kind::kubectl_services ||
+         kind == import_kind::kubeadm_config || kind == import_kind::cilium;
 }
 
 auto parse_source_spec(std::string_view spec) -> source_spec {
@@ -196,7 +206,7 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
     diagnostics.push_back({severity::error, "usage",
                            "'" + std::string(info(kind).name) + "=" + cluster + ":' names a cluster, but " +
                                std::string(info(kind).name) +
-                               " exports name their own: only kubectl= and kubeadm= take a name",
+                               " exports name their own: only the kinds of Kubernetes objects and kubeadm files take a name",
                            {name, 0, 0}, {}});
     return out;
   }
@@ -230,6 +240,7 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
     } else {
       yaml_reader r(doc, name, diagnostics, visit_budget, limits.max_errors);
       source_reader in(r, kind, name, cluster);
+      in.set_input({text, limits, visit_budget, &diagnostics});
       importers[static_cast<std::size_t>(kind)](in, doc.roots, out);
       bool errors = std::any_of(diagnostics.begin() + static_cast<std::ptrdiff_t>(first_new), diagnostics.end(),
                                 [](const diagnostic& d) { return d.level == severity::error; });

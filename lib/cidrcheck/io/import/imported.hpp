@@ -5,6 +5,7 @@
 // owners and ranges.
 
 #include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/address.hpp>
 #include <cidrcheck/io/source_location.hpp>
 #include <cidrcheck/prefix.hpp>
 
@@ -63,6 +64,14 @@ struct imported_route {
   std::string from;  ///< where in the source: "autoApprovers.routes"
 };
 
+/// An address a source saw in use in a role (a Service's cluster IP): it must
+/// lie in the owner's ranges of that role, whichever source states them.
+struct observed_address {
+  address ip;
+  source_location where;
+  std::string user;  ///< who holds it, for messages: "Service default/web"
+};
+
 struct imported_owner {
   owner value;  ///< name, kind, type, scalars and their positions; value.ranges is unused
   std::vector<range_claim> claims;
@@ -75,6 +84,9 @@ struct imported_owner {
   /// kubernetes.io/cluster/NAME): `owner` is the cluster's name. A cluster of
   /// that name (from any source) links this network as if it named it.
   std::vector<owner_link> claimed_by;
+  /// Clusters: the cluster IPs of Services; merge_imports() warns of those
+  /// outside the merged service ranges (they keep a range from being retired).
+  std::vector<observed_address> service_ips;
 };
 
 /// A connection an importer infers (a tailnet and the routes it carries).

@@ -1,7 +1,8 @@
 #pragma once
 // The importers, one per kind: aws.cpp, gcp.cpp, azure.cpp, kops.cpp,
 // kubeadm.cpp, kubectl.cpp, terraform.cpp, terraform_plan.cpp (both through
-// terraform_resources.hpp), tailscale.cpp. Each reads every
+// terraform_resources.hpp), tailscale.cpp, kubectl_services.cpp,
+// kubeadm_config.cpp, cilium.cpp. Each reads every
 // document of its file into `out` and reports what it cannot read where it is.
 
 #include "imported.hpp"
@@ -25,6 +26,15 @@ void import_kubectl(source_reader& in, const std::vector<std::uint32_t>& roots, 
 void import_terraform(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 void import_terraform_plan(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 void import_tailscale(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_kubectl_services(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_kubeadm_config(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_cilium(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+
+/// Reads a kubeadm ClusterConfiguration (v1beta2 to v1beta4) into a new
+/// cluster of `out`: its name, version, pod and service subnets and the
+/// component flags that override them. Shared by kubeadm and kubeadm-config.
+auto read_cluster_configuration(source_reader& in, const source_reader::object& config, import_result& out)
+    -> imported_owner&;
 
 /// The name a GCP subnet has as an owner, "PROJECT/REGION/NAME", from its
 /// resource path or URL (".../projects/P/regions/R/subnetworks/N"); "" if the

@@ -32,6 +32,39 @@ auto extra_arg(source_reader& in, std::optional<std::uint32_t> args, std::string
 
 }  // namespace
 
+auto read_cluster_configuration(source_reader& in, const source_reader::object& config, import_result& out)
+    -> imported_owner& {
+  // kubeadm names every cluster "kubernetes" unless told otherwise: then the
+  // file's name is the better name. A name the user gives wins.
+  auto name_node = config.get("clusterName");
+  auto name = in.text(name_node, "clusterName");
+  if (!name || *name == "kubernetes" || in.named()) name = in.cluster_name(config.node());
+  auto& o = add_owner(out, *name, owner_kind::cluster, "kubeadm", in.where(config.node()));
+  o.value.description = "kubeadm cluster, from its ClusterConfiguration";
+  if (auto v = config.get("kubernetesVersion")) {
+    auto text = in.text(v, "kubernetesVersion");
+    if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
+      in.error(*v, "type", "kubernetesVersion must be a Kubernetes version, not \"" + *text + "\"");
+    }
+  }
+  add_claim(o, range_role::pods, claim_kind::exact, in.ranges(config.at({"networking", "podSubnet"}), "podSubnet"));
+  add_claim(o, range_role::services, claim_kind::exact,
+            in.ranges(config.at({"networking", "serviceSubnet"}), "serviceSubnet"));
+  // The components' own flags override kubeadm's fields; they must agree.
+  auto manager = config.at({"controllerManager", "extraArgs"});
+  add_claim(o, range_role::pods, claim_kind::exact, in.ranges(extra_arg(in, manager, "cluster-cidr"), "cluster-cidr"));
+  add_claim(o, range_role::services, claim_kind::exact,
+            in.ranges(extra_arg(in, config.at({"apiServer", "extraArgs"}), "service-cluster-ip-range"),
+                      "service-cluster-ip-range"));
+  for (auto flag : {"node-cidr-mask-size", "node-cidr-mask-size-ipv4"}) {
+    if (auto mask = in.whole(extra_arg(in, manager, flag), 1, 32, flag)) o.value.node_cidr_mask = static_cast<int>(*mask);
+  }
+  if (auto mask = in.whole(extra_arg(in, manager, "node-cidr-mask-size-ipv6"), 1, 128, "node-cidr-mask-size-ipv6")) {
+    o.value.node_cidr_mask_v6 = static_cast<int>(*mask);
+  }
+  return o;
+}
+
 void import_kubeadm(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
   std::optional<source_reader::object> config, kubelet, proxy;
   std::optional<std::uint32_t> first_root;
@@ -49,34 +82,7 @@ void import_kubeadm(source_reader& in, const std::vector<std::uint32_t>& roots, 
     if (first_root) in.wrong_document(*first_root, "a kubeadm ClusterConfiguration (kind: ClusterConfiguration)");
     return;
   }
-  // kubeadm names every cluster "kubernetes" unless told otherwise: then the
-  // file's name is the better name. A name the user gives wins.
-  auto name_node = config->get("clusterName");
-  auto name = in.text(name_node, "clusterName");
-  if (!name || *name == "kubernetes" || in.named()) name = in.cluster_name(config->node());
-  auto& o = add_owner(out, *name, owner_kind::cluster, "kubeadm", in.where(config->node()));
-  o.value.description = "kubeadm cluster, from its ClusterConfiguration";
-  if (auto v = config->get("kubernetesVersion")) {
-    auto text = in.text(v, "kubernetesVersion");
-    if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
-      in.error(*v, "type", "kubernetesVersion must be a Kubernetes version, not \"" + *text + "\"");
-    }
-  }
-  add_claim(o, range_role::pods, claim_kind::exact, in.ranges(config->at({"networking", "podSubnet"}), "podSubnet"));
-  add_claim(o, range_role::services, claim_kind::exact,
-            in.ranges(config->at({"networking", "serviceSubnet"}), "serviceSubnet"));
-  // The components' own flags override kubeadm's fields; they must agree.
-  auto manager = config->at({"controllerManager", "extraArgs"});
-  add_claim(o, range_role::pods, claim_kind::exact, in.ranges(extra_arg(in, manager, "cluster-cidr"), "cluster-cidr"));
-  add_claim(o, range_role::services, claim_kind::exact,
-            in.ranges(extra_arg(in, config->at({"apiServer", "extraArgs"}), "service-cluster-ip-range"),
-                      "service-cluster-ip-range"));
-  for (auto flag : {"node-cidr-mask-size", "node-cidr-mask-size-ipv4"}) {
-    if (auto mask = in.whole(extra_arg(in, manager, flag), 1, 32, flag)) o.value.node_cidr_mask = static_cast<int>(*mask);
-  }
-  if (auto mask = in.whole(extra_arg(in, manager, "node-cidr-mask-size-ipv6"), 1, 128, "node-cidr-mask-size-ipv6")) {
-    o.value.node_cidr_mask_v6 = static_cast<int>(*mask);
-  }
+  auto& o = read_cluster_configuration(in, *config, out);
   if (proxy) add_claim(o, range_role::pods, claim_kind::exact, in.ranges(proxy->get("clusterCIDR"), "clusterCIDR"));
   if (kubelet) {
     auto dns = in.items(kubelet->get("clusterDNS"), "clusterDNS");

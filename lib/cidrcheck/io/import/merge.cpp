@@ -58,6 +58,7 @@ auto cidrs(const std::vector<candidate>& ranges) -> std::vector<prefix> {
 class cover {
  public:
   void add(const prefix& p) { kept_.insert(p); }
+  auto empty() const -> bool { return kept_.empty(); }
   auto covers(const prefix& p) const -> bool {
     if (kept_.empty()) return false;
     for (int length = p.length(); length >= 0; --length) {
@@ -98,6 +99,7 @@ class owner_merge {
     add_fields(o);
     add_claims(o);
     routes_.insert(routes_.end(), o.routes.begin(), o.routes.end());
+    service_ips_.insert(service_ips_.end(), o.service_ips.begin(), o.service_ips.end());
   }
 
   void add(const imported_owner& o) {
@@ -113,6 +115,7 @@ class owner_merge {
     add_fields(o);
     add_claims(o);
     routes_.insert(routes_.end(), o.routes.begin(), o.routes.end());
+    service_ips_.insert(service_ips_.end(), o.service_ips.begin(), o.service_ips.end());
   }
 
   // Writes the merged owner and its ranges into the fleet; false when a limit stops it.
@@ -168,6 +171,7 @@ class owner_merge {
       f_.owners[k].nodes = observed_nodes_->first;
       f_.owners[k].nodes_where = observed_nodes_->second;
     }
+    check_service_ips(k);
     return true;
   }
 
@@ -183,6 +187,12 @@ class owner_merge {
       }
     }
     merge_mask(value_.node_cidr_mask, x.node_cidr_mask, "the node CIDR mask", x.where);
+    merge_text(value_.cni, x.cni, "the CNI", x.where);
+    merge_text(value_.ipam, x.ipam, "the IPAM mode", x.where);
+    merge_count(value_.service_count, value_.service_count_where, x.service_count, x.service_count_where,
+                "the Service count");
+    merge_count(value_.load_balancer_count, value_.load_balancer_count_where, x.load_balancer_count,
+                x.load_balancer_count_where, "the LoadBalancer count");
     merge_mask(value_.node_cidr_mask_v6, x.node_cidr_mask_v6, "the IPv6 node CIDR mask", x.where);
     if (x.dns) {
       if (!value_.dns) {
@@ -201,6 +211,65 @@ class owner_merge {
         disagree("the node count", std::to_string(declared_nodes_->first), declared_nodes_->second,
                  std::to_string(*x.nodes), x.nodes_where);
       }
+    }
+  }
+
+  void merge_text(std::string& into, const std::string& from, const std::string& what, const source_location& where) {
+    if (from.empty()) return;
+    if (into.empty()) {
+      into = from;
+    } else if (into != from) {
+      disagree(what, into, value_.where, from, where);
+    }
+  }
+
+  void merge_count(std::optional<std::uint64_t>& into, source_location& into_where,
+                   const std::optional<std::uint64_t>& from, const source_location& from_where, const std::string& what) {
+    if (!from) return;
+    if (!into) {
+      into = from;
+      into_where = from_where;
+    } else if (*into != *from) {
+      disagree(what, std::to_string(*into), into_where, std::to_string(*from), from_where);
+    }
+  }
+
+  // Warns of each cluster IP outside the merged owner's service ranges of its
+  // IP version; notes, once per version, the IPs that no service range of
+  // their version lets cidrcheck check. O(n log r) for n IPs and r ranges.
+  void check_service_ips(std::uint32_t k) {
+    std::array<cover, 2> services;
+    std::array<std::string, 2> listed;
+    for (auto r : f_.owners[k].ranges) {
+      const auto& range = f_.ranges[r];
+      if (range.role != range_role::services) continue;
+      auto v = range.cidr.version() == ip_version::v4 ? 0 : 1;
+      services[v].add(range.cidr);
+      listed[v] += (listed[v].empty() ? "" : ", ") + range.cidr.to_string();
+    }
+    std::array<std::size_t, 2> unchecked{};
+    std::array<source_location, 2> first_unchecked;
+    for (const auto& ip : service_ips_) {
+      auto v = ip.ip.version() == ip_version::v4 ? 0 : 1;
+      if (services[v].empty()) {
+        if (unchecked[v]++ == 0) first_unchecked[v] = ip.where;
+        continue;
+      }
+      if (services[v].covers(prefix::containing(ip.ip, v == 0 ? 32 : 128))) continue;
+      diagnostics_.push_back({severity::warning, "outside-service-range",
+                              ip.user + " has cluster IP " + ip.ip.to_string() + ", outside the service range of " +
+                                  describe_owner(value_) + " (" + listed[v] +
+                                  "): it keeps the range it came from in use until the Service is recreated",
+                              ip.where, {}});
+    }
+    for (int v = 0; v < 2; ++v) {
+      if (unchecked[v] == 0) continue;
+      diagnostics_.push_back({severity::note, "unchecked",
+                              std::to_string(unchecked[v]) + " IPv" + (v == 0 ? "4" : "6") + " cluster IP" +
+                                  (unchecked[v] == 1 ? "" : "s") + " of " + describe_owner(value_) +
+                                  " not checked: no source states its IPv" + (v == 0 ? "4" : "6") +
+                                  " service range (import its kubeadm-config, or state services in a fleet file)",
+                              first_unchecked[v], {}});
     }
   }
 
@@ -362,6 +431,7 @@ class owner_merge {
   std::array<std::vector<claim_set>, 4> claims_;  // by range_role
   std::vector<imported_route> routes_;
   std::optional<std::pair<std::uint64_t, source_location>> declared_nodes_, observed_nodes_;
+  std::vector<observed_address> service_ips_;
   std::array<bool, 2> pods_from_allocations_{};  // IPv4, IPv6
 };
 

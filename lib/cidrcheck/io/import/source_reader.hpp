@@ -9,6 +9,7 @@
 
 #include <cidrcheck/io/import.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -42,6 +43,17 @@ class source_reader {
   /// `cluster`: the name the user gave the cluster of an export that names none (or "").
   source_reader(yaml_reader& r, import_kind kind, std::string file, std::string cluster = {});
 
+  /// The text the document was parsed from, with what parsing it again
+  /// needs: for a document embedded in a string (kubeadm-config's).
+  struct input_text {
+    std::string_view text;
+    yaml_limits limits;
+    std::size_t visit_budget = 0;
+    std::vector<diagnostic>* diagnostics = nullptr;
+  };
+  void set_input(input_text input) { input_ = input; }
+  auto input() const -> const input_text& { return input_; }
+
   auto yaml() -> yaml_reader& { return r_; }
   auto kind() const -> import_kind { return kind_; }
   auto file() const -> const std::string& { return file_; }
@@ -56,6 +68,8 @@ class source_reader {
   auto cluster_name(std::uint32_t k) -> std::string;
   /// Reports whether the user named the cluster.
   auto named() const -> bool { return !cluster_.empty(); }
+  /// The name the user gave the cluster, or "".
+  auto cluster() const -> const std::string& { return cluster_; }
 
   /// Reports a document that is not the export this kind expects, at node k:
   /// "expected the output of `COMMAND`: " and what is missing.
@@ -92,6 +106,7 @@ class source_reader {
   import_kind kind_;
   std::string file_;
   std::string cluster_;
+  input_text input_;
 };
 
 }  // namespace cidrcheck::detail

@@ -1,0 +1,143 @@
+// Cilium's pod address pools, as kubectl prints them (-o yaml or -o json, a
+// List or several documents):
+// - CiliumPodIPPool (cilium.io/v2alpha1; cilium/cilium
+//   pkg/k8s/apis/cilium.io/v2alpha1/ippool_types.go): spec.ipv4 and spec.ipv6,
+//   each with cidrs (a list of CIDRs) and maskSize (the per-node block);
+//   used by the multi-pool IPAM mode;
+// - the cilium-config ConfigMap: `ipam` (cilium/cilium pkg/option/config.go,
+//   IPAM = "ipam"; values in pkg/ipam/option/option.go: "cluster-pool",
+//   "multi-pool", "kubernetes", ...) and the cluster-pool settings
+//   (operator/option/config.go: cluster-pool-ipv4-cidr, cluster-pool-ipv6-cidr,
+//   cluster-pool-ipv4-mask-size, cluster-pool-ipv6-mask-size).
+// What the IPAM mode leaves unused is a warning, not a range. The objects do
+// not name their cluster: the user names it (cilium=NAME:FILE), else the file does.
+
+#include "importers.hpp"
+
+#include <map>
+
+namespace cidrcheck::detail {
+
+namespace {
+
+struct cilium_objects {
+  std::vector<imported_range> pools, cluster_pool;
+  std::optional<int> pool_mask, pool_mask_v6, cluster_mask, cluster_mask_v6;  // the largest block (shortest prefix)
+  std::optional<std::uint32_t> first_pool, cluster_pool_key;
+  std::string ipam;
+  bool seen = false;
+  std::map<std::string, std::pair<std::size_t, std::uint32_t>> skipped;  // by kind: how many, the first
+};
+
+void keep_largest(std::optional<int>& mask, std::optional<std::int64_t> size) {
+  if (size && (!mask || *size < *mask)) mask = static_cast<int>(*size);
+}
+
+void read_pool(source_reader& in, std::uint32_t node, const source_reader::object& o, cilium_objects& out) {
+  if (!out.first_pool) out.first_pool = node;
+  for (auto [family, max] : {std::pair{"ipv4", 32}, std::pair{"ipv6", 128}}) {
+    auto spec = in.object_at(o.at({"spec", family}), family);
+    if (!spec) continue;
+    auto cidrs = in.ranges(spec->get("cidrs"), std::string("spec.") + family + ".cidrs");
+    out.pools.insert(out.pools.end(), cidrs.begin(), cidrs.end());
+    keep_largest(max == 32 ? out.pool_mask : out.pool_mask_v6,
+                 in.whole(spec->get("maskSize"), 1, max, std::string("spec.") + family + ".maskSize"));
+  }
+}
+
+void read_config(source_reader& in, const source_reader::object& o, cilium_objects& out) {
+  auto data = in.object_at(o.get("data"), "data");
+  if (!data) return;
+  if (auto mode = data->get("ipam")) {
+    out.ipam = in.text(mode, "ipam").value_or("");
+  }
+  for (auto key : {"cluster-pool-ipv4-cidr", "cluster-pool-ipv6-cidr"}) {
+    auto k = data->get(key);
+    if (k && !out.cluster_pool_key) out.cluster_pool_key = k;
+    auto ranges = in.ranges(k, key);
+    out.cluster_pool.insert(out.cluster_pool.end(), ranges.begin(), ranges.end());
+  }
+  keep_largest(out.cluster_mask, in.whole(data->get("cluster-pool-ipv4-mask-size"), 1, 32, "cluster-pool-ipv4-mask-size"));
+  keep_largest(out.cluster_mask_v6,
+               in.whole(data->get("cluster-pool-ipv6-mask-size"), 1, 128, "cluster-pool-ipv6-mask-size"));
+}
+
+void read_object(source_reader& in, std::uint32_t node, cilium_objects& out) {
+  auto o = in.object_at(node, "an object");
+  if (!o) return;
+  auto kind = in.text(o->get("kind"), "kind").value_or("");
+  auto api = in.text(o->get("apiVersion"), "apiVersion").value_or("");
+  if (kind == "List" || (kind.ends_with("List") && o->get("items"))) {
+    for (auto item : in.items(o->get("items"), "items")) read_object(in, item, out);
+    return;
+  }
+  if (kind == "CiliumPodIPPool" && api.starts_with("cilium.io/")) {
+    out.seen = true;
+    read_pool(in, node, *o, out);
+  } else if (kind == "ConfigMap" && in.text(o->at({"metadata", "name"}), "metadata.name") == "cilium-config") {
+    out.seen = true;
+    read_config(in, *o, out);
+  } else {
+    auto& slot = out.skipped[kind.empty() ? std::string("(no kind)") : kind];
+    if (slot.first++ == 0) slot.second = node;
+  }
+}
+
+}  // namespace
+
+void import_cilium(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
+  cilium_objects objects;
+  std::optional<std::uint32_t> first_root;
+  for (auto root : roots) {
+    if (in.yaml().is_null(root)) continue;
+    if (!first_root) first_root = root;
+    if (in.yaml().node(root).kind != yaml_kind::mapping) {
+      in.wrong_document(root, "CiliumPodIPPools or the ConfigMap cilium-config");
+      continue;
+    }
+    read_object(in, root, objects);
+  }
+  if (!objects.seen) {
+    if (first_root) in.wrong_document(*first_root, "CiliumPodIPPools or the ConfigMap cilium-config (none found)");
+    return;
+  }
+  for (const auto& [kind, skipped] : objects.skipped) {
+    in.yaml().report(severity::note, skipped.second, "skipped",
+                     "skipped " + std::to_string(skipped.first) + (skipped.first == 1 ? " object" : " objects") +
+                         " of kind " + kind + ": cilium reads CiliumPodIPPools and the ConfigMap cilium-config");
+  }
+  // Which settings the IPAM mode uses: cluster-pool reads the cluster-pool
+  // keys, multi-pool the CiliumPodIPPools; other modes neither. Without the
+  // ConfigMap (or its ipam key) the mode is unknown and both are read.
+  bool known = !objects.ipam.empty();
+  bool use_cluster_pool = !known || objects.ipam == "cluster-pool" || objects.ipam == "cluster-pool-v2beta";
+  bool use_pools = !known || objects.ipam == "multi-pool";
+  if (!use_cluster_pool && !objects.cluster_pool.empty()) {
+    in.yaml().report(severity::warning, *objects.cluster_pool_key, "skipped",
+                     "cluster-pool settings left out: ipam is " + objects.ipam +
+                         ", which does not read them (see the ipam key)");
+    objects.cluster_pool.clear();
+    objects.cluster_mask.reset();
+    objects.cluster_mask_v6.reset();
+  }
+  if (!use_pools && !objects.pools.empty()) {
+    in.yaml().report(severity::warning, *objects.first_pool, "skipped",
+                     "CiliumPodIPPools left out: ipam is " + objects.ipam +
+                         " in cilium-config, and only the multi-pool mode allocates from them");
+    objects.pools.clear();
+    objects.pool_mask.reset();
+    objects.pool_mask_v6.reset();
+  }
+  auto& o = add_owner(out, in.cluster_name(*first_root), owner_kind::cluster, "", in.where(*first_root));
+  o.value.description = "Kubernetes cluster, from its Cilium IPAM settings";
+  o.value.cni = "cilium";
+  o.value.ipam = objects.ipam;
+  // The cluster pool is the pod range the operator carves node blocks from;
+  // CiliumPodIPPools are pools inside the pod ranges, like Calico's.
+  add_claim(o, range_role::pods, claim_kind::exact, std::move(objects.cluster_pool));
+  add_claim(o, range_role::pods, claim_kind::within, std::move(objects.pools));
+  o.value.node_cidr_mask = objects.cluster_mask ? objects.cluster_mask : objects.pool_mask;
+  o.value.node_cidr_mask_v6 = objects.cluster_mask_v6 ? objects.cluster_mask_v6 : objects.pool_mask_v6;
+}
+
+}  // namespace cidrcheck::detail

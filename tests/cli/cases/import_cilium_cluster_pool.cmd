@@ -1,0 +1,1 @@
+import cilium=lab:tests/fixtures/import/cilium/cluster-pool.yaml

@@ -1,0 +1,1 @@
+check cilium=lab:tests/fixtures/import/cilium/bad-pool.yaml

@@ -1,0 +1,1 @@
+import cilium=lab:tests/fixtures/import/cilium/multi-pool.yaml

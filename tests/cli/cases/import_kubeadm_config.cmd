@@ -1,0 +1,1 @@
+import kubeadm-config=lab:tests/fixtures/import/kubeadm-config/lab.yaml

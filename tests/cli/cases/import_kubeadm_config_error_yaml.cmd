@@ -1,0 +1,1 @@
+check kubeadm-config=lab:tests/fixtures/import/kubeadm-config/bad-yaml.yaml

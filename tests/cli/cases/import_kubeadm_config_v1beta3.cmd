@@ -1,0 +1,1 @@
+import kubeadm-config:tests/fixtures/import/kubeadm-config/homelab-v1beta3.yaml

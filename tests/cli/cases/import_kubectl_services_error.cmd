@@ -1,0 +1,1 @@
+check kubectl-services=shop:tests/fixtures/import/kubectl-services/bad-ip.yaml

@@ -1,0 +1,1 @@
+import kubectl-services:tests/fixtures/import/kubectl-services/lab.json

@@ -1,0 +1,85 @@
+// The cilium kind: CiliumPodIPPools and the cilium-config ConfigMap's
+// cluster-pool settings, read as the IPAM mode uses them.
+
+#include "import_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+namespace cidrcheck {
+namespace {
+
+using namespace cidrcheck::testing;
+
+TEST(ImportCilium, ClusterPoolSettingsAreThePodRange) {
+  auto r = load({{import_kind::cilium, "cilium/cluster-pool.yaml", "lab"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "lab", range_role::pods), (strings{"10.0.0.0/8"}));
+  EXPECT_EQ(range_at(r, "lab", "10.0.0.0/8")->where, (source_location{fixtures + "cilium/cluster-pool.yaml", 9, 27}));
+  const auto& o = owner_of(r, "lab");
+  EXPECT_EQ(o.node_cidr_mask, 24);
+  EXPECT_EQ(o.cni, "cilium");
+  EXPECT_EQ(o.ipam, "cluster-pool");
+}
+
+TEST(ImportCilium, MultiPoolReadsEveryPool) {
+  auto r = load({{import_kind::cilium, "cilium/multi-pool.yaml", "lab"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  // No other source states the pod range: the pools, merged, stand in for it.
+  EXPECT_EQ(cidrs(r, "lab", range_role::pods), (strings{"10.10.0.0/16", "10.20.0.0/15", "fd00:10:10::/48"}));
+  const auto& o = owner_of(r, "lab");
+  EXPECT_EQ(o.node_cidr_mask, 26);  // the largest node block among the pools
+  EXPECT_EQ(o.node_cidr_mask_v6, 64);
+  EXPECT_EQ(o.ipam, "multi-pool");
+  auto skipped = with_code(r, "skipped");
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].message,
+            "cilium: skipped 1 object of kind CiliumNode: cilium reads CiliumPodIPPools and the ConfigMap cilium-config");
+}
+
+TEST(ImportCilium, SettingsTheIpamModeDoesNotUseAreWarnings) {
+  auto r = load({{import_kind::cilium, "cilium/kubernetes-mode.yaml", "lab"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "lab", range_role::pods), strings{});
+  EXPECT_FALSE(owner_of(r, "lab").node_cidr_mask.has_value());
+  auto skipped = with_code(r, "skipped");
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].level, severity::warning);
+  EXPECT_EQ(skipped[0].where.line, 7u);
+  EXPECT_EQ(skipped[0].message,
+            "cilium: cluster-pool settings left out: ipam is kubernetes, which does not read them (see the ipam key)");
+  // Pools outside multi-pool mode too.
+  auto pools = load_text(import_kind::cilium,
+                         "kind: ConfigMap\nmetadata: {name: cilium-config}\ndata: {ipam: cluster-pool}\n---\n"
+                         "apiVersion: cilium.io/v2alpha1\nkind: CiliumPodIPPool\nmetadata: {name: a}\n"
+                         "spec: {ipv4: {cidrs: [10.1.0.0/16], maskSize: 24}}\n");
+  ASSERT_TRUE(pools.ok()) << printed(pools);
+  EXPECT_EQ(with_code(pools, "skipped").size(), 1u) << printed(pools);
+  EXPECT_EQ(cidrs(pools, "x", range_role::pods), strings{});
+}
+
+TEST(ImportCilium, BadPoolsAreErrorsAtTheirPositions) {
+  auto r = load({{import_kind::cilium, "cilium/bad-pool.yaml", "lab"}});
+  ASSERT_FALSE(r.ok());
+  std::vector<std::uint32_t> lines;
+  for (const auto& d : r.diagnostics) {
+    if (d.level == severity::error) lines.push_back(d.where.line);
+  }
+  EXPECT_EQ(lines, (std::vector<std::uint32_t>{9, 10})) << printed(r);  // host bits in 10.31.0.0/15; maskSize 40
+}
+
+TEST(ImportCilium, PoolsMustLieInsideThePodRangeOtherSourcesState) {
+  // kubeadm's podSubnet says one range, Cilium's pools another: a source-conflict.
+  auto r = load({{import_kind::kubeadm_config, "kubeadm-config/lab.yaml", "lab"},
+                 {import_kind::cilium, "cilium/multi-pool.yaml", "lab"}});
+  EXPECT_FALSE(with_code(r, "source-conflict").empty()) << printed(r);
+}
+
+TEST(ImportCilium, AFileOfSomethingElseSaysWhatIsExpected) {
+  auto r = load_text(import_kind::cilium, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns}\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(printed(r).find("CiliumPodIPPools or the ConfigMap cilium-config (none found)"), std::string::npos)
+      << printed(r);
+}
+
+}  // namespace
+}  // namespace cidrcheck
