@@ -6,6 +6,7 @@
 #include <cidrcheck/limit_error.hpp>
 #include <cidrcheck/version.hpp>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -63,8 +64,10 @@ void print_usage() {
                "Finds the CIDR overlaps that break routing across a fleet of Kubernetes clusters\n"
                "and networks, and plans the smallest safe renumbering.\n\n"
                "Commands:\n";
+  std::size_t width = 0;
+  for (const auto& c : commands) width = std::max(width, c.name.size() + 2);
   for (const auto& c : commands) {
-    std::cout << "  " << c.name << std::string(12 - c.name.size(), ' ') << c.interfaces().front().summary << "\n";
+    std::cout << "  " << c.name << std::string(width - c.name.size(), ' ') << c.interfaces().front().summary << "\n";
   }
   std::cout << "\nOptions:\n"
                "  -h [ --help ]  show this help and exit\n"

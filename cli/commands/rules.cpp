@@ -54,12 +54,17 @@ auto run_rules(std::span<const std::string> args) -> int {
     }
     out.write(list.dump(2) + "\n");
   } else if (format == "text") {
-    std::size_t width = 4;
-    for (const auto& r : rule_table()) width = std::max(width, r.name.size());
+    // Columns as wide as their widest entry (the headings included), two blanks apart.
+    std::size_t id_width = 2, width = 4, level_width = 7;
+    for (const auto& r : rule_table()) {
+      id_width = std::max(id_width, r.id.size());
+      width = std::max(width, r.name.size());
+      level_width = std::max(level_width, to_string(r.default_severity).size());
+    }
     auto row = [&](std::string_view id, std::string_view name, std::string_view level, std::string_view summary) {
-      out.write(std::string(id) + std::string(9 - id.size(), ' ') + std::string(name) +
-                std::string(width + 2 - name.size(), ' ') + std::string(level) + std::string(9 - level.size(), ' ') +
-                std::string(summary) + "\n");
+      out.write(std::string(id) + std::string(id_width + 2 - id.size(), ' ') + std::string(name) +
+                std::string(width + 2 - name.size(), ' ') + std::string(level) +
+                std::string(level_width + 2 - level.size(), ' ') + std::string(summary) + "\n");
     };
     row("ID", "NAME", "DEFAULT", "WHAT IT CATCHES");
     for (const auto& r : rule_table()) row(r.id, r.name, to_string(r.default_severity), r.summary);
