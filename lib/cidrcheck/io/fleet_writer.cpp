@@ -129,6 +129,9 @@ class writer {
       if (o.dns) out_ += "    dns: " + scalar(o.dns->to_string()) + comment(o.dns_where) + "\n";
       if (!o.cni.empty()) out_ += "    cni: " + scalar(o.cni) + "\n";
       if (!o.ipam.empty()) out_ += "    ipam: " + scalar(o.ipam) + "\n";
+      if (o.block_size) out_ += "    block_size: " + std::to_string(*o.block_size) + "\n";
+      if (o.block_size_v6) out_ += "    block_size_v6: " + std::to_string(*o.block_size_v6) + "\n";
+      if (!o.ip_family.empty()) out_ += "    ip_family: " + scalar(o.ip_family) + "\n";
       if (o.service_count) {
         out_ += "    service_count: " + std::to_string(*o.service_count) + comment(o.service_count_where) + "\n";
       }
@@ -147,7 +150,7 @@ class writer {
     std::vector<std::uint32_t> mine;
     for (auto k : o.ranges) {
       const auto& r = f_.ranges[k];
-      if (r.role == role && r.origin == range_origin::declared && !r.is_route()) mine.push_back(k);
+      if (r.role == role && r.origin == range_origin::declared && r.is_plain()) mine.push_back(k);
     }
     std::vector<std::size_t> asked;  // requested sizes, for `cidrcheck plan` to fill
     if (auto it = requests_.find(static_cast<std::uint32_t>(&o - f_.owners.data())); it != requests_.end()) {
