@@ -670,8 +670,20 @@ struct fleet_loader::state {
       return false;
     }
     std::unordered_set<std::uint32_t> members(p.value.members.begin(), p.value.members.end());
+    // Tailscale's 4via6 routes live in the tailscale type's translated block (TailscaleViaRange).
+    const auto* tailscale = p.value.via == "4via6" ? cat.find_network_type("tailscale") : nullptr;
     bool ok = true;
     for (auto& t : p.translated) {
+      if (tailscale != nullptr && !tailscale->translated.empty() &&
+          std::none_of(tailscale->translated.begin(), tailscale->translated.end(),
+                       [&](const prefix& via) { return t.range.cidr.subnet_of(via); })) {
+        result.diagnostics.push_back({severity::error, "invalid-value",
+                                      "a 4via6 range lies in " + tailscale->translated.front().to_string() +
+                                          " (Tailscale's 4via6 block), not " + t.range.cidr.to_string(),
+                                      t.range.where, {}});
+        ok = false;
+        continue;
+      }
       auto it = owner_index.find(t.member);
       if (it == owner_index.end() || !members.contains(it->second)) {
         result.diagnostics.push_back({severity::error, "unknown-owner",
