@@ -151,9 +151,10 @@ struct catalog {
 /// Fills in what a fleet omits, from the catalog: a cluster's missing network,
 /// pod or service ranges from its distribution's defaults, its pods as its
 /// CNI's IPAM mode says (pod_source), only the IP families its `ip_family` (or
-/// its distribution's) names, and a network's ranges from its known type. Filled ranges are marked with their origin and
-/// placed at the key that brought them. Returns the clusters whose distribution
-/// the catalog does not know (no defaults could apply to them).
+/// its distribution's) names, and a network's ranges from its known type.
+/// Filled ranges are marked with their origin and placed at the key that
+/// brought them (`distribution`, `cni` or `type`). Returns the clusters whose
+/// distribution the catalog does not know (their CNI's pods still apply).
 auto apply_defaults(fleet& f, const catalog& c) -> std::vector<std::uint32_t>;
 
 }  // namespace cidrcheck

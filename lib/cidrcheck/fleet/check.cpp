@@ -86,6 +86,9 @@ class routing_index {
   // Returns a connection that carries class c's ranges to owner v (a member), or none.
   auto carried_to(std::uint32_t c, std::uint32_t v) const -> std::uint32_t { return first_common(carriers_[c], memberships_[v]); }
 
+  // Reports whether any connection carries ranges of class c away from their owner.
+  auto carried(std::uint32_t c) const -> bool { return !carriers_[c].empty(); }
+
   // Returns a translated connection both owners are members of, or none.
   auto translated_between(std::uint32_t a, std::uint32_t b) const -> std::uint32_t {
     return first_common(translations_[a], translations_[b]);
@@ -206,12 +209,15 @@ class checker {
           } else {
             // Keyed by the ordered pair of classes: meet() prefers the cheaper side's owner.
             auto ca = class_of(a), cb = class_of(b);
+            // Members of one translated connection never see each other's real ranges: when
+            // nothing else carries either range, they meet nowhere, so no finding (and no cache entry).
+            bool translated = routing_.translated_between(a.owner, b.owner) != none;
+            if (translated && !routing_.carried(ca) && !routing_.carried(cb)) return;
             auto key = std::uint64_t{ca} << 32 | cb;
             auto it = cache.find(key);
             if (it == cache.end()) it = cache.emplace(key, routing_.meet(ca, a.owner, cb, b.owner)).first;
             const meeting& m = it->second;
-            // Members of one translated connection never see each other's real ranges: nothing to report.
-            if (m.owner == none && routing_.translated_between(a.owner, b.owner) != none) return;
+            if (m.owner == none && translated) return;
             x.id = m.owner == none ? rule::latent_overlap : rule::overlap;
             if (m.owner != none) {
               x.routed_at = m.owner;
@@ -574,7 +580,8 @@ class checker {
     // A CNI that hands out its own blocks (Calico) gives a node at least one of them.
     bool cni_blocks = capacity.node_mask != c_.node_cidr_mask(o, capacity.version);
     std::string subject = "the pod ranges of cluster " + o.name + " hold " + std::to_string(blocks) +
-                          (cni_blocks ? " " + o.cni + " blocks of /" : " node blocks of /") +
+                          (cni_blocks ? " " + (o.cni.empty() ? std::string("pod") : o.cni) + " blocks of /"
+                                      : std::string(" node blocks of /")) +
                           std::to_string(capacity.node_mask) + (cni_blocks ? " (a node takes at least one)" : "");
     if (*o.nodes > blocks) {
       add(rule::pod_capacity, {first}, subject + ", fewer than its " + std::to_string(*o.nodes) + " nodes",
