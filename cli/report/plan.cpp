@@ -25,7 +25,10 @@ auto change_role(const fleet& f, const plan_change& c) -> std::string {
 auto old_text(const fleet& f, const plan_change& c) -> std::string {
   if (!c.from.is_valid()) return "(new)";
   std::string out = c.from.to_string();
-  if (c.range && f.ranges[*c.range].origin == range_origin::distribution_default) out += " (default)";
+  if (c.range && (f.ranges[*c.range].origin == range_origin::distribution_default ||
+                  f.ranges[*c.range].origin == range_origin::cni_default)) {
+    out += " (default)";
+  }
   return out;
 }
 

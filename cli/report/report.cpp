@@ -28,6 +28,7 @@ auto range_note(const fleet& f, const fleet_range& r) -> std::string {
     case range_origin::declared: return subject + " is declared here";
     case range_origin::distribution_default: return subject + " is the default of distribution " + o.type + ", set here";
     case range_origin::network_type: return subject + " comes with network type " + o.type + ", set here";
+    case range_origin::cni_default: return subject + " is the default pool of CNI " + o.cni + ", set here";
   }
   return subject;
 }

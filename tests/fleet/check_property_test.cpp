@@ -3,7 +3,9 @@
 // owner (docs/rules.md, "overlap", "overlap-internal", "latent-overlap"); with
 // routes, the route rules equal a brute force of docs/rules/route-conflict.md,
 // duplicate-route.md and route-in-overlay.md, and routes take no part in the
-// overlap rules.
+// overlap rules; with translated connections (`via: nat`), global-range-overlap
+// equals a brute force of docs/rules/global-range-overlap.md, and members of one
+// translated connection report no latent overlap with each other.
 
 #include "../unit/random.hpp"
 
@@ -21,7 +23,7 @@
 namespace cidrcheck {
 namespace {
 
-auto random_fleet(test::random_source& rng, bool with_routes = false) -> fleet {
+auto random_fleet(test::random_source& rng, bool with_routes = false, bool with_nat = false) -> fleet {
   fleet f;
   auto owners = 2 + rng() % 9;
   for (unsigned k = 0; k < owners; ++k) {
@@ -52,6 +54,23 @@ auto random_fleet(test::random_source& rng, bool with_routes = false) -> fleet {
     std::shuffle(conn.members.begin(), conn.members.end(), std::mt19937(rng()));
     conn.routes = role_set{static_cast<std::uint8_t>(rng() % 8)};
     conn.where = {"f", static_cast<std::uint32_t>(1000 + c), 1};
+    if (with_nat && rng() % 2 == 0) {
+      conn.via = "nat";
+      // Each member gets zero to two global ranges from the same universe.
+      for (auto m : conn.members) {
+        auto globals = rng() % 3;
+        for (unsigned j = 0; j < globals; ++j) {
+          fleet_range r;
+          r.cidr = prefix::containing(address::v4(0x0a000000u + (rng() % 256)), 24 + static_cast<int>(rng() % 5));
+          r.owner = m;
+          r.role = range_role::external;
+          r.where = {"f", static_cast<std::uint32_t>(2000 + f.ranges.size()), 1};
+          r.translation = c;
+          f.owners[m].ranges.push_back(static_cast<std::uint32_t>(f.ranges.size()));
+          f.ranges.push_back(r);
+        }
+      }
+    }
     f.connections.push_back(conn);
   }
   if (!with_routes) return f;
@@ -85,12 +104,13 @@ auto random_fleet(test::random_source& rng, bool with_routes = false) -> fleet {
 }
 
 // The semantics, word for word: a range of owner A is routed at V when V is A,
-// or when some connection lists both A and V and, if A is a cluster, carries
-// the range's role.
+// or when some connection that does not translate lists both A and V and, if
+// A is a cluster, carries the range's role.
 auto routed_at(const fleet& f, std::uint32_t range, std::uint32_t v) -> bool {
   const auto& r = f.ranges[range];
   if (r.owner == v) return true;
   for (const auto& c : f.connections) {
+    if (c.translates()) continue;
     bool has_a = std::find(c.members.begin(), c.members.end(), r.owner) != c.members.end();
     bool has_v = std::find(c.members.begin(), c.members.end(), v) != c.members.end();
     bool carried = f.owners[r.owner].kind == owner_kind::network || c.routes.has(r.role);
@@ -99,20 +119,53 @@ auto routed_at(const fleet& f, std::uint32_t range, std::uint32_t v) -> bool {
   return false;
 }
 
+auto member(const connection& c, std::uint32_t o) -> bool {
+  return std::find(c.members.begin(), c.members.end(), o) != c.members.end();
+}
+
+auto share_translation(const fleet& f, std::uint32_t a, std::uint32_t b) -> bool {
+  return std::any_of(f.connections.begin(), f.connections.end(),
+                     [&](const connection& c) { return c.translates() && member(c, a) && member(c, b); });
+}
+
 using key = std::tuple<rule, std::uint32_t, std::uint32_t>;
+
+// A global range clashes with another member's global range on its connection,
+// or with any other range routed at some member of its connection.
+auto brute_force_globals(const fleet& f) -> std::set<key> {
+  std::set<key> out;
+  for (std::uint32_t i = 0; i < f.ranges.size(); ++i) {
+    const auto& g = f.ranges[i];
+    if (!g.is_translated()) continue;
+    const auto& c = f.connections[g.translation];
+    for (std::uint32_t j = 0; j < f.ranges.size(); ++j) {
+      const auto& r = f.ranges[j];
+      if (i == j || !g.cidr.overlaps(r.cidr)) continue;
+      bool clash = false;
+      if (r.is_translated()) {
+        clash = r.translation == g.translation && r.owner != g.owner;
+      } else {
+        for (auto m : c.members) clash = clash || routed_at(f, j, m);
+      }
+      if (clash) out.emplace(rule::global_range_overlap, std::min(i, j), std::max(i, j));
+    }
+  }
+  return out;
+}
 
 auto brute_force(const fleet& f) -> std::set<key> {
   std::set<key> out;
   for (std::uint32_t i = 0; i < f.ranges.size(); ++i) {
     for (std::uint32_t j = i + 1; j < f.ranges.size(); ++j) {
       if (!f.ranges[i].cidr.overlaps(f.ranges[j].cidr)) continue;
-      if (f.ranges[i].is_route() || f.ranges[j].is_route()) continue;  // routes are not ranges
+      if (!f.ranges[i].is_plain() || !f.ranges[j].is_plain()) continue;  // routes and global ranges are not ranges
       if (f.ranges[i].owner == f.ranges[j].owner) {
         out.emplace(rule::overlap_internal, i, j);
         continue;
       }
       bool both = false;
       for (std::uint32_t v = 0; v < f.owners.size() && !both; ++v) both = routed_at(f, i, v) && routed_at(f, j, v);
+      if (!both && share_translation(f, f.ranges[i].owner, f.ranges[j].owner)) continue;  // the NAT hides it
       out.emplace(both ? rule::overlap : rule::latent_overlap, i, j);
     }
   }
@@ -159,7 +212,7 @@ auto destination(const fleet& f, const fleet_route& x) -> std::optional<std::uin
   int best = -1;
   std::set<std::uint32_t> owners;
   for (const auto& r : f.ranges) {
-    if (r.is_route() || r.owner == route.owner || !route.cidr.subnet_of(r.cidr)) continue;
+    if (!r.is_plain() || r.owner == route.owner || !route.cidr.subnet_of(r.cidr)) continue;
     if (r.cidr.length() > best) {
       best = r.cidr.length();
       owners.clear();
@@ -181,7 +234,7 @@ auto brute_force_routes(const fleet& f) -> std::set<key> {
     for (std::uint32_t j = 0; j < f.ranges.size(); ++j) {
       const auto& a = f.ranges[i];
       const auto& b = f.ranges[j];
-      if (i == j || !a.is_route() || !a.cidr.overlaps(b.cidr)) continue;
+      if (i == j || !a.is_route() || b.is_translated() || !a.cidr.overlaps(b.cidr)) continue;
       auto lo = std::min(i, j), hi = std::max(i, j);
       if (b.is_route()) {
         if (i > j || a.owner != b.owner) continue;  // each pair of routes once; one network's routes only
@@ -231,6 +284,42 @@ TEST(CheckProperty, RouteFindingsEqualTheBruteForceSemantics) {
     }
   }
   for (auto n : seen) EXPECT_GT(n, 100u);
+}
+
+TEST(CheckProperty, TranslatedConnectionFindingsEqualTheBruteForceSemantics) {
+  test::random_source rng(17);
+  catalog empty;
+  std::size_t globals = 0, hidden = 0;  // the test must see both global clashes and overlaps a NAT hides
+  for (int round = 0; round < 3000; ++round) {
+    auto f = random_fleet(rng, true, true);
+    auto findings = check(f, empty);
+    std::set<key> overlaps, global;
+    for (const auto& x : findings) {
+      bool overlap_rule = x.id == rule::overlap || x.id == rule::overlap_internal || x.id == rule::latent_overlap;
+      if (!overlap_rule && x.id != rule::global_range_overlap) continue;
+      ASSERT_EQ(x.ranges.size(), 2u);
+      auto i = std::min(x.ranges[0], x.ranges[1]), j = std::max(x.ranges[0], x.ranges[1]);
+      ASSERT_TRUE((overlap_rule ? overlaps : global).emplace(x.id, i, j).second) << "reported twice: " << x.message;
+      if (!overlap_rule) {
+        ASSERT_TRUE(f.ranges[x.ranges[0]].is_translated()) << "a global range first: " << x.message;
+      }
+    }
+    ASSERT_EQ(overlaps, brute_force(f)) << "round " << round;
+    ASSERT_EQ(global, brute_force_globals(f)) << "round " << round;
+    globals += global.size();
+    for (std::uint32_t i = 0; i < f.ranges.size(); ++i) {
+      for (std::uint32_t j = i + 1; j < f.ranges.size(); ++j) {
+        const auto& a = f.ranges[i];
+        const auto& b = f.ranges[j];
+        if (a.is_plain() && b.is_plain() && a.owner != b.owner && a.cidr.overlaps(b.cidr) &&
+            share_translation(f, a.owner, b.owner) && !overlaps.contains({rule::overlap, i, j})) {
+          ++hidden;
+        }
+      }
+    }
+  }
+  EXPECT_GT(globals, 100u);
+  EXPECT_GT(hidden, 100u);
 }
 
 TEST(CheckProperty, OutputIsDeterministic) {

@@ -40,6 +40,129 @@ auto run(std::string_view yaml) -> checked {
   return c;
 }
 
+// The pods each cluster ends up with, "name cidr origin", in fleet order.
+auto pods_of(const checked& c) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  for (const auto& r : c.loaded.value.ranges) {
+    if (r.role == range_role::pods) {
+      out.push_back(c.loaded.value.owners[r.owner].name + " " + r.cidr.to_string() + " " +
+                    std::string(to_string(r.origin)));
+    }
+  }
+  return out;
+}
+
+TEST(CheckCni, EachIpamModeTakesPodsFromItsSource) {
+  auto c = run(R"(
+clusters:
+  - {name: pool, distribution: eks, cni: cilium, network: 10.20.0.0/16}
+  - {name: pool-over-k3s, distribution: k3s, cni: cilium}
+  - {name: host-scope, distribution: k3s, cni: cilium, ipam: kubernetes}
+  - {name: eni, distribution: kops, cni: cilium, ipam: eni}
+  - {name: multi, distribution: kops, cni: cilium, ipam: multi-pool}
+  - {name: calico-kubeadm, distribution: kubeadm, cni: calico}
+  - {name: calico-kops, distribution: kops, cni: calico}
+  - {name: flannel, distribution: kubeadm, cni: flannel}
+  - {name: vpc, distribution: kops, cni: vpc-cni}
+  - {name: no-distribution, cni: cilium}
+  - {name: unknown-cni, distribution: kops, cni: weave}
+)");
+  EXPECT_EQ(pods_of(c), (std::vector<std::string>{
+                            "pool 10.0.0.0/8 cni-default",  // cluster-pool ignores the distribution
+                            "pool-over-k3s 10.0.0.0/8 cni-default",
+                            "host-scope 10.42.0.0/16 distribution-default",
+                            "calico-kubeadm 192.168.0.0/16 cni-default",  // kubeadm has no pod default
+                            "calico-kops 100.96.0.0/11 distribution-default",
+                            "flannel 10.244.0.0/16 cni-default",
+                            "no-distribution 10.0.0.0/8 cni-default",
+                            "unknown-cni 100.96.0.0/11 distribution-default",
+                        }));
+  // The Cilium pool swallows the VPC: an internal overlap, reported.
+  auto internal = c.of(rule::overlap_internal);
+  ASSERT_FALSE(internal.empty());
+  EXPECT_EQ(c.owner_of(*internal[0], 0), "pool");
+  EXPECT_NE(internal[0]->message.find("(cilium default)"), std::string::npos) << internal[0]->message;
+}
+
+TEST(CheckCni, CalicoCapacityCountsBlocksOfItsBlockSize) {
+  auto c = run(R"(
+clusters:
+  - {name: calico, distribution: kubeadm, cni: calico, pods: 10.80.0.0/18, nodes: 150}
+  - {name: kcm, distribution: kubeadm, pods: 10.81.0.0/18, nodes: 150}
+  - {name: declared, distribution: kubeadm, cni: calico, block_size: 22, pods: 10.82.0.0/18, nodes: 40}
+  - {name: v6, distribution: kubeadm, cni: calico, pods: "fd00:1::/118", nodes: 20}
+)");
+  std::vector<std::string> errors;
+  for (const auto* x : c.of(rule::pod_capacity)) errors.push_back(c.owner_of(*x, 0));
+  // 256 /26 blocks hold 150 nodes; 64 /24 node blocks and 16 /22 blocks do not, nor 16 /122 blocks 20 nodes.
+  EXPECT_EQ(errors, (std::vector<std::string>{"kcm", "declared", "v6"}));
+  const auto& f = c.loaded.value;
+  EXPECT_EQ(builtin_catalog().pod_block(f.owners[0], ip_version::v4), 26);
+  EXPECT_EQ(builtin_catalog().pod_block(f.owners[0], ip_version::v6), 122);
+  EXPECT_EQ(builtin_catalog().pod_block(f.owners[1], ip_version::v4), 24);
+  EXPECT_EQ(builtin_catalog().pod_block(f.owners[2], ip_version::v4), 22);
+}
+
+TEST(CheckCni, KindIsIpv4OnlyUnlessItsIpFamilySaysOtherwise) {
+  auto c = run(R"(
+clusters:
+  - {name: a, distribution: kind}
+  - {name: b, distribution: kind, ip_family: dual}
+  - {name: c, distribution: kind, ip_family: ipv6}
+  - {name: d, distribution: k3s, ip_family: ipv6}
+connections:
+  - [a, b, c]
+)");
+  EXPECT_EQ(pods_of(c), (std::vector<std::string>{"a 10.244.0.0/16 distribution-default",
+                                                  "b 10.244.0.0/16 distribution-default",
+                                                  "b fd00:10:244::/56 distribution-default",
+                                                  "c fd00:10:244::/56 distribution-default"}));
+  // Only b and c share IPv6 space; a, the default, brings none.
+  for (const auto* x : c.of(rule::overlap)) {
+    if (c.loaded.value.ranges[x->ranges[0]].cidr.version() != ip_version::v6) continue;
+    EXPECT_NE(c.owner_of(*x, 0), "a");
+    EXPECT_NE(c.owner_of(*x, 1), "a");
+  }
+}
+
+TEST(CheckNat, TranslatedMembersHideTheirOverlapsAndTheirGlobalsMustBeDisjoint) {
+  auto c = run(R"(
+clusters:
+  - {name: east, network: 10.0.0.0/16}
+  - {name: west, network: 10.0.0.0/16}
+  - {name: south, network: 10.0.0.0/16}
+networks:
+  - {name: office, cidrs: [172.16.9.0/24]}
+connections:
+  - between: [east, west, south]
+    via: globalnet
+    translated: {east: 172.16.0.0/20, west: 172.16.16.0/20, south: 172.16.24.0/21}
+  - between: [office, east]
+    via: vpn
+)");
+  EXPECT_TRUE(c.of(rule::overlap).empty());
+  EXPECT_TRUE(c.of(rule::latent_overlap).empty());
+  auto globals = c.of(rule::global_range_overlap);
+  ASSERT_EQ(globals.size(), 2u);
+  std::vector<std::string> pairs;
+  for (const auto* x : globals) pairs.push_back(c.cidr(*x, 0) + " " + c.cidr(*x, 1));
+  std::sort(pairs.begin(), pairs.end());
+  // The office range is routed at east; west's and south's globals share addresses.
+  EXPECT_EQ(pairs, (std::vector<std::string>{"172.16.0.0/20 172.16.9.0/24", "172.16.16.0/20 172.16.24.0/21"}));
+}
+
+TEST(CheckNat, AnOverlapRoutedOutsideTheNatIsStillReported) {
+  auto c = run(R"(
+clusters:
+  - {name: east, network: 10.0.0.0/16}
+  - {name: west, network: 10.0.0.0/16}
+connections:
+  - {between: [east, west], via: nat, translated: {east: 172.16.0.0/20, west: 172.16.16.0/20}}
+  - {between: [east, west], via: peering}
+)");
+  EXPECT_EQ(c.of(rule::overlap).size(), 1u);
+}
+
 TEST(Check, KopsDefaultsInsideATailnetAreRoutedOverlaps) {
   auto c = run(R"(
 networks:

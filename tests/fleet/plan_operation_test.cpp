@@ -122,7 +122,7 @@ connections:
 TEST(PlanOperations, MorePodSpaceAddsARangeAndKeepsTheHealthyOne) {
   auto p = run(R"(
 clusters:
-  - {name: batch, distribution: kubeadm, kubernetes: "1.32", cni: calico, nodes: 400, network: 10.70.0.0/16, pods: 10.80.0.0/16, services: 10.81.0.0/16}
+  - {name: batch, distribution: kubeadm, kubernetes: "1.32", cni: calico, block_size: 24, nodes: 400, network: 10.70.0.0/16, pods: 10.80.0.0/16, services: 10.81.0.0/16}
 )");
   ASSERT_TRUE(p.result.complete());
   EXPECT_EQ(p.kinds(), std::vector<std::string>{"batch add-pod-range"});

@@ -62,6 +62,35 @@ TEST(FleetWriter, WhatItWritesReadsBackAsTheSameFleet) {
   EXPECT_EQ(summary(second.value), summary(first.value)) << text;
 }
 
+TEST(FleetWriter, CniFieldsAndTranslatedRangesReadBack) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(R"(clusters:
+  - {name: a, cni: calico, block_size: 24, block_size_v6: 120, ip_family: dual, network: 10.0.0.0/16}
+  - {name: b, network: 10.0.0.0/16}
+connections:
+  - between: [a, b]
+    via: globalnet
+    translated: {a: [242.0.0.0/16, 242.5.0.0/16], b: 242.1.0.0/16}
+)", "fleet.yaml");
+  auto first = loader.finish();
+  ASSERT_TRUE(first.ok());
+  auto text = write_fleet_yaml(first.value, std::vector<std::string>{"written by a test"});
+  fleet_loader again(builtin_catalog());
+  again.add_text(text, "written.yaml");
+  auto second = again.finish();
+  ASSERT_TRUE(second.ok()) << text;
+  EXPECT_EQ(summary(second.value), summary(first.value)) << text;
+  const auto& a = second.value.owners[*second.value.find_owner("a")];
+  EXPECT_EQ(a.block_size, 24);
+  EXPECT_EQ(a.block_size_v6, 120);
+  EXPECT_EQ(a.ip_family, "dual");
+  std::vector<std::string> translated;
+  for (const auto& r : second.value.ranges) {
+    if (r.is_translated()) translated.push_back(second.value.owners[r.owner].name + " " + r.cidr.to_string());
+  }
+  EXPECT_EQ(translated, (std::vector<std::string>{"a 242.0.0.0/16", "a 242.5.0.0/16", "b 242.1.0.0/16"})) << text;
+}
+
 TEST(FleetWriter, CommentsNameWhereEachValueWasRead) {
   fleet_loader loader(builtin_catalog());
   loader.add_text("clusters:\n  - name: a\n    distribution: kubeadm\n    pods: [10.244.0.0/16]\n    nodes: 3\n",

@@ -757,6 +757,25 @@ items:
   EXPECT_TRUE(has_diagnostic(r, severity::warning, "IPPool old is disabled: left out"));
 }
 
+TEST(ImportKubectl, KeepsTheLargestCalicoBlockSizePerFamily) {
+  auto r = load_text(import_kind::kubectl, R"(apiVersion: v1
+kind: List
+items:
+- {apiVersion: crd.projectcalico.org/v1, kind: IPPool, metadata: {name: a}, spec: {cidr: 10.9.0.0/16, blockSize: 26}}
+- {apiVersion: crd.projectcalico.org/v1, kind: IPPool, metadata: {name: b}, spec: {cidr: 10.10.0.0/16, blockSize: 24}}
+- {apiVersion: crd.projectcalico.org/v1, kind: IPPool, metadata: {name: c}, spec: {cidr: "fd00:9::/48", blockSize: 122}}
+- {apiVersion: crd.projectcalico.org/v1, kind: IPPool, metadata: {name: d}, spec: {cidr: 10.11.0.0/16}}
+)", "dc1.yaml");
+  ASSERT_TRUE(r.ok());
+  const auto& o = r.value.owners[*r.value.find_owner("dc1")];
+  EXPECT_EQ(o.block_size, 24);  // a larger block holds fewer per pool: the conservative count
+  EXPECT_EQ(o.block_size_v6, 122);
+  auto bad = load_text(import_kind::kubectl, "apiVersion: projectcalico.org/v3\nkind: IPPool\n"
+                                             "metadata: {name: p}\nspec: {cidr: 10.9.0.0/16, blockSize: 19}\n",
+                       "dc1.yaml");
+  EXPECT_FALSE(bad.ok());  // Calico accepts 20 to 32 for IPv4
+}
+
 TEST(ImportKubectl, SaysTheClusterIsNamedAfterTheFileAndTakesAName) {
   auto inferred = load_text(import_kind::kubectl, "apiVersion: crd.projectcalico.org/v1\nkind: IPPool\n"
                                                   "metadata: {name: p}\nspec: {cidr: 10.9.0.0/16}\n",

@@ -549,7 +549,7 @@ class Fleet:
     def ranges(self) -> list[Record]:
         """Returns one record per range (defaults filled in): owner, owner_kind, role,
         cidr, version, prefixlen, num_addresses, origin (declared,
-        distribution-default, network-type), file, line, column."""
+        distribution-default, network-type, cni-default), file, line, column."""
         return self._model.ranges()
 
     def connections(self) -> list[Record]:

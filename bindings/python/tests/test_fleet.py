@@ -181,7 +181,7 @@ def test_rules_list_every_rule():
     rules = cidrcheck.rules()
     assert rules[0] == {"rule_id": "CIDR101", "rule": "overlap", "severity": "error",
                         "summary": "two owners' ranges overlap and some owner routes both"}
-    assert len(rules) == 23
+    assert len(rules) == 24
 
 
 def test_records_of_suppression_findings_point_at_the_suppression():

@@ -35,15 +35,17 @@ constexpr auto node_blocks(const prefix& pods, int node_mask) noexcept -> std::u
 struct cluster_capacity {
   std::uint32_t owner = 0;                ///< index into fleet::owners
   ip_version version = ip_version::none;  ///< the family counted; none when the cluster has no pod range
-  int node_mask = 0;                      ///< the node CIDR mask of that family
+  /// The block one node takes, of that family: the CNI's block size where it
+  /// hands out blocks (Calico /26), else the node CIDR mask (catalog::pod_block).
+  int node_mask = 0;
   std::uint64_t node_blocks = 0;          ///< node blocks in the pod ranges of that family
   std::optional<std::uint64_t> nodes;     ///< the cluster's declared node count
 };
 
 /// Returns the pod capacity of a cluster as the pod-capacity rule counts it:
-/// its IPv4 pod ranges by its IPv4 node mask, or, for a cluster without IPv4
-/// pod ranges, its IPv6 ones by its IPv6 mask; ranges the mask does not fit
-/// count nothing. Precondition: owner indexes a cluster of f.
+/// its IPv4 pod ranges by its IPv4 block (catalog::pod_block: the CNI's block
+/// size, else the node mask), or, for a cluster without IPv4 pod ranges, its
+/// IPv6 ones by its IPv6 block; ranges the block does not fit count nothing. Precondition: owner indexes a cluster of f.
 auto node_capacity(const fleet& f, const catalog& c, std::uint32_t owner) -> cluster_capacity;
 
 /// Returns the pod capacity of every cluster that has a pod range, in fleet

@@ -26,7 +26,43 @@ struct distribution_defaults {
   int node_cidr_mask = 24;     ///< kube-controller-manager's default
   int node_cidr_mask_v6 = 64;  ///< kube-controller-manager's default
   std::vector<prefix> reserved;  ///< blocks the platform keeps for itself (platform-reserved)
+  /// The IP families its defaults serve unless a cluster says `ip_family`:
+  /// "ipv4", "ipv6" or "dual"; empty means every default applies (kind: ipv4).
+  std::string ip_family;
   std::string source;
+};
+
+/// Where a CNI's IPAM mode takes pod addresses from.
+enum class pod_source : std::uint8_t {
+  cni,           ///< its own pool (`pods`), whatever the distribution's cluster CIDR (Cilium cluster-pool)
+  distribution,  ///< the distribution's cluster CIDR; `pods` only when the distribution has none (Calico, Flannel)
+  network,       ///< the cluster's network: pods have no range of their own (VPC CNI, Cilium ENI)
+  none,          ///< pools configured elsewhere (Cilium multi-pool, CRD): no default to fill in
+};
+
+/// One IPAM mode of a CNI: what a cluster on it gets when it omits its pods.
+struct ipam_mode {
+  std::string name;
+  pod_source pods_from = pod_source::distribution;
+  std::vector<prefix> pods;
+  /// The block one node takes from the pool (Calico blockSize, Cilium
+  /// clusterPoolIPv4MaskSize); nullopt where kube-controller-manager's node mask decides.
+  std::optional<int> block_size, block_size_v6;
+  std::string source;
+};
+
+/// A CNI and its IPAM modes, the first the default.
+struct cni_defaults {
+  std::string name;
+  std::vector<ipam_mode> modes;  ///< never empty; modes.front() is the default
+  std::string source;
+
+  auto find_mode(std::string_view mode) const -> const ipam_mode* {
+    for (const auto& m : modes) {
+      if (m.name == mode) return &m;
+    }
+    return nullptr;
+  }
 };
 
 /// The ranges a network of a known type brings when it lists none.
@@ -52,6 +88,7 @@ struct catalog {
   /// that day (data/catalog.yaml's `date:`; `cidrcheck --version` names it).
   std::string date;
   std::vector<distribution_defaults> distributions;
+  std::vector<cni_defaults> cnis;
   std::vector<network_type> network_types;
   std::vector<prefix> private_space;
   std::vector<catalog_block> blocks;
@@ -70,6 +107,19 @@ struct catalog {
     }
     return nullptr;
   }
+  auto find_cni(std::string_view name) const -> const cni_defaults* {
+    for (const auto& c : cnis) {
+      if (c.name == name) return &c;
+    }
+    return nullptr;
+  }
+  /// Returns the IPAM mode a cluster runs: its `ipam`, else its CNI's default;
+  /// nullptr when the catalog does not know the CNI or the mode.
+  auto ipam_of(const owner& o) const -> const ipam_mode* {
+    const auto* cni = find_cni(o.cni);
+    if (cni == nullptr) return nullptr;
+    return o.ipam.empty() ? &cni->modes.front() : cni->find_mode(o.ipam);
+  }
   auto find_network_type(std::string_view name) const -> const network_type* {
     for (const auto& t : network_types) {
       if (t.name == name) return &t;
@@ -84,13 +134,27 @@ struct catalog {
     if (const auto* d = find_distribution(o.type)) return v == ip_version::v4 ? d->node_cidr_mask : d->node_cidr_mask_v6;
     return v == ip_version::v4 ? 24 : 64;
   }
+  /// Returns the block one node of a cluster takes from its pod ranges: its
+  /// own `block_size`, else its IPAM mode's (Calico 26/122, Cilium
+  /// cluster-pool 24), else its node CIDR mask (node_cidr_mask).
+  auto pod_block(const owner& o, ip_version v) const -> int {
+    const auto& own = v == ip_version::v4 ? o.block_size : o.block_size_v6;
+    if (own) return *own;
+    if (const auto* mode = ipam_of(o)) {
+      const auto& block = v == ip_version::v4 ? mode->block_size : mode->block_size_v6;
+      if (block) return *block;
+    }
+    return node_cidr_mask(o, v);
+  }
 };
 
 /// Fills in what a fleet omits, from the catalog: a cluster's missing network,
-/// pod or service ranges from its distribution's defaults, and a network's
-/// ranges from its known type. Filled ranges are marked with their origin and
-/// placed at the key that brought them. Returns the clusters whose distribution
-/// the catalog does not know (no defaults could apply to them).
+/// pod or service ranges from its distribution's defaults, its pods as its
+/// CNI's IPAM mode says (pod_source), only the IP families its `ip_family` (or
+/// its distribution's) names, and a network's ranges from its known type.
+/// Filled ranges are marked with their origin and placed at the key that
+/// brought them (`distribution`, `cni` or `type`). Returns the clusters whose
+/// distribution the catalog does not know (their CNI's pods still apply).
 auto apply_defaults(fleet& f, const catalog& c) -> std::vector<std::uint32_t>;
 
 }  // namespace cidrcheck

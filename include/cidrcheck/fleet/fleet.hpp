@@ -80,14 +80,16 @@ enum class range_origin : std::uint8_t {
   declared,              ///< written in the fleet file
   distribution_default,  ///< the default of the cluster's distribution (the cluster omitted the range)
   network_type,          ///< the ranges a known network type brings (tailscale, docker, ...)
+  cni_default,           ///< the pool of the cluster's CNI (Cilium cluster-pool, Calico), the cluster omitted its pods
 };
 
-/// Returns the origin's name in reports: "declared", "distribution-default", "network-type".
+/// Returns the origin's name in reports: "declared", "distribution-default", "network-type", "cni-default".
 constexpr auto to_string(range_origin o) noexcept -> std::string_view {
   switch (o) {
     case range_origin::declared: return "declared";
     case range_origin::distribution_default: return "distribution-default";
     case range_origin::network_type: return "network-type";
+    case range_origin::cni_default: return "cni-default";
   }
   return "declared";
 }
@@ -95,6 +97,8 @@ constexpr auto to_string(range_origin o) noexcept -> std::string_view {
 /// One CIDR of one owner in one role: the unit every rule talks about.
 /// A network's range may be a route it carries toward another owner: then
 /// `route` indexes fleet::routes, which says where it leads and who advertises it.
+/// A range may be an owner's translated (global) range on a translated
+/// connection (`via: nat`): then `translation` indexes fleet::connections.
 struct fleet_range {
   static constexpr std::uint32_t not_a_route = 0xFFFF'FFFF;
 
@@ -103,11 +107,15 @@ struct fleet_range {
   range_role role = range_role::external;
   range_origin origin = range_origin::declared;
   /// Where the CIDR was written; for a filled-in range, the key that brought it
-  /// (the cluster's `distribution` or the network's `type`).
+  /// (the cluster's `distribution` or `cni`, or the network's `type`).
   source_location where;
   std::uint32_t end_column = 0;  ///< one past the last column of the text at `where`, when known
   std::uint32_t route = not_a_route;  ///< index into fleet::routes, or not_a_route
+  std::uint32_t translation = not_a_route;  ///< index into fleet::connections, or not_a_route
   auto is_route() const noexcept -> bool { return route != not_a_route; }
+  auto is_translated() const noexcept -> bool { return translation != not_a_route; }
+  /// Reports whether the range is the owner's own space: neither a route nor a translated range.
+  auto is_plain() const noexcept -> bool { return !is_route() && !is_translated(); }
 };
 
 /// A route a network carries toward another owner: a subnet router's
@@ -156,6 +164,12 @@ struct owner {
   /// How the CNI hands out pod addresses where the CNI alone does not say:
   /// cluster-pool, multi-pool, kubernetes, eni (Cilium), custom-networking (vpc-cni), ...
   std::string ipam;
+  /// The block one node takes from the pod ranges where the CNI hands out
+  /// blocks (Calico's IPPool blockSize); see catalog::pod_block.
+  std::optional<int> block_size, block_size_v6;
+  /// The IP families the cluster runs, "ipv4", "ipv6" or "dual"; empty: its
+  /// distribution's (kind is IPv4 unless told), else whatever its ranges say.
+  std::string ip_family;
   std::optional<std::uint64_t> service_count;        ///< Services in the cluster (what a service move recreates)
   std::optional<std::uint64_t> load_balancer_count;  ///< Services of type LoadBalancer among them
   bool movable = false;                  ///< networks: may `plan` renumber it
@@ -166,6 +180,8 @@ struct owner {
   source_location where;                 ///< where the owner's entry starts
   source_location type_where;            ///< where `distribution` or `type` was written
   std::uint32_t type_end_column = 0;     ///< one past the end of that value, when known
+  source_location cni_where;             ///< where `cni` was written (CNI defaults are placed there)
+  std::uint32_t cni_end_column = 0;
   source_location dns_where;
   source_location nodes_where;
   source_location service_count_where;
@@ -179,15 +195,30 @@ inline auto describe_owner(const owner& o) -> std::string {
   return (o.kind == owner_kind::cluster ? "cluster " : "network ") + o.name;
 }
 
+/// The `via` words of a translated connection: NAT in general, Submariner
+/// Globalnet, Tailscale's 4via6 subnet routes.
+inline constexpr std::string_view translating_vias[] = {"nat", "globalnet", "4via6"};
+
 /// A group of owners that all see each other; `routes` says which roles of a
 /// cluster member the link carries (a network member's ranges are always carried).
+/// A translated connection (via one of translating_vias) carries none of its
+/// members' real ranges: each member is seen through its translated ranges
+/// (fleet_range::translation), so their real ranges may overlap across it.
 struct connection {
   std::string name;                    ///< optional; for messages
   std::vector<std::uint32_t> members;  ///< indexes into fleet::owners, distinct, in declared order
-  std::string via;                     ///< peering, transit, vpn, mesh, tailscale, ...
+  std::string via;                     ///< peering, transit, vpn, mesh, tailscale, nat, globalnet, 4via6, ...
   role_set routes;
   source_location where;
   std::string description;             ///< for people
+
+  /// Reports whether the connection translates its members' addresses.
+  auto translates() const noexcept -> bool {
+    for (auto v : translating_vias) {
+      if (via == v) return true;
+    }
+    return false;
+  }
 };
 
 /// Two sources that disagree about an owner's ranges in one role and IP
@@ -267,9 +298,10 @@ struct fleet {
     return out;
   }
   /// Returns the role name a message uses for a range: the cluster role, or the network's type.
-  /// A network's route is "route".
+  /// A network's route is "route"; a translated range is "global".
   auto role_name(const fleet_range& r) const -> std::string {
     if (r.is_route()) return "route";
+    if (r.is_translated()) return "global";
     if (r.role != range_role::external) return std::string(to_string(r.role));
     const auto& type = owners[r.owner].type;
     return type.empty() ? "network" : type;
@@ -285,10 +317,14 @@ struct fleet {
       if (x.to_owner) out += " toward " + describe_owner(owners[*x.to_owner]);
       return out;
     }
+    if (r.is_translated()) {
+      return "global " + r.cidr.to_string() + " of " + describe_owner(o) + " on " + describe_connection(r.translation);
+    }
     std::string role = role_name(r);
     std::string out = (role == o.name ? "" : role + " ") + r.cidr.to_string() + " of " + describe_owner(o);
     if (r.origin == range_origin::distribution_default) out += " (" + o.type + " default)";
     if (r.origin == range_origin::network_type) out += " (from its type)";
+    if (r.origin == range_origin::cni_default) out += " (" + o.cni + " default)";
     return out;
   }
 };

@@ -27,6 +27,7 @@ enum class rule : std::uint8_t {
   route_conflict,
   duplicate_route,
   route_in_overlay,
+  global_range_overlap,
   service_range_too_large,
   service_range_too_small,
   service_range_count,
@@ -49,7 +50,7 @@ struct rule_info {
   std::string_view summary;
 };
 
-inline constexpr std::array<rule_info, 23> rule_table_data{{
+inline constexpr std::array<rule_info, 24> rule_table_data{{
     {rule::overlap, "CIDR101", "overlap", severity::error,
      "two owners' ranges overlap and some owner routes both"},
     {rule::overlap_internal, "CIDR102", "overlap-internal", severity::error,
@@ -76,6 +77,9 @@ inline constexpr std::array<rule_info, 23> rule_table_data{{
      "one prefix is advertised by two different routers on one network, and only one of them gets the traffic"},
     {rule::route_in_overlay, "CIDR132", "route-in-overlay", severity::error,
      "a route lies inside the network's own address space (a tailnet's 100.64.0.0/10), where it shadows its devices"},
+    {rule::global_range_overlap, "CIDR133", "global-range-overlap", severity::error,
+     "a member's translated (global) range on a translated connection overlaps another member's, or a range routed "
+     "at a member"},
     {rule::service_range_too_large, "CIDR201", "service-range-too-large", severity::error,
      "a service range shorter than /12 (IPv4) or /108 (IPv6), which kube-apiserver refuses"},
     {rule::service_range_too_small, "CIDR202", "service-range-too-small", severity::error,

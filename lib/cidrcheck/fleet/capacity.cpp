@@ -23,7 +23,7 @@ auto node_capacity(const fleet& f, const catalog& c, std::uint32_t owner) -> clu
   }
   if (!any_pods) return out;
   out.version = any_v4 ? ip_version::v4 : ip_version::v6;
-  out.node_mask = c.node_cidr_mask(o, out.version);
+  out.node_mask = c.pod_block(o, out.version);
   for (auto k : o.ranges) {
     const auto& r = f.ranges[k];
     if (r.role == range_role::pods && r.cidr.version() == out.version) out.node_blocks += node_blocks(r.cidr, out.node_mask);

@@ -58,8 +58,14 @@ struct meeting {
 class routing_index {
  public:
   explicit routing_index(const fleet& f) : f_(f), carriers_(f.owners.size() * 4), memberships_(f.owners.size()) {
+    translations_.resize(f.owners.size());
     for (std::uint32_t c = 0; c < f.connections.size(); ++c) {
       const auto& conn = f.connections[c];
+      if (conn.translates()) {
+        // Members are seen through their translated ranges only: it carries none of their real ones.
+        for (auto m : conn.members) translations_[m].push_back(c);
+        continue;
+      }
       for (auto m : conn.members) {
         memberships_[m].push_back(c);
         if (f.owners[m].kind == owner_kind::network) {
@@ -79,6 +85,24 @@ class routing_index {
 
   // Returns a connection that carries class c's ranges to owner v (a member), or none.
   auto carried_to(std::uint32_t c, std::uint32_t v) const -> std::uint32_t { return first_common(carriers_[c], memberships_[v]); }
+
+  // Reports whether any connection carries ranges of class c away from their owner.
+  auto carried(std::uint32_t c) const -> bool { return !carriers_[c].empty(); }
+
+  // Returns a translated connection both owners are members of, or none.
+  auto translated_between(std::uint32_t a, std::uint32_t b) const -> std::uint32_t {
+    return first_common(translations_[a], translations_[b]);
+  }
+
+  // Returns the first member of connection `conn` at which range r (of
+  // routing class c) is routed: it owns r, or another connection carries r
+  // to it; none if no member routes r. O(members x log).
+  auto routed_at_member(const fleet_range& r, std::uint32_t c, const connection& conn) const -> std::uint32_t {
+    for (auto m : conn.members) {
+      if (r.owner == m || carried_to(c, m) != none) return m;
+    }
+    return none;
+  }
 
   // Where are ranges of classes ca (owner a) and cb (owner b) both routed?
   // a itself if it can, else b, else the third owner with the smallest index,
@@ -113,6 +137,7 @@ class routing_index {
   std::vector<std::vector<std::uint32_t>> carriers_;     // per class: connections carrying it, sorted
   std::vector<std::vector<std::uint32_t>> memberships_;  // per owner: connections it belongs to, sorted
   std::vector<std::size_t> reach_;                       // per class: total members of its carriers
+  std::vector<std::vector<std::uint32_t>> translations_;  // per owner: translated connections it belongs to, sorted
 };
 
 // ---------------------------------------------------------------------------
@@ -163,6 +188,10 @@ class checker {
         f_.ranges, [](const fleet_range& r) -> const prefix& { return r.cidr; },
         [&](std::size_t outer, std::size_t inner) {
           auto i = static_cast<std::uint32_t>(outer), j = static_cast<std::uint32_t>(inner);
+          if (f_.ranges[i].is_translated() || f_.ranges[j].is_translated()) {
+            check_global_pair(i, j);
+            return;
+          }
           if (f_.ranges[i].is_route() || f_.ranges[j].is_route()) {
             check_route_pair(i, j);
             return;
@@ -180,10 +209,15 @@ class checker {
           } else {
             // Keyed by the ordered pair of classes: meet() prefers the cheaper side's owner.
             auto ca = class_of(a), cb = class_of(b);
+            // Members of one translated connection never see each other's real ranges: when
+            // nothing else carries either range, they meet nowhere, so no finding (and no cache entry).
+            bool translated = routing_.translated_between(a.owner, b.owner) != none;
+            if (translated && !routing_.carried(ca) && !routing_.carried(cb)) return;
             auto key = std::uint64_t{ca} << 32 | cb;
             auto it = cache.find(key);
             if (it == cache.end()) it = cache.emplace(key, routing_.meet(ca, a.owner, cb, b.owner)).first;
             const meeting& m = it->second;
+            if (m.owner == none && translated) return;
             x.id = m.owner == none ? rule::latent_overlap : rule::overlap;
             if (m.owner != none) {
               x.routed_at = m.owner;
@@ -207,7 +241,7 @@ class checker {
     if (f_.routes.empty()) return;
     std::vector<std::pair<prefix, std::uint32_t>> plain;  // (cidr, owner) of every range that is no route
     for (const auto& r : f_.ranges) {
-      if (!r.is_route()) plain.emplace_back(r.cidr, r.owner);
+      if (r.is_plain()) plain.emplace_back(r.cidr, r.owner);
     }
     std::sort(plain.begin(), plain.end());
     for (std::size_t k = 0; k < f_.routes.size(); ++k) {
@@ -304,6 +338,37 @@ class checker {
     finding.overlap = address_range(inner.cidr);
   }
 
+  // -------------------------------------------------------------------------
+  // Translated connections: each member's global ranges stand for it there.
+
+  // A pair from the sweep of which at least one range is a translated one:
+  // two members' global ranges on one connection, or a global range and a
+  // range routed at some member of its connection (global-range-overlap).
+  void check_global_pair(std::uint32_t i, std::uint32_t j) {
+    if (!f_.ranges[i].is_translated()) std::swap(i, j);
+    const auto& g = f_.ranges[i];
+    const auto& r = f_.ranges[j];
+    const auto& conn = f_.connections[g.translation];
+    std::string clash;
+    if (r.is_translated()) {
+      // Global ranges of different connections meet only where both connections do: not modelled.
+      if (r.translation != g.translation || r.owner == g.owner) return;
+      clash = "members' global ranges must be disjoint, or translated addresses are ambiguous";
+      if (j < i) std::swap(i, j);
+    } else {
+      auto at = routing_.routed_at_member(r, class_of(r), conn);
+      if (at == none) return;
+      clash = f_.owners[at].name + " routes both, so addresses there are ambiguous";
+    }
+    auto& x = add(rule::global_range_overlap, {i, j},
+                  f_.describe_range(f_.ranges[i]) + " overlaps " + f_.describe_range(f_.ranges[j]) + ": " + clash,
+                  "give each member a global range of its own, outside every range routed on either side of " +
+                      f_.describe_connection(g.translation));
+    const auto& a = f_.ranges[i].cidr;
+    const auto& b = f_.ranges[j].cidr;
+    x.overlap = address_range(a.length() >= b.length() ? a : b);
+  }
+
   void check_route_against(std::uint32_t route_index, std::uint32_t other) {
     const auto& route = f_.ranges[route_index];
     const auto& r = f_.ranges[other];
@@ -394,6 +459,8 @@ class checker {
 
   void check_catalog(std::uint32_t k) {
     const fleet_range& r = f_.ranges[k];
+    // A global range lives only on its translated connection (Submariner's GlobalCIDR is 242.0.0.0/8 by default).
+    if (r.is_translated()) return;
     const owner& o = f_.owners[r.owner];
     bool cluster = o.kind == owner_kind::cluster;
     bool special = false;  // inside a reserved or documentation block: public-range would only repeat it
@@ -510,11 +577,17 @@ class checker {
     // No node block at all (a pod range shorter than the node mask) is the least capacity, not none to judge.
     if (!o.nodes || pods.empty() || *o.nodes == 0) return;
     std::uint32_t first = pods.front();
-    std::string subject = "the pod ranges of cluster " + o.name + " hold " + std::to_string(blocks) + " node blocks of /" +
-                          std::to_string(capacity.node_mask);
+    // A CNI that hands out its own blocks (Calico) gives a node at least one of them.
+    bool cni_blocks = capacity.node_mask != c_.node_cidr_mask(o, capacity.version);
+    std::string subject = "the pod ranges of cluster " + o.name + " hold " + std::to_string(blocks) +
+                          (cni_blocks ? " " + (o.cni.empty() ? std::string("pod") : o.cni) + " blocks of /"
+                                      : std::string(" node blocks of /")) +
+                          std::to_string(capacity.node_mask) + (cni_blocks ? " (a node takes at least one)" : "");
     if (*o.nodes > blocks) {
       add(rule::pod_capacity, {first}, subject + ", fewer than its " + std::to_string(*o.nodes) + " nodes",
-          "grow the pod range (one bit more doubles it) or lengthen the node mask; `cidrcheck plan` sizes it");
+          std::string("grow the pod range (one bit more doubles it) or ") +
+              (cni_blocks ? "use smaller blocks (block_size)" : "lengthen the node mask") +
+              "; `cidrcheck plan` sizes it");
     } else if (static_cast<double>(*o.nodes) > options_.capacity_warning * static_cast<double>(blocks)) {
       auto& x = add(rule::pod_capacity, {first},
                     subject + "; its " + std::to_string(*o.nodes) + " nodes use " +

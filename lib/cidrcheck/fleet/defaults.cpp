@@ -4,16 +4,28 @@ namespace cidrcheck {
 
 namespace {
 
+// Reports whether a cluster of IP family `family` ("ipv4", "ipv6", "dual",
+// empty for any) runs prefixes of p's version.
+auto serves(std::string_view family, const prefix& p) -> bool {
+  if (family == "ipv4") return p.version() == ip_version::v4;
+  if (family == "ipv6") return p.version() == ip_version::v6;
+  return true;
+}
+
+// Adds the defaults of the cluster's IP family, placed at the key that brought them.
 void add_ranges(fleet& f, std::uint32_t owner_index, range_role role, range_origin origin,
-                const std::vector<prefix>& cidrs) {
+                const std::vector<prefix>& cidrs, std::string_view family = {}) {
+  const owner& o = f.owners[owner_index];
+  bool from_cni = origin == range_origin::cni_default;
   for (const auto& cidr : cidrs) {
+    if (!serves(family, cidr)) continue;
     fleet_range r;
     r.cidr = cidr;
     r.owner = owner_index;
     r.role = role;
     r.origin = origin;
-    r.where = f.owners[owner_index].type_where;
-    r.end_column = f.owners[owner_index].type_end_column;
+    r.where = from_cni ? o.cni_where : o.type_where;
+    r.end_column = from_cni ? o.cni_end_column : o.type_end_column;
     f.owners[owner_index].ranges.push_back(static_cast<std::uint32_t>(f.ranges.size()));
     f.ranges.push_back(r);
   }
@@ -26,9 +38,23 @@ void add_ranges(fleet& f, std::uint32_t owner_index, range_role role, range_orig
 auto fillable(const fleet& f, const owner& o, range_role role) -> bool {
   if (o.declared.names(role)) return false;
   for (auto k : o.ranges) {
-    if (f.ranges[k].role == role && !f.ranges[k].is_route()) return false;
+    if (f.ranges[k].role == role && f.ranges[k].is_plain()) return false;
   }
   return true;
+}
+
+// A cluster's pods, as its IPAM mode takes them: the CNI's own pool, or the
+// distribution's cluster CIDR (the CNI's pool where the distribution has
+// none), or nothing where pods take the network's addresses or a pool set
+// elsewhere. Without a known mode, the distribution's default.
+void fill_pods(fleet& f, std::uint32_t k, const distribution_defaults* d, const ipam_mode* mode,
+               std::string_view family) {
+  auto from = mode != nullptr ? mode->pods_from : pod_source::distribution;
+  if (from == pod_source::distribution && d != nullptr && !d->pods.empty()) {
+    add_ranges(f, k, range_role::pods, range_origin::distribution_default, d->pods, family);
+  } else if (mode != nullptr && (from == pod_source::cni || from == pod_source::distribution)) {
+    add_ranges(f, k, range_role::pods, range_origin::cni_default, mode->pods, family);
+  }
 }
 
 }  // namespace
@@ -44,19 +70,14 @@ auto apply_defaults(fleet& f, const catalog& c) -> std::vector<std::uint32_t> {
       }
       continue;
     }
-    if (o.type.empty()) continue;
-    const auto* d = c.find_distribution(o.type);
-    if (d == nullptr) {
-      unknown.push_back(k);
-      continue;
+    const auto* d = o.type.empty() ? nullptr : c.find_distribution(o.type);
+    if (d == nullptr && !o.type.empty()) unknown.push_back(k);
+    std::string family = !o.ip_family.empty() ? o.ip_family : d != nullptr ? d->ip_family : "";
+    if (d != nullptr && fillable(f, o, range_role::network)) {
+      add_ranges(f, k, range_role::network, range_origin::distribution_default, d->network, family);
     }
-    if (fillable(f, o, range_role::network)) {
-      add_ranges(f, k, range_role::network, range_origin::distribution_default, d->network);
-    }
-    if (fillable(f, f.owners[k], range_role::pods)) {
-      add_ranges(f, k, range_role::pods, range_origin::distribution_default, d->pods);
-    }
-    if (fillable(f, f.owners[k], range_role::services)) {
+    if (fillable(f, f.owners[k], range_role::pods)) fill_pods(f, k, d, c.ipam_of(f.owners[k]), family);
+    if (d != nullptr && fillable(f, f.owners[k], range_role::services)) {
       // The service default may depend on the network (EKS picks 172.20.0.0/16 in a 10/8 VPC).
       const auto* services = &d->services;
       if (d->services_if_network_in) {
@@ -66,7 +87,7 @@ auto apply_defaults(fleet& f, const catalog& c) -> std::vector<std::uint32_t> {
           }
         }
       }
-      add_ranges(f, k, range_role::services, range_origin::distribution_default, *services);
+      add_ranges(f, k, range_role::services, range_origin::distribution_default, *services, family);
     }
   }
   return unknown;

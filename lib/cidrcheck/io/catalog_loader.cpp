@@ -33,7 +33,7 @@ void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
   if (!entries) return;
   r.only_keys(*entries,
               {"name", "network", "pods", "services", "services_if_network_in", "node_cidr_mask", "node_cidr_mask_v6",
-               "reserved", "source"},
+               "reserved", "ip_family", "source"},
               "a distribution");
   distribution_defaults d;
   for (const auto& e : *entries) {
@@ -53,6 +53,13 @@ void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
       if (auto v = r.integer(e.value, 1, 128, "node_cidr_mask_v6")) d.node_cidr_mask_v6 = static_cast<int>(*v);
     } else if (e.key == "source") {
       if (auto v = r.string(e.value, "source")) d.source = *v;
+    } else if (e.key == "ip_family") {
+      auto v = r.string(e.value, "ip_family");
+      if (v && *v != "ipv4" && *v != "ipv6" && *v != "dual") {
+        r.error(e.value, "invalid-value", "ip_family must be ipv4, ipv6 or dual, not \"" + *v + "\"");
+      } else if (v) {
+        d.ip_family = *v;
+      }
     } else if (e.key == "services_if_network_in") {
       auto cond = r.mapping(e.value, "services_if_network_in");
       if (!cond) continue;
@@ -65,6 +72,63 @@ void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
   }
   if (d.source.empty()) r.error(node, "missing-key", "distribution " + d.name + " has no source");
   c.distributions.push_back(std::move(d));
+}
+
+void read_ipam_mode(yaml_reader& r, std::uint32_t node, cni_defaults& cni) {
+  auto entries = r.mapping(node, "an IPAM mode");
+  if (!entries) return;
+  r.only_keys(*entries, {"name", "pods_from", "pods", "block_size", "block_size_v6", "source"}, "an IPAM mode");
+  ipam_mode m;
+  for (const auto& e : *entries) {
+    if (e.key == "name") {
+      if (auto v = r.string(e.value, "name")) m.name = *v;
+    } else if (e.key == "pods_from") {
+      auto v = r.string(e.value, "pods_from");
+      if (!v) continue;
+      if (*v == "cni") m.pods_from = pod_source::cni;
+      else if (*v == "distribution") m.pods_from = pod_source::distribution;
+      else if (*v == "network") m.pods_from = pod_source::network;
+      else if (*v == "none") m.pods_from = pod_source::none;
+      else r.error(e.value, "invalid-value", "pods_from must be cni, distribution, network or none, not \"" + *v + "\"");
+    } else if (e.key == "pods") {
+      m.pods = prefixes(r, e.value, "pods");
+    } else if (e.key == "block_size") {
+      if (auto v = r.integer(e.value, 1, 32, "block_size")) m.block_size = static_cast<int>(*v);
+    } else if (e.key == "block_size_v6") {
+      if (auto v = r.integer(e.value, 1, 128, "block_size_v6")) m.block_size_v6 = static_cast<int>(*v);
+    } else if (e.key == "source") {
+      if (auto v = r.string(e.value, "source")) m.source = *v;
+    }
+  }
+  if (m.source.empty()) r.error(node, "missing-key", "IPAM mode " + m.name + " of " + cni.name + " has no source");
+  if (m.pods_from == pod_source::cni && m.pods.empty()) {
+    r.error(node, "missing-key", "IPAM mode " + m.name + " of " + cni.name + " takes pods from the CNI but lists none");
+  }
+  cni.modes.push_back(std::move(m));
+}
+
+void read_cni(yaml_reader& r, std::uint32_t node, catalog& c) {
+  auto entries = r.mapping(node, "a CNI");
+  if (!entries) return;
+  r.only_keys(*entries, {"name", "ipam", "source"}, "a CNI");
+  cni_defaults cni;
+  for (const auto& e : *entries) {
+    if (e.key == "name") {
+      if (auto v = r.string(e.value, "name")) cni.name = *v;
+    } else if (e.key == "source") {
+      if (auto v = r.string(e.value, "source")) cni.source = *v;
+    }
+  }
+  for (const auto& e : *entries) {
+    if (e.key != "ipam") continue;
+    if (auto items = r.sequence(e.value, "ipam")) {
+      for (auto item : *items) read_ipam_mode(r, item, cni);
+    }
+  }
+  if (cni.source.empty()) r.error(node, "missing-key", "CNI " + cni.name + " has no source");
+  if (cni.modes.empty()) r.error(node, "missing-key", "CNI " + cni.name + " lists no IPAM mode");
+  if (c.find_cni(cni.name)) r.error(node, "duplicate", "CNI " + cni.name + " is listed twice");
+  if (!cni.modes.empty()) c.cnis.push_back(std::move(cni));
 }
 
 void read_network_type(yaml_reader& r, std::uint32_t node, catalog& c) {
@@ -214,7 +278,7 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
   for (auto root : doc.roots) {
     auto top = r.mapping(root, "a catalog");
     if (!top) continue;
-    r.only_keys(*top, {"version", "date", "distributions", "network_types", "private_space", "blocks", "operations"},
+    r.only_keys(*top, {"version", "date", "distributions", "cnis", "network_types", "private_space", "blocks", "operations"},
                 "the catalog");
     for (const auto& e : *top) {
       if (e.key == "date") {
@@ -230,6 +294,7 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
       if (!items) continue;
       for (auto item : *items) {
         if (e.key == "distributions") read_distribution(r, item, c);
+        if (e.key == "cnis") read_cni(r, item, c);
         if (e.key == "network_types") read_network_type(r, item, c);
         if (e.key == "private_space") read_block(r, item, c, true);
         if (e.key == "blocks") read_block(r, item, c, false);

@@ -53,11 +53,20 @@ auto foreign_line_break(std::string_view text, const std::string& name) -> std::
 }
 
 // A connection as written: member names are resolved once every source is read.
+// A member's translated range as written, before members are resolved.
+struct pending_translation {
+  std::string member;
+  source_location member_where;
+  fleet_range range;  // cidr and where; owner and translation set when resolved
+};
+
 struct pending_connection {
   connection value;
   std::vector<std::pair<std::string, std::uint32_t>> names;  // name, node
   source_location where;
   std::vector<source_location> name_locations;
+  std::vector<pending_translation> translated;
+  std::optional<source_location> translated_where;  // where `translated` was written
 };
 
 }  // namespace
@@ -294,7 +303,8 @@ struct fleet_loader::state {
     std::string what = (cluster ? "cluster " : "network ") + (o.name.empty() ? std::string("(unnamed)") : o.name);
     if (cluster) {
       r.only_keys(*entries, {"name", "distribution", "kubernetes", "network", "pods", "services", "node_cidr_mask",
-                             "node_cidr_mask_v6", "nodes", "dns", "cni", "ipam", "service_count",
+                             "node_cidr_mask_v6", "block_size", "block_size_v6", "ip_family", "nodes", "dns", "cni",
+                             "ipam", "service_count",
                              "load_balancer_count", "description"},
                   what);
     } else {
@@ -313,7 +323,7 @@ struct fleet_loader::state {
         o.layout.range_key_end_column[static_cast<std::size_t>(role)] = key.end_column;
       }
     };
-    std::optional<std::uint32_t> routes_node;
+    std::optional<std::uint32_t> routes_node, ipam_node;
     for (const auto& e : *entries) {
       if (e.key == "distribution" || e.key == "type") {
         if (auto t = r.string(e.value, e.key)) {
@@ -350,10 +360,28 @@ struct fleet_loader::state {
           o.dns = *a;
           o.dns_where = r.where(e.value);
         }
+      } else if (e.key == "block_size") {
+        if (auto v = r.integer(e.value, 1, 32, "block_size")) o.block_size = static_cast<int>(*v);
+      } else if (e.key == "block_size_v6") {
+        if (auto v = r.integer(e.value, 1, 128, "block_size_v6")) o.block_size_v6 = static_cast<int>(*v);
+      } else if (e.key == "ip_family") {
+        auto t = r.string(e.value, "ip_family");
+        if (t && *t != "ipv4" && *t != "ipv6" && *t != "dual") {
+          r.error(e.value, "invalid-value", "ip_family of " + what + " must be ipv4, ipv6 or dual, not \"" + *t + "\"");
+        } else if (t) {
+          o.ip_family = *t;
+        }
       } else if (e.key == "cni") {
-        if (auto t = r.string(e.value, "cni")) o.cni = *t;
+        if (auto t = r.string(e.value, "cni")) {
+          o.cni = *t;
+          o.cni_where = r.where(e.value);
+          if (r.node(e.value).line == r.node(e.value).end_line) o.cni_end_column = r.node(e.value).end_column;
+        }
       } else if (e.key == "ipam") {
-        if (auto t = r.string(e.value, "ipam")) o.ipam = *t;
+        if (auto t = r.string(e.value, "ipam")) {
+          o.ipam = *t;
+          ipam_node = e.value;
+        }
       } else if (e.key == "movable") {
         if (auto b = r.boolean(e.value, "movable")) o.movable = *b;
       } else if (e.key == "cidrs") {
@@ -374,6 +402,7 @@ struct fleet_loader::state {
         if (auto d = r.string(e.value, "description")) o.description = *d;
       }
     }
+    if (ipam_node) check_ipam(r, *ipam_node, o, what);
     auto index = static_cast<std::uint32_t>(result.value.owners.size());
     auto [it, inserted] = owner_index.emplace(o.name, index);
     if (!inserted) {
@@ -386,6 +415,22 @@ struct fleet_loader::state {
     result.value.owners.push_back(std::move(o));
     for (auto [role, list_node] : range_lists) read_ranges(r, list_node, index, role, what);
     if (routes_node) read_network_routes(r, *routes_node, index, what);
+  }
+
+  // An `ipam` the catalog's entry for the cluster's CNI does not list is an
+  // error naming the modes it does; any value goes for a CNI it does not know.
+  void check_ipam(yaml_reader& r, std::uint32_t node, const owner& o, const std::string& what) {
+    const auto* cni = cat.find_cni(o.cni);
+    if (cni == nullptr || cni->find_mode(o.ipam)) return;
+    std::string valid;
+    std::vector<std::string_view> names;
+    for (const auto& m : cni->modes) {
+      valid += (valid.empty() ? "" : ", ") + m.name;
+      names.push_back(m.name);
+    }
+    r.error(node, "invalid-value",
+            "unknown ipam '" + o.ipam + "' of " + what + ": " + o.cni + "'s IPAM modes are " + valid +
+                detail::did_you_mean(o.ipam, names));
   }
 
   // Whether one more range fits the max-ranges limit; past it, an error at
@@ -559,7 +604,7 @@ struct fleet_loader::state {
       } else {
         auto entries = r.mapping(item, "a connection");
         if (!entries) continue;
-        r.only_keys(*entries, {"between", "via", "routes", "name", "description"}, "a connection");
+        r.only_keys(*entries, {"between", "via", "routes", "translated", "name", "description"}, "a connection");
         for (const auto& e : *entries) {
           if (e.key == "between") {
             members = e.value;
@@ -569,6 +614,9 @@ struct fleet_loader::state {
             if (auto v = r.string(e.value, "name"); v && name_allowed(r, e.value, *v)) p.value.name = *v;
           } else if (e.key == "routes") {
             read_routes(r, e.value, p.value.routes);
+          } else if (e.key == "translated") {
+            p.translated_where = r.where(e.key_node);
+            read_translated(r, e.value, p);
           } else if (e.key == "description") {
             if (auto d = r.string(e.value, "description")) p.value.description = *d;
           }
@@ -586,6 +634,74 @@ struct fleet_loader::state {
       }
       connections.push_back(std::move(p));
     }
+  }
+
+  // A translated connection's `translated`: member name -> a CIDR or a list of them.
+  void read_translated(yaml_reader& r, std::uint32_t node, pending_connection& p) {
+    auto members = r.mapping(node, "translated");
+    if (!members) return;
+    for (const auto& m : *members) {
+      std::string what = "translated ranges of " + std::string(m.key);
+      auto items = r.list(m.value, what);
+      if (!items) continue;
+      for (auto item : *items) {
+        auto cidr = r.cidr(item, what);
+        if (!cidr) continue;
+        pending_translation t;
+        t.member = m.key;
+        t.member_where = r.where(m.key_node);
+        t.range.cidr = *cidr;
+        t.range.where = r.where(item);
+        if (r.node(item).line == r.node(item).end_line) t.range.end_column = r.node(item).end_column;
+        p.translated.push_back(std::move(t));
+      }
+    }
+  }
+
+  // Adds a resolved connection's translated ranges to their members, or
+  // reports why not: a connection that does not translate, or a name that is
+  // not one of its members.
+  auto add_translated(pending_connection& p, std::uint32_t index) -> bool {
+    if (p.translated_where && !p.value.translates()) {
+      result.diagnostics.push_back({severity::error, "invalid-value",
+                                    "translated ranges need a translated connection: via nat, globalnet or 4via6, "
+                                    "not '" + p.value.via + "'",
+                                    *p.translated_where, {}});
+      return false;
+    }
+    std::unordered_set<std::uint32_t> members(p.value.members.begin(), p.value.members.end());
+    // Tailscale's 4via6 routes live in the tailscale type's translated block (TailscaleViaRange).
+    const auto* tailscale = p.value.via == "4via6" ? cat.find_network_type("tailscale") : nullptr;
+    bool ok = true;
+    for (auto& t : p.translated) {
+      if (tailscale != nullptr && !tailscale->translated.empty() &&
+          std::none_of(tailscale->translated.begin(), tailscale->translated.end(),
+                       [&](const prefix& via) { return t.range.cidr.subnet_of(via); })) {
+        result.diagnostics.push_back({severity::error, "invalid-value",
+                                      "a 4via6 range lies in " + tailscale->translated.front().to_string() +
+                                          " (Tailscale's 4via6 block), not " + t.range.cidr.to_string(),
+                                      t.range.where, {}});
+        ok = false;
+        continue;
+      }
+      auto it = owner_index.find(t.member);
+      if (it == owner_index.end() || !members.contains(it->second)) {
+        result.diagnostics.push_back({severity::error, "unknown-owner",
+                                      "translated names '" + t.member + "', which is no member of this connection",
+                                      t.member_where, {}});
+        ok = false;
+        continue;
+      }
+      t.range.owner = it->second;
+      t.range.role = range_role::external;
+      t.range.translation = index;
+    }
+    if (!ok) return false;
+    for (const auto& t : p.translated) {
+      result.value.owners[t.range.owner].ranges.push_back(static_cast<std::uint32_t>(result.value.ranges.size()));
+      result.value.ranges.push_back(t.range);
+    }
+    return true;
   }
 
   void read_routes(yaml_reader& r, std::uint32_t node, role_set& routes) {
@@ -654,6 +770,7 @@ struct fleet_loader::state {
         continue;
       }
       p.value.members = std::move(members);
+      if (!add_translated(p, static_cast<std::uint32_t>(result.value.connections.size()))) continue;
       result.value.connections.push_back(std::move(p.value));
     }
   }

@@ -100,7 +100,12 @@ class writer {
       }
     }
     if (!f_.connections.empty()) out_ += "connections:\n";
-    for (const auto& c : f_.connections) write_connection(c);
+    // Each translated connection's ranges, in fleet order (one pass over the ranges).
+    std::vector<std::vector<std::uint32_t>> translated(f_.connections.size());
+    for (std::uint32_t k = 0; k < f_.ranges.size(); ++k) {
+      if (f_.ranges[k].is_translated()) translated[f_.ranges[k].translation].push_back(k);
+    }
+    for (std::size_t k = 0; k < f_.connections.size(); ++k) write_connection(f_.connections[k], translated[k]);
     write_plan_settings(f_.plan);
     write_suppressions(suppressions);
     return std::move(out_);
@@ -129,6 +134,9 @@ class writer {
       if (o.dns) out_ += "    dns: " + scalar(o.dns->to_string()) + comment(o.dns_where) + "\n";
       if (!o.cni.empty()) out_ += "    cni: " + scalar(o.cni) + "\n";
       if (!o.ipam.empty()) out_ += "    ipam: " + scalar(o.ipam) + "\n";
+      if (o.block_size) out_ += "    block_size: " + std::to_string(*o.block_size) + "\n";
+      if (o.block_size_v6) out_ += "    block_size_v6: " + std::to_string(*o.block_size_v6) + "\n";
+      if (!o.ip_family.empty()) out_ += "    ip_family: " + scalar(o.ip_family) + "\n";
       if (o.service_count) {
         out_ += "    service_count: " + std::to_string(*o.service_count) + comment(o.service_count_where) + "\n";
       }
@@ -147,7 +155,7 @@ class writer {
     std::vector<std::uint32_t> mine;
     for (auto k : o.ranges) {
       const auto& r = f_.ranges[k];
-      if (r.role == role && r.origin == range_origin::declared && !r.is_route()) mine.push_back(k);
+      if (r.role == role && r.origin == range_origin::declared && r.is_plain()) mine.push_back(k);
     }
     std::vector<std::size_t> asked;  // requested sizes, for `cidrcheck plan` to fill
     if (auto it = requests_.find(static_cast<std::uint32_t>(&o - f_.owners.data())); it != requests_.end()) {
@@ -197,7 +205,7 @@ class writer {
     }
   }
 
-  void write_connection(const connection& c) {
+  void write_connection(const connection& c, const std::vector<std::uint32_t>& translated) {
     out_ += "  - between: [";
     for (std::size_t k = 0; k < c.members.size(); ++k) out_ += (k ? ", " : "") + scalar(f_.owners[c.members[k]].name);
     out_ += "]" + comment(c.where) + "\n";
@@ -213,6 +221,18 @@ class writer {
       }
       out_ += "]\n";
     }
+    if (!translated.empty()) out_ += "    translated:\n";
+    // One key per member, its ranges as a list, members in the order their first range comes.
+    std::vector<std::pair<std::uint32_t, std::string>> members;
+    std::map<std::uint32_t, std::size_t> slot;  // owner -> index into members
+    for (auto k : translated) {
+      const auto& r = f_.ranges[k];
+      auto [it, added] = slot.emplace(r.owner, members.size());
+      if (added) members.emplace_back(r.owner, "");
+      auto& cidrs = members[it->second].second;
+      cidrs += (cidrs.empty() ? "" : ", ") + scalar(r.cidr.to_string());
+    }
+    for (const auto& [owner, cidrs] : members) out_ += "      " + scalar(f_.owners[owner].name) + ": [" + cidrs + "]\n";
     if (!c.description.empty()) out_ += "    description: " + scalar(c.description) + "\n";
   }
 

@@ -19,10 +19,26 @@ struct cluster_objects {
   std::uint64_t nodes = 0;
   std::optional<source_location> first_node;
   std::optional<int> mask, mask_v6;  // the largest node block of each family (the shortest prefix)
+  std::optional<int> block, block_v6;  // the largest Calico IPPool blockSize of each family
   std::map<std::string, std::pair<std::size_t, std::uint32_t>> skipped;  // by kind: how many, the first
 };
 
 void read_object(source_reader& in, std::uint32_t node, cluster_objects& out);
+
+// A Calico pool and its blockSize (IPPool spec.blockSize, an Installation's
+// ipPools[].blockSize: "the CIDR size of allocation blocks", docs.tigera.io
+// calico/latest/reference/resources/ippool), the largest block kept per family.
+void add_pool(source_reader& in, std::optional<std::uint32_t> cidr, std::string_view what,
+              std::optional<std::uint32_t> block_size, cluster_objects& out) {
+  auto r = in.range(cidr, what);
+  if (!r) return;
+  bool v4 = r->cidr.version() == ip_version::v4;
+  if (auto size = in.whole(block_size, v4 ? 20 : 116, v4 ? 32 : 128, "blockSize")) {
+    auto& block = v4 ? out.block : out.block_v6;
+    if (!block || *size < *block) block = static_cast<int>(*size);
+  }
+  out.pools.push_back(std::move(*r));
+}
 
 void read_items(source_reader& in, const source_reader::object& list, cluster_objects& out) {
   for (auto item : in.items(list.get("items"), "items")) read_object(in, item, out);
@@ -62,7 +78,7 @@ void read_object(source_reader& in, std::uint32_t node, cluster_objects& out) {
                        "that still hold some of them are not checked)");
       return;
     }
-    if (auto r = in.range(o->at({"spec", "cidr"}), "spec.cidr")) out.pools.push_back(std::move(*r));
+    add_pool(in, o->at({"spec", "cidr"}), "spec.cidr", o->at({"spec", "blockSize"}), out);
   } else if (kind == "Installation" && api.starts_with("operator.tigera.io/")) {
     // The Calico operator creates an IPPool for each of spec.calicoNetwork.ipPools
     // (docs.tigera.io calico/latest/networking/ipam/ippools, "Create multiple IP
@@ -77,7 +93,7 @@ void read_object(source_reader& in, std::uint32_t node, cluster_objects& out) {
     for (auto item : in.items(pools, "spec.calicoNetwork.ipPools")) {
       auto pool = in.object_at(item, "an IP pool");
       if (!pool) continue;
-      if (auto r = in.range(pool->get("cidr"), "cidr of an IP pool")) out.pools.push_back(std::move(*r));
+      add_pool(in, pool->get("cidr"), "cidr of an IP pool", pool->get("blockSize"), out);
     }
   } else {
     auto& slot = out.skipped[kind.empty() ? std::string("(no kind)") : kind];
@@ -127,6 +143,8 @@ void import_kubectl(source_reader& in, const std::vector<std::uint32_t>& roots, 
   }
   o.value.node_cidr_mask = objects.mask;
   o.value.node_cidr_mask_v6 = objects.mask_v6;
+  o.value.block_size = objects.block;
+  o.value.block_size_v6 = objects.block_v6;
 }
 
 }  // namespace cidrcheck::detail

@@ -194,6 +194,8 @@ class owner_merge {
     merge_count(value_.load_balancer_count, value_.load_balancer_count_where, x.load_balancer_count,
                 x.load_balancer_count_where, "the LoadBalancer count");
     merge_mask(value_.node_cidr_mask_v6, x.node_cidr_mask_v6, "the IPv6 node CIDR mask", x.where);
+    merge_mask(value_.block_size, x.block_size, "the pod block size", x.where);
+    merge_mask(value_.block_size_v6, x.block_size_v6, "the IPv6 pod block size", x.where);
     if (x.dns) {
       if (!value_.dns) {
         value_.dns = x.dns;

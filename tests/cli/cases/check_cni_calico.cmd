@@ -1,0 +1,1 @@
+check tests/fixtures/fleets/cni/calico.yaml

@@ -1,0 +1,1 @@
+explain global-range-overlap
