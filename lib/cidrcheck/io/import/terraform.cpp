@@ -8,6 +8,8 @@
 
 #include "importers.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
+
 #include <map>
 
 namespace cidrcheck::detail {
@@ -188,7 +190,7 @@ void import_terraform(source_reader& in, const std::vector<std::uint32_t>& roots
     auto top = in.document(root, expected);
     if (!top) continue;
     if (top->get("format_version") && top->get("values")) {
-      in.error(root, "import-format",
+      in.error(root, diag::import_format,
                "this is `terraform show -json` output; cidrcheck reads the state itself, from `terraform state pull`");
       continue;
     }
@@ -199,7 +201,7 @@ void import_terraform(source_reader& in, const std::vector<std::uint32_t>& roots
       continue;
     }
     if (*version != 4) {
-      in.error(*version_node, "import-format",
+      in.error(*version_node, diag::import_format,
                "state version " + std::to_string(*version) +
                    " is not supported; Terraform 0.12 and later write version 4 (`terraform state pull`)");
       continue;
