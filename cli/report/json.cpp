@@ -28,7 +28,7 @@ void write_range(json_writer& w, const fleet& f, std::uint32_t k) {
   const auto& o = f.owners[r.owner];
   w.begin_object();
   w.member("owner", o.name);
-  w.member("owner_kind", o.kind == owner_kind::cluster ? "cluster" : "network");
+  w.member("owner_kind", to_string(o.kind));
   w.member("role", f.role_name(r));
   w.member("cidr", r.cidr.to_string());
   w.member("origin", to_string(r.origin));

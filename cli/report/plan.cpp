@@ -236,7 +236,7 @@ void write_plan_json(output& out, const plan_report& r) {
   for (const auto& c : p.changes) {
     json j;
     j["owner"] = r.model.owners[c.owner].name;
-    j["owner_kind"] = r.model.owners[c.owner].kind == owner_kind::cluster ? "cluster" : "network";
+    j["owner_kind"] = to_string(r.model.owners[c.owner].kind);
     j["role"] = change_role(r.model, c);
     j["from"] = c.from.is_valid() ? json(c.from.to_string()) : json(nullptr);
     j["to"] = c.to.to_string();

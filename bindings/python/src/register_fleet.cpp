@@ -24,13 +24,11 @@ namespace cidrcheck::python {
 
 namespace {
 
-auto kind_name(owner_kind k) -> const char* { return k == owner_kind::cluster ? "cluster" : "network"; }
-
 auto owner_record(const fleet& f, const catalog& c, std::uint32_t k) -> py::dict {
   const auto& o = f.owners[k];
   py::dict out;
   out["name"] = to_str(o.name);
-  out["kind"] = kind_name(o.kind);
+  out["kind"] = to_string(o.kind);
   out["type"] = to_str(o.type);
   out["kubernetes"] = o.kubernetes ? py::object(py::str(std::to_string(o.kubernetes->major) + "." +
                                                         std::to_string(o.kubernetes->minor)))
@@ -269,7 +267,7 @@ auto range_record(const fleet& f, std::uint32_t k) -> py::dict {
   const auto& o = f.owners[r.owner];
   py::dict out;
   out["owner"] = to_str(o.name);
-  out["owner_kind"] = kind_name(o.kind);
+  out["owner_kind"] = to_string(o.kind);
   out["role"] = to_str(f.role_name(r));
   out["cidr"] = r.cidr.to_string();
   out["version"] = version_number(r.cidr.version());

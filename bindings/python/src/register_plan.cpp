@@ -90,7 +90,7 @@ auto change_dict(const fleet& f, const plan_change& c) -> py::dict {
   py::dict d;
   const auto& o = f.owners[c.owner];
   d["owner"] = to_str(o.name);
-  d["owner_kind"] = o.kind == owner_kind::cluster ? "cluster" : "network";
+  d["owner_kind"] = to_string(o.kind);
   d["role"] = to_str(c.range ? f.role_name(f.ranges[*c.range]) : std::string(to_string(c.role)));
   d["from"] = c.from.is_valid() ? py::cast(c.from) : py::none();
   d["to"] = py::cast(c.to);

@@ -19,6 +19,11 @@ namespace cidrcheck {
 /// office, a VPN, a tailnet, a peered VPC).
 enum class owner_kind : std::uint8_t { cluster, network };
 
+/// Returns "cluster" or "network", as reports and messages spell the kind.
+constexpr auto to_string(owner_kind k) noexcept -> std::string_view {
+  return k == owner_kind::cluster ? "cluster" : "network";
+}
+
 /// The role of a cluster's range. A network's ranges have role `external`;
 /// their display role is the network's type.
 enum class range_role : std::uint8_t { network = 0, pods = 1, services = 2, external = 3 };
@@ -192,7 +197,7 @@ struct owner {
 
 /// Returns how messages name an owner: "cluster prod-eu", "network office".
 inline auto describe_owner(const owner& o) -> std::string {
-  return (o.kind == owner_kind::cluster ? "cluster " : "network ") + o.name;
+  return std::string(to_string(o.kind)) + " " + o.name;
 }
 
 /// The `via` words of a translated connection: NAT in general, Submariner

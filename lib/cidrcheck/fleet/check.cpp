@@ -420,7 +420,7 @@ class checker {
     std::string shared = x.overlap->to_prefix()->to_string();
     if (x.id == rule::overlap_internal) {
       x.message = f_.describe_range(a) + " overlaps " + f_.role_name(b) + " " + b.cidr.to_string() + " of the same " +
-                  (f_.owners[a.owner].kind == owner_kind::cluster ? "cluster" : "network") + " in " + shared;
+                  std::string(to_string(f_.owners[a.owner].kind)) + " in " + shared;
       x.hint = "give each role of " + a_owner + " its own space: move the " + f_.role_name(a) +
                " range (`cidrcheck plan` proposes where)";
       return;

@@ -4,6 +4,7 @@
 #include "operation_cover.hpp"
 
 #include <cidrcheck/address_set.hpp>
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
 
 #include <algorithm>
@@ -182,7 +183,7 @@ class planner {
     }
     for (std::size_t p = 0; p < settings_.pins.size(); ++p) {
       if (used[p]) continue;
-      result_.diagnostics.push_back({severity::warning, "unused-pin",
+      result_.diagnostics.push_back({severity::warning, diag::unused_pin,
                                      "pin '" + settings_.pins[p].pattern + "' matches no range of the fleet",
                                      settings_.pins[p].where, {}});
     }

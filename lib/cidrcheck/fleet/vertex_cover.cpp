@@ -14,18 +14,6 @@ class component_solver {
                    std::size_t budget)
       : w_(std::move(weights)), adj_(std::move(adjacency)), budget_(budget) {}
 
-  auto solve() -> std::vector<bool> {
-    std::size_t k = w_.size();
-    if (is_clique()) return cover_of_clique();
-    best_ = greedy_cover();
-    best_cost_ = weight_of(best_, w_);
-    std::vector<bool> alive(k, true), chosen(k, false);
-    search(alive, chosen, 0);
-    return best_;
-  }
-  auto optimal() const -> bool { return nodes_ <= budget_; }
-
- private:
   auto is_clique() const -> bool {
     for (const auto& n : adj_) {
       if (n.size() + 1 != adj_.size()) return false;
@@ -42,7 +30,20 @@ class component_solver {
     cover[keep] = false;
     return cover;
   }
+  // Branch and bound from a greedy cover (call when the component is not a clique).
+  auto search_cover() -> std::vector<bool> {
+    std::size_t k = w_.size();
+    best_ = greedy_cover();
+    best_cost_ = weight_of(best_, w_);
+    std::vector<bool> alive(k, true), chosen(k, false);
+    search(alive, chosen, 0);
+    return best_;
+  }
+  auto optimal() const -> bool { return nodes_ <= budget_; }
+  auto nodes() const -> std::size_t { return nodes_; }
+  auto reduced() const -> std::size_t { return reduced_; }
 
+ private:
   // An initial cover: the primal-dual (local ratio) 2-approximation, then every
   // vertex whose neighbours are all in the cover is dropped, heaviest first.
   auto greedy_cover() const -> std::vector<bool> {
@@ -94,7 +95,7 @@ class component_solver {
 
   // Exact reductions: a vertex with no alive neighbour leaves; a vertex at least
   // as heavy as its alive neighbours together leaves and they join the cover.
-  void reduce(std::vector<bool>& alive, std::vector<bool>& chosen, uint128& cost) const {
+  void reduce(std::vector<bool>& alive, std::vector<bool>& chosen, uint128& cost) {
     for (bool changed = true; changed;) {
       changed = false;
       for (std::uint32_t v = 0; v < adj_.size(); ++v) {
@@ -109,12 +110,14 @@ class component_solver {
         if (!any) {
           alive[v] = false;
           changed = true;
+          ++reduced_;
         } else if (w_[v] >= around) {
           for (auto u : adj_[v]) {
             if (alive[u]) take(alive, chosen, cost, u);
           }
           alive[v] = false;
           changed = true;
+          ++reduced_;
         }
       }
     }
@@ -165,6 +168,7 @@ class component_solver {
   std::vector<std::vector<std::uint32_t>> adj_;
   std::size_t budget_;
   std::size_t nodes_ = 0;
+  std::size_t reduced_ = 0;
   std::vector<bool> best_;
   uint128 best_cost_ = uint128_max;
 };
@@ -222,8 +226,16 @@ auto minimum_weight_vertex_cover(const std::vector<uint128>& weights,
     for (const auto& a : local_adjacency) edge_count += a.size();
     std::size_t budget = std::max<std::size_t>(64, std::min(node_budget, 50'000'000 / (edge_count + 1)));
     component_solver solver(std::move(local_weights), std::move(local_adjacency), budget);
-    auto cover = solver.solve();
-    result.optimal = result.optimal && solver.optimal();
+    std::vector<bool> cover;
+    if (solver.is_clique()) {
+      cover = solver.cover_of_clique();
+      ++result.stats.cliques;
+    } else {
+      cover = solver.search_cover();
+      result.optimal = result.optimal && solver.optimal();
+      result.stats.reduced += solver.reduced();
+      result.stats.search_nodes += solver.nodes();
+    }
     for (std::size_t k = 0; k < members.size(); ++k) result.in_cover[members[k]] = cover[k];
   }
   return result;

@@ -33,10 +33,19 @@ inline auto weight_of(const std::vector<bool>& chosen, const std::vector<uint128
 /// A weight no cover may pay: the vertex is pinned.
 inline constexpr uint128 pinned_weight = ~uint128{0} >> 8;
 
+/// Counts of the solver's paths over all components, so that tests can show
+/// each path ran and benches can report the work done.
+struct cover_stats {
+  std::size_t cliques = 0;       ///< components solved directly as cliques
+  std::size_t reduced = 0;       ///< vertices settled by an exact reduction
+  std::size_t search_nodes = 0;  ///< branch-and-bound nodes entered (budget overruns included)
+};
+
 struct cover_result {
   std::vector<bool> in_cover;  ///< per vertex
   bool optimal = true;         ///< false when a component ran out of search budget
   bool feasible = true;        ///< false when an edge joins two pinned vertices
+  cover_stats stats;
 };
 
 /// Returns a minimum-weight vertex cover of the graph with the given vertex

@@ -1,6 +1,7 @@
 #include <cidrcheck/fleet/rules.hpp>
 #include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/diagnostic_code.hpp>
 
 #include "kube_version.hpp"
 #include "yaml_document.hpp"
@@ -70,7 +71,7 @@ void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
       }
     }
   }
-  if (d.source.empty()) r.error(node, "missing-key", "distribution " + d.name + " has no source");
+  if (d.source.empty()) r.error(node, diag::missing_key, "distribution " + d.name + " has no source");
   c.distributions.push_back(std::move(d));
 }
 
@@ -147,7 +148,7 @@ void read_network_type(yaml_reader& r, std::uint32_t node, catalog& c) {
       if (auto v = r.string(e.value, "source")) t.source = *v;
     }
   }
-  if (t.source.empty()) r.error(node, "missing-key", "network type " + t.name + " has no source");
+  if (t.source.empty()) r.error(node, diag::missing_key, "network type " + t.name + " has no source");
   c.network_types.push_back(std::move(t));
 }
 
@@ -169,11 +170,11 @@ void read_block(yaml_reader& r, std::uint32_t node, catalog& c, bool private_spa
       if (auto v = r.string(e.value, "source")) b.source = *v;
     } else if (e.key == "rule") {
       auto v = r.string(e.value, "rule");
-      if (v && !find_rule(*v)) r.error(e.value, "unknown-rule", "unknown rule '" + *v + "'");
+      if (v && !find_rule(*v)) r.error(e.value, diag::unknown_rule, "unknown rule '" + *v + "'");
       if (v) b.rule = *v;
     }
   }
-  if (b.source.empty()) r.error(node, "missing-key", "block " + b.cidr.to_string() + " has no source");
+  if (b.source.empty()) r.error(node, diag::missing_key, "block " + b.cidr.to_string() + " has no source");
   if (private_space) {
     c.private_space.push_back(b.cidr);
   } else {
@@ -216,13 +217,13 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
         k.changes = *s;
         has_changes = true;
       } else {
-        r.error(e.value, "unknown-value",
+        r.error(e.value, diag::unknown_value,
                 "changes must be services, pods, pod-space, network or cluster, not '" + *v + "'");
       }
     } else if (e.key == "owners") {
       auto v = r.string(e.value, "owners");
       if (v && *v == "network") k.owners = owner_kind::network;
-      else if (v && *v != "cluster") r.error(e.value, "unknown-value", "owners must be cluster or network, not '" + *v + "'");
+      else if (v && *v != "cluster") r.error(e.value, diag::unknown_value, "owners must be cluster or network, not '" + *v + "'");
     } else if (e.key == "distributions") {
       k.distributions = strings(r, e.value, "distributions");
     } else if (e.key == "not_distributions") {
@@ -240,7 +241,7 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
         if (!v) continue;
         auto parsed = detail::parse_kube_version(*v);
         if (!parsed) {
-          r.error(x.value, "bad-version", "'" + *v + "' is not a Kubernetes version such as 1.29");
+          r.error(x.value, diag::bad_version, "'" + *v + "' is not a Kubernetes version such as 1.29");
         } else {
           (x.key == "from" ? k.kubernetes_from : k.kubernetes_to) = parsed;
         }
@@ -261,11 +262,11 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
       text(k.source);
     }
   }
-  if (k.name.empty()) r.error(node, "missing-key", "an operation has no name");
-  if (!has_changes) r.error(node, "missing-key", "operation " + k.name + " does not say what it changes");
-  if (k.why.empty()) r.error(node, "missing-key", "operation " + k.name + " does not say why it costs what it does");
-  if (k.source.empty()) r.error(node, "missing-key", "operation " + k.name + " has no source");
-  if (c.find_operation(k.name)) r.error(node, "duplicate", "operation " + k.name + " is listed twice");
+  if (k.name.empty()) r.error(node, diag::missing_key, "an operation has no name");
+  if (!has_changes) r.error(node, diag::missing_key, "operation " + k.name + " does not say what it changes");
+  if (k.why.empty()) r.error(node, diag::missing_key, "operation " + k.name + " does not say why it costs what it does");
+  if (k.source.empty()) r.error(node, diag::missing_key, "operation " + k.name + " has no source");
+  if (c.find_operation(k.name)) r.error(node, diag::duplicate, "operation " + k.name + " is listed twice");
   c.operations.push_back(std::move(k));
 }
 
@@ -286,7 +287,7 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
         if (date && parse_iso_date(*date)) {
           c.date = *date;
         } else if (date) {
-          r.error(e.value, "invalid-date", "date must be a date, YYYY-MM-DD, not \"" + *date + "\"");
+          r.error(e.value, diag::invalid_date, "date must be a date, YYYY-MM-DD, not \"" + *date + "\"");
         }
         continue;
       }

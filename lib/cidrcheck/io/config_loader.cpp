@@ -1,5 +1,6 @@
 #include <cidrcheck/io/config_loader.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/io/import.hpp>
 
 #include <cidrcheck/io/read_file.hpp>
@@ -36,7 +37,7 @@ void read_rules(yaml_reader& r, std::uint32_t node, std::vector<rule_override>& 
     } else if (auto level = parse_severity(*text)) {
       out.push_back({*id, *level});
     } else {
-      r.error(e.value, "invalid-value",
+      r.error(e.value, diag::invalid_value,
               "a rule's setting is error, warning, note or off, not '" + *text + "'" +
                   detail::did_you_mean(*text, rule_levels));
     }
@@ -66,7 +67,7 @@ void read_reserved(yaml_reader& r, std::uint32_t node, const std::string& file, 
         if (auto v = r.string(e.value, "source")) b.source = *v;
       }
     }
-    if (!has_cidr) r.error(item, "missing-key", "a reserved range needs 'cidr'");
+    if (!has_cidr) r.error(item, diag::missing_key, "a reserved range needs 'cidr'");
     if (!cidr) continue;
     b.cidr = *cidr;
     if (b.name.empty()) b.name = "the range reserved in " + file;
@@ -95,7 +96,7 @@ auto read_threshold(yaml_reader& r, std::uint32_t node) -> std::optional<fail_th
   if (!text) return std::nullopt;
   auto t = fail_threshold::parse(*text);
   if (!t) {
-    r.error(node, "invalid-value",
+    r.error(node, diag::invalid_value,
             "fail-on is error, warning, note or never, not '" + *text + "'" + detail::did_you_mean(*text, thresholds));
   }
   return t;
@@ -106,7 +107,7 @@ auto read_severity(yaml_reader& r, std::uint32_t node) -> std::optional<severity
   if (!text) return std::nullopt;
   auto s = parse_severity(*text);
   if (!s) {
-    r.error(node, "invalid-value",
+    r.error(node, diag::invalid_value,
             "min-severity is error, warning or note, not '" + *text + "'" + detail::did_you_mean(*text, rule_levels));
   }
   return s;
@@ -137,7 +138,7 @@ auto parse_config(std::string_view text, const std::string& name, const std::fil
       if (e.key == "version") {
         auto v = r.integer(e.value, 0, 1'000'000, "version");
         if (v && *v != 1) {
-          r.error(e.value, "version",
+          r.error(e.value, diag::version,
                   "unsupported configuration version " + std::to_string(*v) + "; this cidrcheck reads version 1");
         }
       } else if (e.key == "inputs") {
@@ -169,7 +170,7 @@ auto load_config(const std::string& path, const fleet_limits& limits) -> config_
   if (!file.error.empty()) {
     config_load_result out;
     out.value.file = path;
-    out.diagnostics.push_back({severity::error, "unreadable", file.error, {path, 0, 0}, {}});
+    out.diagnostics.push_back({severity::error, diag::unreadable, file.error, {path, 0, 0}, {}});
     return out;
   }
   return parse_config(file.text, path, std::filesystem::path(path).parent_path(), limits);

@@ -1,3 +1,4 @@
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 
 #include <cidrcheck/detail/spelling.hpp>
@@ -44,7 +45,7 @@ auto foreign_line_break(std::string_view text, const std::string& name) -> std::
                               : length == 2 ? "a U+0085 next-line character"
                               : text[k + 2] == '\xA8' ? "a U+2028 line separator"
                                                        : "a U+2029 paragraph separator";
-      return diagnostic{severity::error, "line-break",
+      return diagnostic{severity::error, diag::line_break,
                         std::string(what) + " ends a line for YAML but not for editors; end lines with LF or CRLF",
                         {name, line, static_cast<std::uint32_t>(k - line_start + 1)}, {}};
     }
@@ -101,7 +102,7 @@ struct fleet_loader::state {
     if (error_count() > errors_before) return;  // a syntax error: the partial document would only add noise
     yaml_reader reader(doc, name, result.diagnostics, limits.max_nodes, limits.max_errors);
     if (doc.roots.empty() && !has_errors(result.diagnostics)) {
-      result.diagnostics.push_back({severity::error, "empty-input", "the file holds no YAML document", {name, 0, 0}, {}});
+      result.diagnostics.push_back({severity::error, diag::empty_input, "the file holds no YAML document", {name, 0, 0}, {}});
     }
     for (auto root : doc.roots) read_document(reader, root);
     if (error_count() >= limits.max_errors) stop(detail::too_many_errors(limits.max_errors));
@@ -115,14 +116,14 @@ struct fleet_loader::state {
     if (file.error.empty()) return std::move(file.text);
     result.files.push_back(display_name(path));
     result.diagnostics.push_back(
-        {severity::error, "unreadable", prefix + file.error, {display_name(path), 0, 0}, {}});
+        {severity::error, diag::unreadable, prefix + file.error, {display_name(path), 0, 0}, {}});
     return std::nullopt;
   }
 
   // Reports whether text given directly is within max-file-bytes; if not, says so.
   auto fits(std::string_view text, const std::string& name, const std::string& prefix) -> bool {
     if (text.size() <= limits.max_file_bytes) return true;
-    result.diagnostics.push_back({severity::error, "limit",
+    result.diagnostics.push_back({severity::error, diag::limit,
                                   prefix + "input is larger than the max-file-bytes limit of " +
                                       std::to_string(limits.max_file_bytes) + " bytes",
                                   {name, 0, 0}, {}});
@@ -140,7 +141,7 @@ struct fleet_loader::state {
   // Refuses a name that detail::name_problem rejects, at its value.
   static auto name_allowed(yaml_reader& r, std::uint32_t node, const std::string& name) -> bool {
     auto why = detail::name_problem(name);
-    if (why) r.error(node, "invalid-name", "invalid name \"" + detail::printable(name) + "\": " + *why);
+    if (why) r.error(node, diag::invalid_name, "invalid name \"" + detail::printable(name) + "\": " + *why);
     return !why;
   }
 
@@ -154,7 +155,7 @@ struct fleet_loader::state {
     for (auto k = declared; k < result.value.owners.size(); ++k) {
       const auto& o = result.value.owners[k];
       if (auto why = detail::name_problem(o.name)) {
-        result.diagnostics.push_back({severity::error, "invalid-name",
+        result.diagnostics.push_back({severity::error, diag::invalid_name,
                                       "invalid name \"" + detail::printable(o.name) + "\": " + *why, o.where, {}});
       }
     }
@@ -187,7 +188,7 @@ struct fleet_loader::state {
     for (const auto& e : *top) {
       if (e.key == "version") {
         auto v = r.integer(e.value, 0, 1'000'000, "version");
-        if (v && *v != 1) r.error(e.value, "version", "unsupported fleet file version " + std::to_string(*v) + "; this cidrcheck reads version 1");
+        if (v && *v != 1) r.error(e.value, diag::version, "unsupported fleet file version " + std::to_string(*v) + "; this cidrcheck reads version 1");
       } else if (e.key == "networks") {
         read_owners(r, e.value, owner_kind::network);
       } else if (e.key == "clusters") {
@@ -237,7 +238,7 @@ struct fleet_loader::state {
           if (headroom.value) {
             settings.headroom = headroom.value;
           } else {
-            r.error(e.value, "range", headroom.error);
+            r.error(e.value, diag::range, headroom.error);
           }
         }
       } else if (e.key == "pools" && r.node(e.value).kind != detail::yaml_kind::mapping) {
@@ -256,7 +257,7 @@ struct fleet_loader::state {
             if (cost.value) {
               settings.cost[role] = *cost.value;
             } else {
-              r.error(x.value, "range", cost.error);
+              r.error(x.value, diag::range, cost.error);
             }
           }
         }
@@ -271,7 +272,7 @@ struct fleet_loader::state {
     for (auto item : *items) {
       if (stopped || r.exhausted()) return;
       if (result.value.owners.size() >= limits.max_owners) {
-        r.error(item, "limit", "more than the max-owners limit of " + std::to_string(limits.max_owners) + " clusters and networks");
+        r.error(item, diag::limit, "more than the max-owners limit of " + std::to_string(limits.max_owners) + " clusters and networks");
         stopped = true;
         return;
       }
@@ -300,7 +301,7 @@ struct fleet_loader::state {
         }
       }
     }
-    std::string what = (cluster ? "cluster " : "network ") + (o.name.empty() ? std::string("(unnamed)") : o.name);
+    std::string what = std::string(to_string(kind)) + " " + (o.name.empty() ? std::string("(unnamed)") : o.name);
     if (cluster) {
       r.only_keys(*entries, {"name", "distribution", "kubernetes", "network", "pods", "services", "node_cidr_mask",
                              "node_cidr_mask_v6", "block_size", "block_size_v6", "ip_family", "nodes", "dns", "cni",
@@ -311,7 +312,7 @@ struct fleet_loader::state {
       r.only_keys(*entries, {"name", "type", "cidrs", "routes", "movable", "description"}, what);
     }
     if (!name_node) {
-      if (!has_name_key) r.error(node, "missing-key", std::string(cluster ? "a cluster" : "a network") + " needs a name");
+      if (!has_name_key) r.error(node, diag::missing_key, std::string(cluster ? "a cluster" : "a network") + " needs a name");
       return;
     }
     std::vector<std::pair<range_role, std::uint32_t>> range_lists;
@@ -334,7 +335,7 @@ struct fleet_loader::state {
       } else if (e.key == "kubernetes") {
         if (auto t = r.string(e.value, "kubernetes")) {
           o.kubernetes = detail::parse_kube_version(*t);
-          if (!o.kubernetes) r.error(e.value, "type", "kubernetes must be a version such as \"1.29\", not \"" + *t + "\"");
+          if (!o.kubernetes) r.error(e.value, diag::type, "kubernetes must be a version such as \"1.29\", not \"" + *t + "\"");
         }
       } else if (e.key == "node_cidr_mask") {
         if (auto v = r.integer(e.value, 1, 32, "node_cidr_mask")) o.node_cidr_mask = static_cast<int>(*v);
@@ -408,7 +409,7 @@ struct fleet_loader::state {
     if (!inserted) {
       const auto& first = result.value.owners[it->second];
       diagnostic note{severity::note, "", "'" + o.name + "' is first declared here", first.where, {}};
-      r.error(*name_node, "duplicate-name", "duplicate name '" + o.name + "': every cluster and network needs its own",
+      r.error(*name_node, diag::duplicate_name, "duplicate name '" + o.name + "': every cluster and network needs its own",
               {note});
       return;
     }
@@ -437,7 +438,7 @@ struct fleet_loader::state {
   // the item and nothing more is read.
   auto room_for_a_range(yaml_reader& r, std::uint32_t item) -> bool {
     if (result.value.ranges.size() < limits.max_ranges) return true;
-    r.error(item, "limit", "more than the max-ranges limit of " + std::to_string(limits.max_ranges) + " ranges");
+    r.error(item, diag::limit, "more than the max-ranges limit of " + std::to_string(limits.max_ranges) + " ranges");
     stopped = true;
     return false;
   }
@@ -471,7 +472,7 @@ struct fleet_loader::state {
           }
         }
         if (!cidr_node) {
-          r.error(item, "missing-key", "a route of " + what + " needs 'cidr', the prefix it carries");
+          r.error(item, diag::missing_key, "a route of " + what + " needs 'cidr', the prefix it carries");
           continue;
         }
       } else {
@@ -517,7 +518,7 @@ struct fleet_loader::state {
         continue;
       }
       if (it != owner_index.end()) {
-        result.diagnostics.push_back({severity::error, "route-to-itself",
+        result.diagnostics.push_back({severity::error, diag::route_to_itself,
                                       "a route of network " + route.to + " leads to the network itself: list the "
                                       "network's own space under `cidrs`",
                                       route.to_where, {}});
@@ -526,7 +527,7 @@ struct fleet_loader::state {
       if (all_names.empty()) {
         for (const auto& o : result.value.owners) all_names.push_back(o.name);
       }
-      result.diagnostics.push_back({severity::error, "unknown-owner",
+      result.diagnostics.push_back({severity::error, diag::unknown_owner,
                                     "a route leads to '" + route.to + "', which is no cluster or network" +
                                         detail::did_you_mean(route.to, all_names),
                                     route.to_where, {}});
@@ -580,7 +581,7 @@ struct fleet_loader::state {
     int length = 0;
     parse_failure failure;
     if (!detail::parse_length(text.substr(1), 1, bit_width(q.version), length, failure)) {
-      r.error(item, "invalid-size",
+      r.error(item, diag::invalid_size,
               what + ": \"" + n.value + "\" is not a size: write /LENGTH (IPv4), ipv6/LENGTH or auto");
       return true;
     }
@@ -622,7 +623,7 @@ struct fleet_loader::state {
           }
         }
         if (!members) {
-          r.error(item, "missing-key", "a connection needs 'between', the list of owners it connects");
+          r.error(item, diag::missing_key, "a connection needs 'between', the list of owners it connects");
           continue;
         }
       }
@@ -714,7 +715,7 @@ struct fleet_loader::state {
       if (auto roles = parse_cluster_roles(*name)) {
         routes.add(*roles);
       } else {
-        r.error(item, "unknown-role",
+        r.error(item, diag::unknown_role,
                 "unknown route '" + *name + "': routes are network, pods, services or all" +
                     detail::did_you_mean(*name, cluster_role_words));
       }
@@ -743,7 +744,7 @@ struct fleet_loader::state {
           if (all_names.empty()) {
             for (const auto& o : result.value.owners) all_names.push_back(o.name);
           }
-          result.diagnostics.push_back({severity::error, "unknown-owner",
+          result.diagnostics.push_back({severity::error, diag::unknown_owner,
                                         "connection names '" + name + "', which is no cluster or network" +
                                             detail::did_you_mean(name, all_names),
                                         p.name_locations[k], {}});
@@ -760,12 +761,12 @@ struct fleet_loader::state {
         if (seen.insert(m).second) distinct.push_back(m);
       }
       if (distinct.size() != members.size() && !expanded) {
-        result.diagnostics.push_back({severity::warning, "duplicate-member", "a connection lists a member twice",
+        result.diagnostics.push_back({severity::warning, diag::duplicate_member, "a connection lists a member twice",
                                       p.where, {}});
       }
       members = std::move(distinct);
       if (members.size() < 2) {
-        result.diagnostics.push_back({severity::error, "connection-members",
+        result.diagnostics.push_back({severity::error, diag::connection_members,
                                       "a connection needs at least two different members", p.where, {}});
         continue;
       }
@@ -790,7 +791,7 @@ struct fleet_loader::state {
     for (const auto& d : cat.distributions) known.push_back(d.name);
     for (auto k : unknown) {
       const auto& o = result.value.owners[k];
-      result.diagnostics.push_back({severity::warning, "unknown-distribution",
+      result.diagnostics.push_back({severity::warning, diag::unknown_distribution,
                                     "unknown distribution '" + o.type + "' of cluster " + o.name +
                                         ": no defaults apply" + detail::did_you_mean(o.type, known),
                                     o.type_where, {}});
@@ -820,7 +821,7 @@ auto fleet_loader::finish() -> fleet_load_result {
   detail::apply_renumbering(s.renumbering, s.result.value, s.owner_index, s.result.diagnostics);
   s.sort_diagnostics();
   if (s.result.value.owners.empty() && s.result.ok()) {
-    s.result.diagnostics.push_back({severity::error, "empty-input", "no clusters or networks in the input", {}, {}});
+    s.result.diagnostics.push_back({severity::error, diag::empty_input, "no clusters or networks in the input", {}, {}});
   }
   return std::move(s.result);
 }
@@ -844,7 +845,7 @@ void fleet_loader::add_source(std::string_view spec) {
   add_file(source.path);
   // "aws-vpc:x.json" that names no file was meant as an import of a mistyped kind.
   auto& d = state_->result.diagnostics;
-  if (!source.unknown_kind.empty() && d.size() > errors_before && d.back().code == "unreadable") {
+  if (!source.unknown_kind.empty() && d.size() > errors_before && d.back().code == diag::unreadable) {
     std::vector<std::string_view> names;
     for (const auto& k : import_kinds()) names.push_back(k.name);
     d.back().message += "; and '" + source.unknown_kind + "' is no source kind" +

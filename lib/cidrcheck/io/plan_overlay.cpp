@@ -1,6 +1,7 @@
 #include "plan_overlay.hpp"
 
 #include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/io/diagnostic_code.hpp>
 
 #include <algorithm>
 
@@ -20,7 +21,7 @@ void read_renumbering(yaml_reader& r, std::uint32_t node, std::vector<renumberin
     auto field = [&](std::string_view key, std::string& into, source_location& where) -> const yaml_reader::entry* {
       auto it = std::find_if(entries->begin(), entries->end(), [&](const auto& e) { return e.key == key; });
       if (it == entries->end()) {
-        r.error(item, "missing-key", "a renumber entry needs " + std::string(key));
+        r.error(item, diag::missing_key, "a renumber entry needs " + std::string(key));
         complete = false;
         return nullptr;
       }
@@ -43,7 +44,7 @@ void read_renumbering(yaml_reader& r, std::uint32_t node, std::vector<renumberin
     }
     static constexpr std::string_view roles[] = {"network", "pods", "services", "cidrs", "dns"};
     if (role && complete && std::find(std::begin(roles), std::end(roles), x.role) == std::end(roles)) {
-      r.error(role->value, "invalid-role",
+      r.error(role->value, diag::invalid_role,
               "unknown role '" + x.role + "': network, pods, services, cidrs or dns" + did_you_mean(x.role, roles));
       continue;
     }
@@ -77,7 +78,7 @@ void apply_renumbering(const std::vector<renumbering>& entries, fleet& f,
     if (it == index.end()) {
       std::vector<std::string_view> names;
       for (const auto& o : f.owners) names.push_back(o.name);
-      error(x.owner_where, "unknown-owner",
+      error(x.owner_where, diag::unknown_owner,
             "no cluster or network is named '" + x.owner + "'" + did_you_mean(x.owner, names) + changed);
       continue;
     }
@@ -87,9 +88,9 @@ void apply_renumbering(const std::vector<renumbering>& entries, fleet& f,
       auto from = address::try_parse(x.from);
       auto to = address::try_parse(x.to);
       if (!to) {
-        error(x.to_where, "invalid-address", parse_error_message(parse_kind::address, x.to, to.error()));
+        error(x.to_where, diag::invalid_address, parse_error_message(parse_kind::address, x.to, to.error()));
       } else if (!from || !o.dns || *o.dns != *from) {
-        error(x.from_where, "stale-renumber",
+        error(x.from_where, diag::stale_renumber,
               describe_owner(o) + " has " + (o.dns ? "the DNS address " + o.dns->to_string() : "no DNS address") +
                   ", not " + x.from + changed);
       } else {
@@ -100,12 +101,12 @@ void apply_renumbering(const std::vector<renumbering>& entries, fleet& f,
     }
     auto to = prefix::try_parse(x.to);
     if (!to) {
-      error(x.to_where, "invalid-prefix", parse_error_message(parse_kind::prefix, x.to, to.error()));
+      error(x.to_where, diag::invalid_prefix, parse_error_message(parse_kind::prefix, x.to, to.error()));
       continue;
     }
     auto role = role_of(x.role);
     if ((role == range_role::external) != (o.kind == owner_kind::network)) {
-      error(x.from_where, "invalid-role", describe_owner(o) + " has no " + x.role + " ranges");
+      error(x.from_where, diag::invalid_role, describe_owner(o) + " has no " + x.role + " ranges");
       continue;
     }
     fleet_range moved;
@@ -124,7 +125,7 @@ void apply_renumbering(const std::vector<renumbering>& entries, fleet& f,
         return asked.owner == k && asked.role == role && size == x.from;
       });
       if (q == f.requests.end()) {
-        error(x.from_where, "stale-renumber", describe_owner(o) + " requests no " + x.role + " of " + x.from + changed);
+        error(x.from_where, diag::stale_renumber, describe_owner(o) + " requests no " + x.role + " of " + x.from + changed);
         continue;
       }
       f.requests.erase(q);
@@ -138,7 +139,7 @@ void apply_renumbering(const std::vector<renumbering>& entries, fleet& f,
       return from && f.ranges[j].role == role && f.ranges[j].cidr == *from;
     });
     if (r == o.ranges.end()) {
-      error(x.from_where, "stale-renumber", describe_owner(o) + " has no " + x.role + " range " + x.from + changed);
+      error(x.from_where, diag::stale_renumber, describe_owner(o) + " has no " + x.role + " range " + x.from + changed);
       continue;
     }
     f.ranges[*r] = moved;

@@ -1,3 +1,4 @@
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/io/prefix_list.hpp>
 
 #include <cidrcheck/io/read_file.hpp>
@@ -38,7 +39,7 @@ void parse_prefix_list(std::string_view text, std::string_view name, prefix_list
 
     if (line.size() > options.max_line_bytes) {
       into.diagnostics.push_back(error_at(name, line_number, static_cast<std::uint32_t>(options.max_line_bytes + 1),
-                                          "limit",
+                                          diag::limit,
                                           "line is longer than the max-line-bytes limit of " +
                                               std::to_string(options.max_line_bytes) + " bytes"));
     } else {
@@ -62,7 +63,7 @@ void parse_prefix_list(std::string_view text, std::string_view name, prefix_list
       }
       into.diagnostics.push_back(error_at(name, line_number,
                                           static_cast<std::uint32_t>(begin + parsed.error().offset + 1),
-                                          "invalid-prefix", std::move(message)));
+                                          diag::invalid_prefix, std::move(message)));
     }
     if (++errors >= options.max_errors) {
       into.diagnostics.push_back(detail::too_many_errors(options.max_errors, {std::string(name), line_number, 0}));
@@ -70,7 +71,7 @@ void parse_prefix_list(std::string_view text, std::string_view name, prefix_list
     }
   }
   if (into.entries.size() == entries_before && !options.allow_empty) {
-    into.diagnostics.push_back(error_at(name, 0, 0, "empty-input", "no CIDR in this input (empty, or only comments)"));
+    into.diagnostics.push_back(error_at(name, 0, 0, diag::empty_input, "no CIDR in this input (empty, or only comments)"));
   }
 }
 
@@ -80,7 +81,7 @@ auto read_prefix_lists(std::span<const std::string> paths, const list_options& o
     auto file = read_file(path, options.max_file_bytes, "max-file-bytes");
     if (!file.error.empty()) {
       out.sources.push_back(display_name(path));
-      out.diagnostics.push_back(error_at(display_name(path), 0, 0, "unreadable", file.error));
+      out.diagnostics.push_back(error_at(display_name(path), 0, 0, diag::unreadable, file.error));
       continue;
     }
     parse_prefix_list(file.text, display_name(path), out, options);

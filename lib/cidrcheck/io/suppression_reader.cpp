@@ -1,5 +1,7 @@
 #include "suppression_reader.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
+
 namespace cidrcheck::detail {
 
 namespace {
@@ -12,7 +14,7 @@ auto read_entity(yaml_reader& r, std::uint32_t node) -> std::optional<entity_pat
   if (auto p = entity_pattern::parse(*text)) return p;
   auto slash = text->rfind('/');
   std::string role = slash == std::string::npos ? "" : text->substr(slash + 1);
-  r.error(node, "invalid-entity",
+  r.error(node, diag::invalid_entity,
           "entity '" + *text + "' must be OWNER or OWNER/ROLE, with ROLE network, pods or services" +
               did_you_mean(role, role_names));
   return std::nullopt;
@@ -29,7 +31,7 @@ void read_suppression(yaml_reader& r, std::uint32_t node, std::vector<suppressio
       has_rule = true;
       auto id = read_rule(r, e.value, "rule");
       if (id == rule::expired_suppression || id == rule::unused_suppression) {
-        r.error(e.value, "invalid-rule",
+        r.error(e.value, diag::invalid_rule,
                 "the suppression rules cannot be suppressed; set " + std::string(info(*id).name) +
                     " to off under 'rules' in .cidrcheck.yaml instead");
         id.reset();
@@ -44,7 +46,7 @@ void read_suppression(yaml_reader& r, std::uint32_t node, std::vector<suppressio
       ok = ok && items.has_value();
       if (!items) continue;
       if (items->empty()) {
-        r.error(e.value, "missing-key", "entities must name at least one OWNER or OWNER/ROLE");
+        r.error(e.value, diag::missing_key, "entities must name at least one OWNER or OWNER/ROLE");
         ok = false;
       }
       for (auto item : *items) {
@@ -56,7 +58,7 @@ void read_suppression(yaml_reader& r, std::uint32_t node, std::vector<suppressio
       has_reason = true;
       auto reason = r.string(e.value, "reason");
       if (reason && reason->find_first_not_of(" \t") == std::string::npos) {
-        r.error(e.value, "missing-key", "reason must say why the finding is accepted, not be blank");
+        r.error(e.value, diag::missing_key, "reason must say why the finding is accepted, not be blank");
         reason.reset();
       }
       ok = ok && reason.has_value();
@@ -65,16 +67,16 @@ void read_suppression(yaml_reader& r, std::uint32_t node, std::vector<suppressio
       auto text = r.string(e.value, "expires");
       if (text) s.expires = parse_iso_date(*text);
       if (text && !s.expires) {
-        r.error(e.value, "invalid-date", "expires must be a date, YYYY-MM-DD, not \"" + *text + "\"");
+        r.error(e.value, diag::invalid_date, "expires must be a date, YYYY-MM-DD, not \"" + *text + "\"");
       }
       ok = ok && s.expires.has_value();
     }
   }
-  if (!has_rule) r.error(node, "missing-key", "a suppression needs 'rule', the id or name of the rule it accepts");
+  if (!has_rule) r.error(node, diag::missing_key, "a suppression needs 'rule', the id or name of the rule it accepts");
   if (!has_entities) {
-    r.error(node, "missing-key", "a suppression needs 'entities', the OWNER or OWNER/ROLE list a finding is about");
+    r.error(node, diag::missing_key, "a suppression needs 'entities', the OWNER or OWNER/ROLE list a finding is about");
   }
-  if (!has_reason) r.error(node, "missing-key", "a suppression needs 'reason', why the finding is accepted");
+  if (!has_reason) r.error(node, diag::missing_key, "a suppression needs 'reason', why the finding is accepted");
   if (ok && has_rule && has_entities && has_reason) out.push_back(std::move(s));
 }
 
@@ -89,7 +91,7 @@ auto read_rule(yaml_reader& r, std::uint32_t node, std::string_view what) -> std
     names.push_back(ri.id);
     names.push_back(ri.name);
   }
-  r.error(node, "unknown-rule", "unknown rule '" + *text + "'" + did_you_mean(*text, names));
+  r.error(node, diag::unknown_rule, "unknown rule '" + *text + "'" + did_you_mean(*text, names));
   return std::nullopt;
 }
 

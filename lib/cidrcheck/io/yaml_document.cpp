@@ -1,5 +1,7 @@
 #include "yaml_document.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
+
 #include <yaml.h>
 
 #include <algorithm>
@@ -58,7 +60,7 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
   }
   if (!encoding.empty()) {
     // libyaml would decode UTF-16, but every position here counts UTF-8 bytes.
-    diagnostics.push_back({severity::error, "yaml-syntax",
+    diagnostics.push_back({severity::error, diag::yaml_syntax,
                            "the file is " + std::string(encoding) +
                                " (its byte-order mark says so); cidrcheck reads UTF-8: convert it first (iconv -f " +
                                std::string(encoding) + " -t UTF-8)",
@@ -68,7 +70,7 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
   doc.max_depth = limits.max_depth;
   std::unique_ptr<yaml_parser_t, parser_deleter> parser(new yaml_parser_t);
   if (yaml_parser_initialize(parser.get()) == 0) {
-    diagnostics.push_back({severity::error, "internal", "cannot initialise the YAML parser", {std::string(name), 0, 0}, {}});
+    diagnostics.push_back({severity::error, diag::internal, "cannot initialise the YAML parser", {std::string(name), 0, 0}, {}});
     return doc;
   }
   yaml_parser_set_input_string(parser.get(), reinterpret_cast<const unsigned char*>(text.data()), text.size());
@@ -138,13 +140,13 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
     total.bytes += by.bytes;
     std::string via = alias ? " with its aliases expanded (each use of an alias counts again)" : "";
     if (total.nodes > limits.max_nodes) {
-      diagnostics.push_back(error_at(e.start_mark, "limit",
+      diagnostics.push_back(error_at(e.start_mark, diag::limit,
                                      "the document has more than the max-nodes limit of " +
                                          std::to_string(limits.max_nodes) + " nodes" + via));
       return false;
     }
     if (total.bytes > limits.max_bytes) {
-      diagnostics.push_back(error_at(e.start_mark, "limit",
+      diagnostics.push_back(error_at(e.start_mark, diag::limit,
                                      "the document holds more text than the max-file-bytes limit of " +
                                          std::to_string(limits.max_bytes) + " bytes" + via));
       return false;
@@ -184,10 +186,10 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       if (parser->error == YAML_READER_ERROR) {
         // Encoding errors come from libyaml's reader, which knows only the byte offset.
         auto mark = mark_of(text, parser->problem_offset);
-        diagnostics.push_back({severity::error, "yaml-syntax", "invalid YAML: " + message,
+        diagnostics.push_back({severity::error, diag::yaml_syntax, "invalid YAML: " + message,
                                {std::string(name), to_u32(mark.line + 1), to_u32(mark.column + 1)}, {}});
       } else {
-        diagnostics.push_back(error_at(parser->problem_mark, "yaml-syntax",
+        diagnostics.push_back(error_at(parser->problem_mark, diag::yaml_syntax,
                                        "invalid YAML: " + message +
                                            explain_tabs(text, parser->problem_mark.line < yaml_line_starts.size()
                                                                   ? yaml_line_starts[parser->problem_mark.line]
@@ -221,7 +223,7 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       case YAML_SEQUENCE_START_EVENT:
       case YAML_MAPPING_START_EVENT: {
         if (open.size() >= limits.max_depth) {
-          diagnostics.push_back(error_at(e.start_mark, "limit",
+          diagnostics.push_back(error_at(e.start_mark, diag::limit,
                                          "nesting is deeper than the max-depth limit of " +
                                              std::to_string(limits.max_depth) + " levels"));
           return doc;
@@ -252,14 +254,14 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
       case YAML_ALIAS_EVENT: {
         auto it = anchors.find(reinterpret_cast<const char*>(e.data.alias.anchor));
         if (it == anchors.end()) {
-          diagnostics.push_back(error_at(e.start_mark, "yaml-syntax",
+          diagnostics.push_back(error_at(e.start_mark, diag::yaml_syntax,
                                          std::string("invalid YAML: unknown anchor '") +
                                              reinterpret_cast<const char*>(e.data.alias.anchor) + "'"));
           return doc;
         }
         for (auto k : open) {
           if (k == it->second) {
-            diagnostics.push_back(error_at(e.start_mark, "yaml-syntax",
+            diagnostics.push_back(error_at(e.start_mark, diag::yaml_syntax,
                                            "invalid YAML: an alias cannot refer to a node that contains it"));
             return doc;
           }

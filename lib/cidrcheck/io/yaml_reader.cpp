@@ -1,5 +1,7 @@
 #include "yaml_reader.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
+
 #include "too_many_errors.hpp"
 
 #include <algorithm>
@@ -66,7 +68,7 @@ auto yaml_reader::visit(std::uint32_t k) -> bool {
   if (exhausted_) return false;
   if (budget_ == 0) {
     exhausted_ = true;
-    error(k, "limit", "walking the document visits more than the max-nodes limit of nodes (aliases count each time "
+    error(k, diag::limit, "walking the document visits more than the max-nodes limit of nodes (aliases count each time "
                       "they are used)");
     return false;
   }
@@ -89,7 +91,7 @@ auto yaml_reader::expect(std::uint32_t k, yaml_kind kind, std::string_view what)
   if (!visit(k)) return false;
   if (doc_[k].kind == kind) return true;
   std::string_view wanted = kind == yaml_kind::mapping ? "a mapping" : kind == yaml_kind::sequence ? "a list" : "a value";
-  error(k, "type", std::string(what) + " must be " + std::string(wanted) + ", not " + type_name(k));
+  error(k, diag::type, std::string(what) + " must be " + std::string(wanted) + ", not " + type_name(k));
   return false;
 }
 
@@ -104,7 +106,7 @@ void yaml_reader::merge_into(const entry& merge, std::vector<entry>& out, key_in
   // thousands of them, each a level of recursion here: the chain counts against
   // max-depth as nesting does, so that it cannot exhaust the stack.
   if (merge_depth_ == doc_.max_depth) {
-    error(merge.key_node, "limit",
+    error(merge.key_node, diag::limit,
           "merge keys (<<) nest deeper than the max-depth limit of " + std::to_string(doc_.max_depth) + " levels");
     return;
   }
@@ -138,14 +140,14 @@ auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::option
     auto key = children[i], value = children[i + 1];
     if (!visit(key)) return std::nullopt;
     if (doc_[key].kind != yaml_kind::scalar) {
-      error(key, "type", "keys in " + std::string(what) + " must be plain words, not " + type_name(key));
+      error(key, diag::type, "keys in " + std::string(what) + " must be plain words, not " + type_name(key));
       continue;
     }
     std::string_view name = doc_[key].value;
     if (name == "<<" && !doc_[key].quoted) {
       // Two merge keys are a duplicate key like any other (YAML's merge type takes a list instead).
       if (!merges.empty()) {
-        error(key, "duplicate-key",
+        error(key, diag::duplicate_key,
               "duplicate key '<<' in " + std::string(what) + ": merge several mappings with one list, <<: [*a, *b]",
               {note_at(merges.front().key_node, "'<<' first appears here")});
         continue;
@@ -154,7 +156,7 @@ auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::option
       continue;
     }
     if (const auto* first = keys.find(name)) {
-      error(key, "duplicate-key", "duplicate key '" + std::string(name) + "' in " + std::string(what),
+      error(key, diag::duplicate_key, "duplicate key '" + std::string(name) + "' in " + std::string(what),
             {note_at(first->key_node, "'" + std::string(name) + "' first appears here")});
       continue;
     }
@@ -169,7 +171,7 @@ void yaml_reader::only_keys(const std::vector<entry>& entries, std::initializer_
   std::span<const std::string_view> candidates(allowed.begin(), allowed.size());
   for (const auto& e : entries) {
     if (std::find(allowed.begin(), allowed.end(), e.key) != allowed.end()) continue;
-    error(e.key_node, "unknown-key",
+    error(e.key_node, diag::unknown_key,
           "unknown key '" + std::string(e.key) + "' in " + std::string(what) + did_you_mean(e.key, candidates));
   }
 }
@@ -199,7 +201,7 @@ auto yaml_reader::list(std::uint32_t k, std::string_view what) -> std::optional<
 auto yaml_reader::string(std::uint32_t k, std::string_view what) -> std::optional<std::string> {
   if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
   if (is_null(k)) {
-    error(k, "type", std::string(what) + " must not be empty");
+    error(k, diag::type, std::string(what) + " must not be empty");
     return std::nullopt;
   }
   return doc_[k].value;
@@ -213,16 +215,16 @@ auto yaml_reader::integer(std::uint32_t k, std::int64_t min, std::int64_t max, s
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec == std::errc::result_out_of_range && end == text.data() + text.size() && !doc_[k].quoted) {
     // Digits too many for 64 bits: a whole number, only too large (or too small).
-    error(k, "range", std::string(what) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+    error(k, diag::range, std::string(what) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
                           ", not " + text + (text.front() == '-' ? " (too small)" : " (too large)"));
     return std::nullopt;
   }
   if (ec != std::errc{} || end != text.data() + text.size() || doc_[k].quoted) {
-    error(k, "type", std::string(what) + " must be a whole number, not " + type_name(k));
+    error(k, diag::type, std::string(what) + " must be a whole number, not " + type_name(k));
     return std::nullopt;
   }
   if (value < min || value > max) {
-    error(k, "range", std::string(what) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+    error(k, diag::range, std::string(what) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
                           ", not " + text);
     return std::nullopt;
   }
@@ -236,7 +238,7 @@ auto yaml_reader::boolean(std::uint32_t k, std::string_view what) -> std::option
     if (v == "true" || v == "True" || v == "TRUE") return true;
     if (v == "false" || v == "False" || v == "FALSE") return false;
   }
-  error(k, "type", std::string(what) + " must be true or false, not " + type_name(k));
+  error(k, diag::type, std::string(what) + " must be true or false, not " + type_name(k));
   return std::nullopt;
 }
 
@@ -259,7 +261,7 @@ auto yaml_reader::cidr_in(std::uint32_t k, std::string_view text, std::size_t of
   // Point at the offending character: past the opening quote, if any.
   source_location at = where(k);
   if (n.line == n.end_line) at.column += static_cast<std::uint32_t>((n.quoted ? 1 : 0) + offset + parsed.error().offset);
-  add({severity::error, "invalid-cidr", std::string(what) + ": " + message, at, {}});
+  add({severity::error, diag::invalid_cidr, std::string(what) + ": " + message, at, {}});
   return std::nullopt;
 }
 
@@ -270,7 +272,7 @@ auto yaml_reader::ip(std::uint32_t k, std::string_view what) -> std::optional<ad
   if (parsed) return *parsed;
   source_location at = where(k);
   if (n.line == n.end_line) at.column += (n.quoted ? 1 : 0) + parsed.error().offset;
-  add({severity::error, "invalid-address",
+  add({severity::error, diag::invalid_address,
                   std::string(what) + ": " + parse_error_message(parse_kind::address, n.value, parsed.error()), at, {}});
   return std::nullopt;
 }

@@ -1,6 +1,8 @@
 // aws ec2 describe-vpcs and aws eks describe-cluster (JSON, as the AWS CLI prints it).
 
 #include "../kube_version.hpp"
+
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include "importers.hpp"
 
 #include <algorithm>
@@ -116,7 +118,7 @@ void import_aws_eks(source_reader& in, const std::vector<std::uint32_t>& roots, 
     if (auto v = cluster->get("version")) {
       auto text = in.text(v, "version");
       if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
-        in.error(*v, "type", "version must be a Kubernetes version such as \"1.29\", not \"" + *text + "\"");
+        in.error(*v, diag::type, "version must be a Kubernetes version such as \"1.29\", not \"" + *text + "\"");
       }
     }
     std::vector<imported_range> services;

@@ -4,6 +4,8 @@
 // owner name, "group/name", is in lower case.
 
 #include "../kube_version.hpp"
+
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include "importers.hpp"
 
 #include <algorithm>
@@ -38,7 +40,7 @@ void read_aks(source_reader& in, std::uint32_t node, import_result& out) {
   if (!version) version = c->get("kubernetesVersion");
   if (auto text = in.text(version, "kubernetesVersion")) {
     if (!(o.value.kubernetes = parse_kube_version(*text))) {
-      in.error(*version, "type", "kubernetesVersion must be a Kubernetes version, not \"" + *text + "\"");
+      in.error(*version, diag::type, "kubernetesVersion must be a Kubernetes version, not \"" + *text + "\"");
     }
   }
   auto profile = in.object_at(c->get("networkProfile"), "networkProfile", true);

@@ -2,6 +2,8 @@
 // describe|list, with --format=json (or yaml).
 
 #include "../kube_version.hpp"
+
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include "importers.hpp"
 
 #include <algorithm>
@@ -47,7 +49,7 @@ void read_gke(source_reader& in, std::uint32_t node, import_result& out) {
   if (auto v = c->get("currentMasterVersion")) {
     auto text = in.text(v, "currentMasterVersion");
     if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
-      in.error(*v, "type", "currentMasterVersion must be a Kubernetes version, not \"" + *text + "\"");
+      in.error(*v, diag::type, "currentMasterVersion must be a Kubernetes version, not \"" + *text + "\"");
     }
   }
   // The pod range appears at the top and in ipAllocationPolicy: two claims,

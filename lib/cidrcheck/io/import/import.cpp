@@ -1,3 +1,4 @@
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/io/import.hpp>
 
 #include "../yaml_reader.hpp"
@@ -203,7 +204,7 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
   import_result out;
   auto first_new = diagnostics.size();
   if (!cluster.empty() && !names_cluster_after_file(kind)) {
-    diagnostics.push_back({severity::error, "usage",
+    diagnostics.push_back({severity::error, diag::usage,
                            "'" + std::string(info(kind).name) + "=" + cluster + ":' names a cluster, but " +
                                std::string(info(kind).name) +
                                " exports name their own: only the kinds of Kubernetes objects and kubeadm files take a name",
@@ -215,7 +216,7 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
   if (json) {
     if (auto open = prepare_json(text, kind == import_kind::tailscale)) {
       auto [line, column] = position_of(text, *open);
-      diagnostics.push_back({severity::error, "json-syntax", "invalid HuJSON: a /* comment that never ends",
+      diagnostics.push_back({severity::error, diag::json_syntax, "invalid HuJSON: a /* comment that never ends",
                              {name, line, column}, {}});
     }
   }
@@ -236,7 +237,7 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
         d.message += " (the file ends before the document does: is it truncated?)";
       }
     } else if (doc.roots.empty()) {
-      diagnostics.push_back({severity::error, "empty-input", "the file is empty", {name, 0, 0}, {}});
+      diagnostics.push_back({severity::error, diag::empty_input, "the file is empty", {name, 0, 0}, {}});
     } else {
       yaml_reader r(doc, name, diagnostics, visit_budget, limits.max_errors);
       source_reader in(r, kind, name, cluster);
@@ -245,7 +246,7 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
       bool errors = std::any_of(diagnostics.begin() + static_cast<std::ptrdiff_t>(first_new), diagnostics.end(),
                                 [](const diagnostic& d) { return d.level == severity::error; });
       if (out.owners.empty() && !errors) {
-        diagnostics.push_back({severity::warning, "import-empty", "the file lists nothing cidrcheck reads",
+        diagnostics.push_back({severity::warning, diag::import_empty, "the file lists nothing cidrcheck reads",
                                {name, 0, 0}, {}});
       }
     }

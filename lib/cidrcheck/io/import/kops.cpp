@@ -4,6 +4,8 @@
 // file (`kops get all -o yaml`) give the node count.
 
 #include "../kube_version.hpp"
+
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include "importers.hpp"
 
 #include <map>
@@ -27,9 +29,9 @@ auto drop_everything(std::vector<imported_range> ranges) -> std::vector<imported
 void read_cluster(source_reader& in, const source_reader::object& doc, import_result& out) {
   auto name_node = doc.at({"metadata", "name"});
   auto name = in.text(name_node, "metadata.name");
-  if (!name_node) in.error(doc.node(), "missing-key", "a kops Cluster without metadata.name");
+  if (!name_node) in.error(doc.node(), diag::missing_key, "a kops Cluster without metadata.name");
   auto spec = in.object_at(doc.get("spec"), "spec");
-  if (!doc.get("spec")) in.error(doc.node(), "missing-key", "a kops Cluster without a spec");
+  if (!doc.get("spec")) in.error(doc.node(), diag::missing_key, "a kops Cluster without a spec");
   if (!name || !spec) return;
   auto& o = add_owner(out, *name, owner_kind::cluster, "kops", in.where(*name_node));
   o.value.description = "kops cluster, from kops get cluster";
@@ -42,7 +44,7 @@ void read_cluster(source_reader& in, const source_reader::object& doc, import_re
   if (auto v = field("kubernetesVersion")) {
     auto text = in.text(v, "kubernetesVersion");
     if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
-      in.error(*v, "type", "kubernetesVersion must be a Kubernetes version, not \"" + *text + "\"");
+      in.error(*v, diag::type, "kubernetesVersion must be a Kubernetes version, not \"" + *text + "\"");
     }
   }
   auto network = in.ranges(field("networkCIDR"), "networkCIDR");
@@ -158,7 +160,7 @@ void import_kops(source_reader& in, const std::vector<std::uint32_t>& roots, imp
     return;
   }
   for (const auto& [kind, seen] : skipped) {
-    in.yaml().report(severity::note, seen.second, "skipped",
+    in.yaml().report(severity::note, seen.second, diag::skipped,
                      "skipped " + std::to_string(seen.first) + (seen.first == 1 ? " document" : " documents") +
                          " of kind " + kind + ": cidrcheck reads kops Clusters and InstanceGroups");
   }
@@ -175,7 +177,7 @@ void import_kops(source_reader& in, const std::vector<std::uint32_t>& roots, imp
   }
   for (const auto& [cluster, count] : nodes) {
     if (count.first == 0) continue;
-    in.yaml().report(severity::warning, group_node[cluster], "skipped",
+    in.yaml().report(severity::warning, group_node[cluster], diag::skipped,
                      "InstanceGroups of " +
                          (cluster.empty() ? std::string("no cluster label") : "cluster " + cluster) + " (" +
                          std::to_string(count.first) +

@@ -4,6 +4,8 @@
 // KubeProxyConfiguration).
 
 #include "../kube_version.hpp"
+
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include "importers.hpp"
 
 namespace cidrcheck::detail {
@@ -44,7 +46,7 @@ auto read_cluster_configuration(source_reader& in, const source_reader::object& 
   if (auto v = config.get("kubernetesVersion")) {
     auto text = in.text(v, "kubernetesVersion");
     if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
-      in.error(*v, "type", "kubernetesVersion must be a Kubernetes version, not \"" + *text + "\"");
+      in.error(*v, diag::type, "kubernetesVersion must be a Kubernetes version, not \"" + *text + "\"");
     }
   }
   add_claim(o, range_role::pods, claim_kind::exact, in.ranges(config.at({"networking", "podSubnet"}), "podSubnet"));

@@ -8,6 +8,8 @@
 
 #include "importers.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
+
 #include <map>
 
 namespace cidrcheck::detail {
@@ -73,7 +75,7 @@ void read_object(source_reader& in, std::uint32_t node, cluster_objects& out) {
     // reference/resources/ippool); pods may still hold some, so say so.
     if (in.flag(o->at({"spec", "disabled"}), "spec.disabled").value_or(false)) {
       auto name = in.text(o->at({"metadata", "name"}), "metadata.name").value_or("(unnamed)");
-      in.yaml().report(severity::warning, node, "skipped",
+      in.yaml().report(severity::warning, node, diag::skipped,
                        "IPPool " + name + " is disabled: left out (Calico assigns no new addresses from it; pods "
                        "that still hold some of them are not checked)");
       return;
@@ -85,7 +87,7 @@ void read_object(source_reader& in, std::uint32_t node, cluster_objects& out) {
     // pools when installing Calico", Operator tab).
     auto pools = o->at({"spec", "calicoNetwork", "ipPools"});
     if (!pools) {
-      in.yaml().report(severity::warning, node, "skipped",
+      in.yaml().report(severity::warning, node, diag::skipped,
                        "this Installation lists no spec.calicoNetwork.ipPools: the operator then chooses the pool, "
                        "which this file does not say; export the IPPools (kubectl get ippools -o yaml) too");
       return;
@@ -124,7 +126,7 @@ void import_kubectl(source_reader& in, const std::vector<std::uint32_t>& roots, 
     return;
   }
   for (const auto& [kind, seen] : objects.skipped) {
-    in.yaml().report(severity::note, seen.second, "skipped",
+    in.yaml().report(severity::note, seen.second, diag::skipped,
                      "skipped " + std::to_string(seen.first) + (seen.first == 1 ? " object" : " objects") +
                          " of kind " + kind +
                          ": cidrcheck reads Nodes, ServiceCIDRs, Calico IPPools and the Calico Installation");

@@ -1,6 +1,7 @@
 #include "merge.hpp"
 
 #include <cidrcheck/address_set.hpp>
+#include <cidrcheck/io/diagnostic_code.hpp>
 
 #include <algorithm>
 #include <array>
@@ -121,7 +122,7 @@ class owner_merge {
   // Writes the merged owner and its ranges into the fleet; false when a limit stops it.
   auto finish(const merge_limits& limits, std::unordered_map<std::string, std::uint32_t>& index) -> bool {
     if (declared_nodes_ && observed_nodes_ && observed_nodes_->first > declared_nodes_->first) {
-      diagnostics_.push_back({severity::warning, "source-conflict",
+      diagnostics_.push_back({severity::warning, diag::sources_disagree,
                               describe_owner(value_) + " has " + std::to_string(observed_nodes_->first) + " nodes in " +
                                   to_string(observed_nodes_->second) + ", more than the " +
                                   std::to_string(declared_nodes_->first) + " here; pod-capacity checks " +
@@ -287,7 +288,7 @@ class owner_merge {
 
   void disagree(const std::string& what, const std::string& first, const source_location& first_where,
                 const std::string& other, const source_location& other_where) {
-    diagnostics_.push_back({severity::warning, "source-conflict",
+    diagnostics_.push_back({severity::warning, diag::sources_disagree,
                             "sources disagree on " + what + " of " + describe_owner(value_) + ": " + first + " here, " +
                                 other + " in " + to_string(other_where) + "; cidrcheck uses the first",
                             first_where,
@@ -302,7 +303,7 @@ class owner_merge {
   }
 
   void limit_error(const source_location& where, std::string message) {
-    diagnostics_.push_back({severity::error, "limit", std::move(message), where, {}});
+    diagnostics_.push_back({severity::error, diag::limit, std::move(message), where, {}});
   }
 
   auto add_range(std::uint32_t owner_index, range_role role, const candidate& c, const merge_limits& limits)
@@ -468,7 +469,7 @@ void link_claimed(std::vector<imported_owner*>& all, std::deque<imported_owner>&
       if (it == clusters.end()) {
         auto k = index.find(c.owner);
         if (k == index.end() || f.owners[k->second].kind != owner_kind::cluster) {
-          diagnostics.push_back({severity::note, "unresolved-link",
+          diagnostics.push_back({severity::note, diag::unresolved_link,
                                  c.what + " " + o->value.name + " is tagged for cluster " + c.owner +
                                      ", which no source describes: it stays a network (import the cluster too, "
                                      "and its ranges become the cluster's network)",
@@ -501,7 +502,7 @@ void resolve_links(std::vector<imported_owner*>& all, merged_imports& out, std::
     for (const auto& link : o->links) {
       auto it = networks.find(link.owner);
       if (it == networks.end()) {
-        diagnostics.push_back({severity::warning, "unresolved-link",
+        diagnostics.push_back({severity::warning, diag::unresolved_link,
                                "cluster " + o->value.name + " is in " + link.what + " " + link.owner +
                                    ", which no source describes: its " + link.what +
                                    "'s ranges are unknown (import them too; see docs/import.md)",
@@ -571,10 +572,10 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
     auto& group = by_name[o->value.name];
     if (group.empty()) order.push_back(o->value.name);
     if (!group.empty() && group.front()->value.kind != o->value.kind) {
-      diagnostics.push_back({severity::error, "duplicate-name",
+      diagnostics.push_back({severity::error, diag::duplicate_name,
                              "'" + o->value.name + "' is a " +
-                                 (o->value.kind == owner_kind::cluster ? "cluster" : "network") + " here but a " +
-                                 (group.front()->value.kind == owner_kind::cluster ? "cluster" : "network") +
+                                 std::string(to_string(o->value.kind)) + " here but a " +
+                                 std::string(to_string(group.front()->value.kind)) +
                                  " in " + to_string(group.front()->value.where),
                              o->value.where, {}});
       continue;
@@ -588,10 +589,10 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
     if (it != index.end()) {
       const owner& existing = f.owners[it->second];
       if (existing.kind != group.front()->value.kind) {
-        diagnostics.push_back({severity::error, "duplicate-name",
+        diagnostics.push_back({severity::error, diag::duplicate_name,
                                "'" + name + "' is a " +
-                                   (group.front()->value.kind == owner_kind::cluster ? "cluster" : "network") +
-                                   " here but a " + (existing.kind == owner_kind::cluster ? "cluster" : "network") +
+                                   std::string(to_string(group.front()->value.kind)) +
+                                   " here but a " + std::string(to_string(existing.kind)) +
                                    " in " + to_string(existing.where),
                                group.front()->value.where, {}});
         continue;

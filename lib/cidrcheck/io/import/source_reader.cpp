@@ -1,5 +1,7 @@
 #include "source_reader.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -52,7 +54,7 @@ auto source_reader::cluster_name(std::uint32_t k) -> std::string {
   if (!cluster_.empty()) return cluster_;
   auto name = stem();
   std::string kind(info(kind_).name);
-  r_.report(severity::note, k, "inferred-name",
+  r_.report(severity::note, k, diag::inferred_name,
             "the export names no cluster: it is named '" + name + "' after the file; name it with " + kind + "=NAME:" +
                 file_ + " (or cidrcheck import " + kind + " --cluster NAME)");
   return name;
@@ -64,7 +66,7 @@ auto source_reader::stem() const -> std::string {
 }
 
 void source_reader::wrong_document(std::uint32_t k, std::string_view expected) {
-  r_.error(k, "import-format",
+  r_.error(k, diag::import_format,
            "expected the output of `" + std::string(info(kind_).command) + "`: " + std::string(expected));
 }
 
@@ -102,7 +104,7 @@ auto source_reader::required(const object& o, std::string_view key, std::string_
     -> std::optional<std::string> {
   auto k = o.get(key);
   if (!k) {
-    r_.error(o.node(), "missing-key", std::string(missing));
+    r_.error(o.node(), diag::missing_key, std::string(missing));
     return std::nullopt;
   }
   return text(k, key);
@@ -116,7 +118,7 @@ auto source_reader::whole(std::optional<std::uint32_t> k, std::int64_t min, std:
     std::int64_t value = 0;
     auto [end, ec] = std::from_chars(n.value.data(), n.value.data() + n.value.size(), value);
     if (ec == std::errc{} && end == n.value.data() + n.value.size() && value >= min && value <= max) return value;
-    r_.error(*k, "type", std::string(what) + " must be a whole number between " + std::to_string(min) + " and " +
+    r_.error(*k, diag::type, std::string(what) + " must be a whole number between " + std::to_string(min) + " and " +
                              std::to_string(max) + ", not \"" + n.value + "\"");
     return std::nullopt;
   }

@@ -12,6 +12,7 @@
 #include "importers.hpp"
 
 #include <cidrcheck/address_set.hpp>
+#include <cidrcheck/io/diagnostic_code.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -44,7 +45,7 @@ class policy_reader {
       // A bare address: Tailscale reads it as the one host.
       auto a = address::try_parse(text);
       if (!a) {
-        in_.yaml().error(k, "invalid-address", what + ": " + parse_error_message(parse_kind::address, text, a.error()));
+        in_.yaml().error(k, diag::invalid_address, what + ": " + parse_error_message(parse_kind::address, text, a.error()));
         return std::nullopt;
       }
       r.cidr = prefix::containing(*a, a->width());
@@ -109,7 +110,7 @@ void import_tailscale(source_reader& in, const std::vector<std::uint32_t>& roots
         auto r = reader.parse(e.key_node, e.key, 0, "autoApprovers.routes");
         if (!r) continue;
         if (r->cidr.length() == 0) {
-          in.yaml().add({severity::warning, "route-skipped",
+          in.yaml().add({severity::warning, diag::route_skipped,
                          "autoApprovers.routes approves " + r->cidr.to_string() +
                              ", all addresses: that is an exit node's route, which cidrcheck does not check",
                          r->where, {}});
@@ -154,7 +155,7 @@ void import_tailscale(source_reader& in, const std::vector<std::uint32_t>& roots
     for (const auto& d : reader.destinations()) {
       const auto& p = d.range.cidr;
       if (p.subnet_of(cgnat) || p.subnet_of(ula) || p.length() == 0 || reached.contains(p)) continue;
-      in.yaml().add({severity::warning, "route-unplaced",
+      in.yaml().add({severity::warning, diag::route_unplaced,
                      d.from + " names " + (d.alias.empty() ? "" : d.alias + " = ") + p.to_string() +
                            ", which no route in autoApprovers.routes covers: the tailnet reaches it only through a "
                            "route approved by hand, which the policy does not show; cidrcheck does not check it",

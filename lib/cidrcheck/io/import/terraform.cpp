@@ -6,6 +6,8 @@
 #include "importers.hpp"
 #include "terraform_resources.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
+
 namespace cidrcheck::detail {
 
 namespace {
@@ -26,7 +28,7 @@ void import_terraform(source_reader& in, const std::vector<std::uint32_t>& roots
     auto top = in.document(root, expected);
     if (!top) continue;
     if (top->get("format_version") && (top->get("values") || top->get("planned_values"))) {
-      in.error(root, "import-format",
+      in.error(root, diag::import_format,
                top->get("planned_values")
                    ? "this is a plan (`terraform show -json PLANFILE`): read it as terraform-plan:FILE"
                    : "this is `terraform show -json` output; cidrcheck reads the state itself, from `terraform state pull`");
@@ -39,7 +41,7 @@ void import_terraform(source_reader& in, const std::vector<std::uint32_t>& roots
       continue;
     }
     if (*version != 4) {
-      in.error(*version_node, "import-format",
+      in.error(*version_node, diag::import_format,
                "state version " + std::to_string(*version) +
                    " is not supported; Terraform 0.12 and later write version 4 (`terraform state pull`)");
       continue;

@@ -1,0 +1,146 @@
+// The kubectl importer: Nodes, Calico pools and installations, ServiceCIDRs.
+// Shared helpers: import_test_support.hpp.
+
+#include "import_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace cidrcheck::test {
+namespace {
+
+// kubectl
+TEST(ImportKubectl, NodePodCidrsAloneStandForThePodRange) {
+  auto r = load({{import_kind::kubectl, "kubectl/lab.yaml"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  // Three /24s: merged.
+  EXPECT_EQ(cidrs(r, "lab", range_role::pods),
+            (v{"10.244.0.0/23", "10.244.2.0/24", "fd00:10:244::/63", "fd00:10:244:2::/64"}));
+  EXPECT_EQ(cidrs(r, "lab", range_role::services), (v{"10.96.0.0/16", "fd00:10:96::/112"}));
+  const auto& o = owner_of(r, "lab");
+  EXPECT_EQ(o.node_cidr_mask, 24);
+  EXPECT_EQ(o.node_cidr_mask_v6, 64);
+  // The node count of allocations alone would always read as full capacity.
+  EXPECT_FALSE(o.nodes.has_value());
+}
+
+TEST(ImportKubectl, NodesInsideTheClusterCidrAgreeWithKubeadm) {
+  auto r = load({{import_kind::kubeadm, "kubeadm/lab.yaml"}, {import_kind::kubectl, "kubectl/lab.yaml"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_TRUE(r.value.conflicts.empty());
+  EXPECT_EQ(cidrs(r, "lab", range_role::pods), (v{"10.244.0.0/16", "fd00:10:244::/56"}));
+  EXPECT_EQ(owner_of(r, "lab").nodes, 3u);
+}
+
+TEST(ImportKubectl, ANodeOutsideTheClusterCidrIsAConflict) {
+  auto r = load({{import_kind::kubeadm, "kubeadm/lab.yaml"}, {import_kind::kubectl, "kubectl/drift/lab.yaml"}});
+  ASSERT_EQ(r.value.conflicts.size(), 1u);
+  const auto& c = r.value.conflicts.front();
+  EXPECT_TRUE(c.outside);
+  EXPECT_EQ(c.other, (std::vector<prefix>{prefix::parse("10.32.9.0/24")}));
+  EXPECT_EQ(c.other_where, (source_location{fixtures + "kubectl/drift/lab.yaml", 21, 7}));
+}
+
+TEST(ImportKubectl, CalicoPoolsAndServiceCidrs) {
+  auto r = load({{import_kind::kubeadm, "kubeadm/homelab.yaml"}, {import_kind::kubectl, "kubectl/homelab.json"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  // The disabled default pool is skipped; the IPv6 pool is the only IPv6 pod range.
+  EXPECT_EQ(cidrs(r, "homelab", range_role::pods), (v{"192.168.0.0/16", "fd5e:9a1f:3c2b::/48"}));
+  // The default ServiceCIDR, and one that extends it.
+  EXPECT_EQ(cidrs(r, "homelab", range_role::services), (v{"10.96.0.0/12", "10.112.0.0/24"}));
+  EXPECT_TRUE(r.value.conflicts.empty());
+}
+
+TEST(ImportKubectl, ASingleObject) {
+  auto r = load({{import_kind::kubectl, "kubectl/one-node.yaml"}});
+  EXPECT_EQ(cidrs(r, "one-node", range_role::pods), (v{"10.42.0.0/24"}));
+}
+
+TEST(ImportKubectl, ObjectsOfOtherKindsOnlyAreAnError) {
+  auto r = load_text(import_kind::kubectl, "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod}\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics.front().message,
+            "kubectl: expected the output of `kubectl get nodes,servicecidrs -o yaml`: Nodes, ServiceCIDRs, Calico "
+            "IPPools or a Calico Installation (none found)");
+}
+
+TEST(ImportKubectl, ReadsTheCalicoOperatorsInstallation) {
+  auto r = load_text(import_kind::kubectl, R"(apiVersion: operator.tigera.io/v1
+kind: Installation
+metadata: {name: default}
+spec:
+  calicoNetwork:
+    ipPools:
+    - {name: default-ipv4-ippool, blockSize: 26, cidr: 192.168.0.0/16, encapsulation: VXLANCrossSubnet}
+    - {name: v6, cidr: "fd00:10:244::/56"}
+)", "dc1.yaml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(cidrs(r, "dc1", range_role::pods), (std::vector<std::string>{"192.168.0.0/16", "fd00:10:244::/56"}));
+}
+
+TEST(ImportKubectl, AnInstallationWithoutPoolsIsAWarning) {
+  auto r = load_text(import_kind::kubectl,
+                     "apiVersion: operator.tigera.io/v1\nkind: Installation\nmetadata: {name: default}\nspec: {}\n"
+                     "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {podCIDR: 10.244.0.0/24}\n",
+                     "dc1.yaml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(has_diagnostic(r, severity::warning, "lists no spec.calicoNetwork.ipPools"));
+}
+
+TEST(ImportKubectl, SaysWhatItSkipsAndDrops) {
+  auto r = load_text(import_kind::kubectl, R"(apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: n1}, spec: {podCIDR: 10.244.0.0/24}}
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}
+- {apiVersion: crd.projectcalico.org/v1, kind: IPPool, metadata: {name: old}, spec: {cidr: 10.9.0.0/16, disabled: true}}
+)", "dc1.yaml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(has_diagnostic(r, severity::note, "skipped 2 objects of kind ConfigMap"));
+  EXPECT_TRUE(has_diagnostic(r, severity::warning, "IPPool old is disabled: left out"));
+}
+
+TEST(ImportKubectl, KeepsTheLargestCalicoBlockSizePerFamily) {
+  auto r = load_text(import_kind::kubectl, R"(apiVersion: v1
+kind: List
+items:
+- {apiVersion: crd.projectcalico.org/v1, kind: IPPool, metadata: {name: a}, spec: {cidr: 10.9.0.0/16, blockSize: 26}}
+- {apiVersion: crd.projectcalico.org/v1, kind: IPPool, metadata: {name: b}, spec: {cidr: 10.10.0.0/16, blockSize: 24}}
+- {apiVersion: crd.projectcalico.org/v1, kind: IPPool, metadata: {name: c}, spec: {cidr: "fd00:9::/48", blockSize: 122}}
+- {apiVersion: crd.projectcalico.org/v1, kind: IPPool, metadata: {name: d}, spec: {cidr: 10.11.0.0/16}}
+)", "dc1.yaml");
+  ASSERT_TRUE(r.ok());
+  const auto& o = r.value.owners[*r.value.find_owner("dc1")];
+  EXPECT_EQ(o.block_size, 24);  // a larger block holds fewer per pool: the conservative count
+  EXPECT_EQ(o.block_size_v6, 122);
+  auto bad = load_text(import_kind::kubectl, "apiVersion: projectcalico.org/v3\nkind: IPPool\n"
+                                             "metadata: {name: p}\nspec: {cidr: 10.9.0.0/16, blockSize: 19}\n",
+                       "dc1.yaml");
+  EXPECT_FALSE(bad.ok());  // Calico accepts 20 to 32 for IPv4
+}
+
+TEST(ImportKubectl, SaysTheClusterIsNamedAfterTheFileAndTakesAName) {
+  auto inferred = load_text(import_kind::kubectl, "apiVersion: crd.projectcalico.org/v1\nkind: IPPool\n"
+                                                  "metadata: {name: p}\nspec: {cidr: 10.9.0.0/16}\n",
+                            "exports/dc1-ippools.yaml");
+  ASSERT_TRUE(inferred.ok());
+  EXPECT_TRUE(inferred.value.find_owner("dc1-ippools"));
+  EXPECT_TRUE(has_diagnostic(inferred, severity::note, "named 'dc1-ippools' after the file"));
+
+  // kubectl=NAME:FILE names it: two exports of one cluster become one cluster.
+  fleet_loader loader(builtin_catalog());
+  loader.add_source("kubectl=dc1:" + fixtures + "kubectl/lab.yaml");
+  loader.add_source("kubeadm=dc1:" + fixtures + "kubeadm/lab.yaml");
+  auto named = loader.finish();
+  EXPECT_TRUE(named.value.find_owner("dc1"));
+  EXPECT_FALSE(named.value.find_owner("lab"));
+  EXPECT_FALSE(has_diagnostic(named, severity::note, "after the file"));
+  EXPECT_EQ(named.value.owners.size(), 1u);
+
+  fleet_loader wrong(builtin_catalog());
+  wrong.add_source("aws-vpcs=x:" + fixtures + "aws-vpcs/vpcs.json");
+  EXPECT_FALSE(wrong.finish().ok());
+}
+
+}  // namespace
+}  // namespace cidrcheck::test

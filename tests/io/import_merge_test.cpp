@@ -1,0 +1,75 @@
+// Merging sources: fleet files and exports that describe the same owners.
+// Shared helpers: import_test_support.hpp.
+
+#include "import_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace cidrcheck::test {
+namespace {
+
+// Merging sources
+TEST(ImportMerge, TheFleetFileComesFirstAndADisagreementIsAConflict) {
+  auto r = load({{import_kind::aws_eks, "aws-eks/my-eks-cluster.json"}},
+                "clusters:\n  - name: my-eks-cluster\n    distribution: eks\n    services: 172.20.0.0/16\n    nodes: 40\n");
+  ASSERT_EQ(r.value.conflicts.size(), 1u);
+  const auto& c = r.value.conflicts.front();
+  EXPECT_EQ(r.value.ranges[c.kept.front()].where, (source_location{"fleet.yaml", 4, 15}));
+  EXPECT_EQ(c.other, (std::vector<prefix>{prefix::parse("10.100.0.0/16")}));
+  EXPECT_EQ(cidrs(r, "my-eks-cluster", range_role::services), (v{"172.20.0.0/16"}));
+  // What the fleet file leaves out, the export gives.
+  EXPECT_EQ(owner_of(r, "my-eks-cluster").kubernetes, (kube_version{1, 29}));
+  EXPECT_EQ(owner_of(r, "my-eks-cluster").nodes, 40u);
+}
+
+TEST(ImportMerge, SourcesThatAgreeOrComplementEachOtherMerge) {
+  // The fleet file knows the VPC's IPv4 block; the export adds the IPv6 one.
+  auto r = load({{import_kind::aws_vpcs, "aws-vpcs/vpcs.json"}},
+                "networks:\n  - name: vpc-0012b8e1cc0abb17d\n    type: vpc\n    cidrs: [192.168.0.0/16]\n    movable: true\n");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_TRUE(r.value.conflicts.empty());
+  EXPECT_EQ(cidrs(r, "vpc-0012b8e1cc0abb17d", range_role::external), (v{"192.168.0.0/16", "2600:1f18:2c41:7e00::/56"}));
+  EXPECT_TRUE(owner_of(r, "vpc-0012b8e1cc0abb17d").movable);
+  EXPECT_EQ(range_at(r, "vpc-0012b8e1cc0abb17d", "192.168.0.0/16")->where.file, "fleet.yaml");
+}
+
+TEST(ImportMerge, OtherFieldsThatDisagreeAreWarnings) {
+  auto r = load({{import_kind::aks, "aks/patty-kube.json"}},
+                "clusters:\n  - name: patty-kube\n    distribution: kubeadm\n    dns: 10.0.0.53\n    nodes: 4\n");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(codes(r), (v{"sources-disagree", "sources-disagree", "sources-disagree", "unresolved-link"}));
+  EXPECT_EQ(r.diagnostics[0].message,
+            "sources disagree on the distribution of cluster patty-kube: kubeadm here, aks in " + fixtures +
+                "aks/patty-kube.json:46:11; cidrcheck uses the first");
+  EXPECT_EQ(r.diagnostics[0].notes.size(), 1u);
+  // 5 nodes exist, more than the 4 written: pod-capacity checks the 4 and says so.
+  EXPECT_EQ(owner_of(r, "patty-kube").nodes, 4u);
+  EXPECT_EQ(owner_of(r, "patty-kube").dns, address::parse("10.0.0.53"));
+}
+
+TEST(ImportMerge, MoreNodesPlannedThanExistAgree) {
+  auto r = load({{import_kind::aks, "aks/patty-kube.json"}}, "clusters:\n  - name: patty-kube\n    nodes: 50\n");
+  EXPECT_EQ(codes(r), (v{"unresolved-link"}));
+  EXPECT_EQ(owner_of(r, "patty-kube").nodes, 50u);
+}
+
+TEST(ImportMerge, AClusterAndANetworkOfOneNameIsAnError) {
+  auto r = load({{import_kind::aws_vpcs, "aws-vpcs/vpcs.json"}},
+                "clusters:\n  - name: vpc-0a60eb65b4a2e9c11\n    pods: 10.1.0.0/16\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics.front().code, "duplicate-name");
+}
+
+TEST(ImportMerge, ImportsCountAgainstTheLimits) {
+  fleet_limits limits;
+  limits.max_owners = 2;
+  fleet_loader loader(builtin_catalog(), limits);
+  loader.add_import(import_kind::aws_vpcs, fixtures + "aws-vpcs/vpcs.json");
+  auto r = loader.finish();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.value.owners.size(), 2u);
+  EXPECT_EQ(r.diagnostics.front().message, "more than the max-owners limit of 2 clusters and networks");
+}
+
+}  // namespace
+}  // namespace cidrcheck::test
