@@ -22,6 +22,8 @@ inline constexpr char duplicate_name[] = "duplicate-name";
 inline constexpr char empty_input[] = "empty-input";
 inline constexpr char import_empty[] = "import-empty";
 inline constexpr char import_format[] = "import-format";
+inline constexpr char import_skipped[] = "import-skipped";
+inline constexpr char import_unknown[] = "import-unknown";
 inline constexpr char inferred_name[] = "inferred-name";
 inline constexpr char internal[] = "internal";
 inline constexpr char invalid_address[] = "invalid-address";
@@ -38,6 +40,7 @@ inline constexpr char json_syntax[] = "json-syntax";
 inline constexpr char limit[] = "limit";
 inline constexpr char line_break[] = "line-break";
 inline constexpr char missing_key[] = "missing-key";
+inline constexpr char outside_service_range[] = "outside-service-range";
 inline constexpr char range[] = "range";
 inline constexpr char route_skipped[] = "route-skipped";
 inline constexpr char route_to_itself[] = "route-to-itself";
@@ -47,6 +50,7 @@ inline constexpr char sources_disagree[] = "sources-disagree";
 inline constexpr char stale_renumber[] = "stale-renumber";
 inline constexpr char too_many_errors[] = "too-many-errors";
 inline constexpr char type[] = "type";
+inline constexpr char unchecked[] = "unchecked";
 inline constexpr char unknown_distribution[] = "unknown-distribution";
 inline constexpr char unknown_key[] = "unknown-key";
 inline constexpr char unknown_owner[] = "unknown-owner";
@@ -79,6 +83,8 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::empty_input, "the input holds nothing to read: no YAML document, no cluster or network, no CIDR, an empty export"},
     diagnostic_code_info{diag::import_empty, "warning: an export file lists nothing cidrcheck reads"},
     diagnostic_code_info{diag::import_format, "an export is not in the format its kind reads (for example `terraform show -json` instead of the state)"},
+    diagnostic_code_info{diag::import_skipped, "note: a Terraform state or plan holds resource types cidrcheck does not read; one note counts them per file"},
+    diagnostic_code_info{diag::import_unknown, "note: a Terraform plan leaves a range unknown until apply; the resource is named and the range left out, not guessed"},
     diagnostic_code_info{diag::inferred_name, "note: an export names no cluster, so the cluster is named after the file"},
     diagnostic_code_info{diag::internal, "cidrcheck could not start its YAML parser (a bug or no memory)"},
     diagnostic_code_info{diag::invalid_address, "an address does not parse (a DNS address, a renumber target, a Tailscale host)"},
@@ -95,6 +101,7 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::limit, "an input exceeds a limit (file size, nesting depth, owners, ranges, errors; docs/limits.md)"},
     diagnostic_code_info{diag::line_break, "a line ends with a character YAML counts as a line break but editors do not (a lone CR, NEL, LS, PS)"},
     diagnostic_code_info{diag::missing_key, "a required key is missing"},
+    diagnostic_code_info{diag::outside_service_range, "warning: a Service's cluster IP (kubectl-services) lies outside every service range of its cluster, which keeps that range from being retired"},
     diagnostic_code_info{diag::range, "a number lies outside the range its key allows"},
     diagnostic_code_info{diag::route_skipped, "warning: a Tailscale route approves all addresses (an exit node's route), which cidrcheck does not check"},
     diagnostic_code_info{diag::route_to_itself, "a network's route leads to the network itself"},
@@ -104,6 +111,7 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::stale_renumber, "a renumber entry's `from` no longer matches the fleet"},
     diagnostic_code_info{diag::too_many_errors, "reading stopped after the maximum number of errors"},
     diagnostic_code_info{diag::type, "a value has the wrong YAML type (a mapping for a list, an empty string, a version that is not one)"},
+    diagnostic_code_info{diag::unchecked, "note: cluster IPs of a kubectl-services export could not be checked, since no source gives the cluster's service range for that IP version"},
     diagnostic_code_info{diag::unknown_distribution, "warning: a cluster's distribution is not in the catalog"},
     diagnostic_code_info{diag::unknown_key, "a key is not part of the format"},
     diagnostic_code_info{diag::unknown_owner, "a connection, route or renumber entry names no cluster or network of the fleet"},

@@ -57,7 +57,7 @@ void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
     } else if (e.key == "ip_family") {
       auto v = r.string(e.value, "ip_family");
       if (v && *v != "ipv4" && *v != "ipv6" && *v != "dual") {
-        r.error(e.value, "invalid-value", "ip_family must be ipv4, ipv6 or dual, not \"" + *v + "\"");
+        r.error(e.value, diag::invalid_value, "ip_family must be ipv4, ipv6 or dual, not \"" + *v + "\"");
       } else if (v) {
         d.ip_family = *v;
       }
@@ -90,7 +90,7 @@ void read_ipam_mode(yaml_reader& r, std::uint32_t node, cni_defaults& cni) {
       else if (*v == "distribution") m.pods_from = pod_source::distribution;
       else if (*v == "network") m.pods_from = pod_source::network;
       else if (*v == "none") m.pods_from = pod_source::none;
-      else r.error(e.value, "invalid-value", "pods_from must be cni, distribution, network or none, not \"" + *v + "\"");
+      else r.error(e.value, diag::invalid_value, "pods_from must be cni, distribution, network or none, not \"" + *v + "\"");
     } else if (e.key == "pods") {
       m.pods = prefixes(r, e.value, "pods");
     } else if (e.key == "block_size") {
@@ -101,9 +101,9 @@ void read_ipam_mode(yaml_reader& r, std::uint32_t node, cni_defaults& cni) {
       if (auto v = r.string(e.value, "source")) m.source = *v;
     }
   }
-  if (m.source.empty()) r.error(node, "missing-key", "IPAM mode " + m.name + " of " + cni.name + " has no source");
+  if (m.source.empty()) r.error(node, diag::missing_key, "IPAM mode " + m.name + " of " + cni.name + " has no source");
   if (m.pods_from == pod_source::cni && m.pods.empty()) {
-    r.error(node, "missing-key", "IPAM mode " + m.name + " of " + cni.name + " takes pods from the CNI but lists none");
+    r.error(node, diag::missing_key, "IPAM mode " + m.name + " of " + cni.name + " takes pods from the CNI but lists none");
   }
   cni.modes.push_back(std::move(m));
 }
@@ -126,9 +126,9 @@ void read_cni(yaml_reader& r, std::uint32_t node, catalog& c) {
       for (auto item : *items) read_ipam_mode(r, item, cni);
     }
   }
-  if (cni.source.empty()) r.error(node, "missing-key", "CNI " + cni.name + " has no source");
-  if (cni.modes.empty()) r.error(node, "missing-key", "CNI " + cni.name + " lists no IPAM mode");
-  if (c.find_cni(cni.name)) r.error(node, "duplicate", "CNI " + cni.name + " is listed twice");
+  if (cni.source.empty()) r.error(node, diag::missing_key, "CNI " + cni.name + " has no source");
+  if (cni.modes.empty()) r.error(node, diag::missing_key, "CNI " + cni.name + " lists no IPAM mode");
+  if (c.find_cni(cni.name)) r.error(node, diag::duplicate, "CNI " + cni.name + " is listed twice");
   if (!cni.modes.empty()) c.cnis.push_back(std::move(cni));
 }
 

@@ -368,7 +368,7 @@ struct fleet_loader::state {
       } else if (e.key == "ip_family") {
         auto t = r.string(e.value, "ip_family");
         if (t && *t != "ipv4" && *t != "ipv6" && *t != "dual") {
-          r.error(e.value, "invalid-value", "ip_family of " + what + " must be ipv4, ipv6 or dual, not \"" + *t + "\"");
+          r.error(e.value, diag::invalid_value, "ip_family of " + what + " must be ipv4, ipv6 or dual, not \"" + *t + "\"");
         } else if (t) {
           o.ip_family = *t;
         }
@@ -429,7 +429,7 @@ struct fleet_loader::state {
       valid += (valid.empty() ? "" : ", ") + m.name;
       names.push_back(m.name);
     }
-    r.error(node, "invalid-value",
+    r.error(node, diag::invalid_value,
             "unknown ipam '" + o.ipam + "' of " + what + ": " + o.cni + "'s IPAM modes are " + valid +
                 detail::did_you_mean(o.ipam, names));
   }
@@ -664,7 +664,7 @@ struct fleet_loader::state {
   // not one of its members.
   auto add_translated(pending_connection& p, std::uint32_t index) -> bool {
     if (p.translated_where && !p.value.translates()) {
-      result.diagnostics.push_back({severity::error, "invalid-value",
+      result.diagnostics.push_back({severity::error, diag::invalid_value,
                                     "translated ranges need a translated connection: via nat, globalnet or 4via6, "
                                     "not '" + p.value.via + "'",
                                     *p.translated_where, {}});
@@ -678,7 +678,7 @@ struct fleet_loader::state {
       if (tailscale != nullptr && !tailscale->translated.empty() &&
           std::none_of(tailscale->translated.begin(), tailscale->translated.end(),
                        [&](const prefix& via) { return t.range.cidr.subnet_of(via); })) {
-        result.diagnostics.push_back({severity::error, "invalid-value",
+        result.diagnostics.push_back({severity::error, diag::invalid_value,
                                       "a 4via6 range lies in " + tailscale->translated.front().to_string() +
                                           " (Tailscale's 4via6 block), not " + t.range.cidr.to_string(),
                                       t.range.where, {}});
@@ -687,7 +687,7 @@ struct fleet_loader::state {
       }
       auto it = owner_index.find(t.member);
       if (it == owner_index.end() || !members.contains(it->second)) {
-        result.diagnostics.push_back({severity::error, "unknown-owner",
+        result.diagnostics.push_back({severity::error, diag::unknown_owner,
                                       "translated names '" + t.member + "', which is no member of this connection",
                                       t.member_where, {}});
         ok = false;

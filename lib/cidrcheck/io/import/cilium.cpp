@@ -14,6 +14,7 @@
 
 #include "importers.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <map>
 
 namespace cidrcheck::detail {
@@ -102,7 +103,7 @@ void import_cilium(source_reader& in, const std::vector<std::uint32_t>& roots, i
     return;
   }
   for (const auto& [kind, skipped] : objects.skipped) {
-    in.yaml().report(severity::note, skipped.second, "skipped",
+    in.yaml().report(severity::note, skipped.second, diag::skipped,
                      "skipped " + std::to_string(skipped.first) + (skipped.first == 1 ? " object" : " objects") +
                          " of kind " + kind + ": cilium reads CiliumPodIPPools and the ConfigMap cilium-config");
   }
@@ -113,7 +114,7 @@ void import_cilium(source_reader& in, const std::vector<std::uint32_t>& roots, i
   bool use_cluster_pool = !known || objects.ipam == "cluster-pool" || objects.ipam == "cluster-pool-v2beta";
   bool use_pools = !known || objects.ipam == "multi-pool";
   if (!use_cluster_pool && !objects.cluster_pool.empty()) {
-    in.yaml().report(severity::warning, *objects.cluster_pool_key, "skipped",
+    in.yaml().report(severity::warning, *objects.cluster_pool_key, diag::skipped,
                      "cluster-pool settings left out: ipam is " + objects.ipam +
                          ", which does not read them (see the ipam key)");
     objects.cluster_pool.clear();
@@ -121,7 +122,7 @@ void import_cilium(source_reader& in, const std::vector<std::uint32_t>& roots, i
     objects.cluster_mask_v6.reset();
   }
   if (!use_pools && !objects.pools.empty()) {
-    in.yaml().report(severity::warning, *objects.first_pool, "skipped",
+    in.yaml().report(severity::warning, *objects.first_pool, diag::skipped,
                      "CiliumPodIPPools left out: ipam is " + objects.ipam +
                          " in cilium-config, and only the multi-pool mode allocates from them");
     objects.pools.clear();

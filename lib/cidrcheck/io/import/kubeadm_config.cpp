@@ -11,6 +11,7 @@
 #include "../yaml_reader.hpp"
 #include "importers.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <tuple>
 
 namespace cidrcheck::detail {
@@ -72,7 +73,7 @@ auto find_configuration(source_reader& in, std::uint32_t node, std::optional<std
     return;
   }
   if (found) {
-    in.error(node, "import-format", "a second kubeadm-config ConfigMap: export one cluster's per file");
+    in.error(node, diag::import_format, "a second kubeadm-config ConfigMap: export one cluster's per file");
     return;
   }
   found = data;
@@ -93,7 +94,7 @@ void import_kubeadm_config(source_reader& in, const std::vector<std::uint32_t>& 
   }
   if (!data) {
     if (other_configmap) {
-      in.error(*other_configmap, "import-format",
+      in.error(*other_configmap, diag::import_format,
                "this ConfigMap has no data.ClusterConfiguration: expected the ConfigMap kubeadm-config of kube-system");
     } else if (first_root) {
       in.wrong_document(*first_root, "the ConfigMap kubeadm-config with data.ClusterConfiguration");
@@ -141,7 +142,7 @@ void import_kubeadm_config(source_reader& in, const std::vector<std::uint32_t>& 
     auto kind = inner.text(o->get("kind"), "kind");
     auto api = inner.text(o->get("apiVersion"), "apiVersion").value_or("");
     if (kind != "ClusterConfiguration" || !api.starts_with("kubeadm.k8s.io/")) {
-      inner.error(root, "import-format",
+      inner.error(root, diag::import_format,
                   "data.ClusterConfiguration holds no kubeadm ClusterConfiguration (apiVersion "
                   "kubeadm.k8s.io/v1beta3 or v1beta4, kind ClusterConfiguration)");
       return;
@@ -150,7 +151,7 @@ void import_kubeadm_config(source_reader& in, const std::vector<std::uint32_t>& 
     break;
   }
   if (!config) {
-    in.error(*data, "import-format", "data.ClusterConfiguration is empty");
+    in.error(*data, diag::import_format, "data.ClusterConfiguration is empty");
     return;
   }
   auto& o = read_cluster_configuration(inner, *config, out);

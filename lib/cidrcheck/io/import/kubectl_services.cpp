@@ -10,6 +10,7 @@
 
 #include "importers.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <map>
 
 namespace cidrcheck::detail {
@@ -90,12 +91,12 @@ void import_kubectl_services(source_reader& in, const std::vector<std::uint32_t>
     return;
   }
   for (const auto& [kind, skipped] : seen.skipped) {
-    in.yaml().report(severity::note, skipped.second, "skipped",
+    in.yaml().report(severity::note, skipped.second, diag::skipped,
                      "skipped " + std::to_string(skipped.first) + (skipped.first == 1 ? " object" : " objects") +
                          " of kind " + kind + ": kubectl-services reads Services");
   }
   if (seen.without_ip > 0) {
-    in.yaml().add({severity::note, "skipped",
+    in.yaml().add({severity::note, diag::skipped,
                    std::to_string(seen.without_ip) + (seen.without_ip == 1 ? " Service has" : " Services have") +
                        " no cluster IP (headless, clusterIP: None, or ExternalName): not counted in service_count, "
                        "as a service range move recreates none of them",

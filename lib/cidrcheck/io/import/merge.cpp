@@ -259,7 +259,7 @@ class owner_merge {
         continue;
       }
       if (services[v].covers(prefix::containing(ip.ip, v == 0 ? 32 : 128))) continue;
-      diagnostics_.push_back({severity::warning, "outside-service-range",
+      diagnostics_.push_back({severity::warning, diag::outside_service_range,
                               ip.user + " has cluster IP " + ip.ip.to_string() + ", outside the service range of " +
                                   describe_owner(value_) + " (" + listed[v] +
                                   "): it keeps the range it came from in use until the Service is recreated",
@@ -267,7 +267,7 @@ class owner_merge {
     }
     for (int v = 0; v < 2; ++v) {
       if (unchecked[v] == 0) continue;
-      diagnostics_.push_back({severity::note, "unchecked",
+      diagnostics_.push_back({severity::note, diag::unchecked,
                               std::to_string(unchecked[v]) + " IPv" + (v == 0 ? "4" : "6") + " cluster IP" +
                                   (unchecked[v] == 1 ? "" : "s") + " of " + describe_owner(value_) +
                                   " not checked: no source states its IPv" + (v == 0 ? "4" : "6") +

@@ -12,6 +12,7 @@
 #include "importers.hpp"
 #include "terraform_resources.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -213,7 +214,7 @@ void import_terraform_plan(source_reader& in, const std::vector<std::uint32_t>& 
     auto planned = top->get("planned_values");
     if (!planned) {
       if (top->get("values") || (top->get("version") && top->get("resources"))) {
-        in.error(root, "import-format",
+        in.error(root, diag::import_format,
                  "this is a state, not a plan: read `terraform state pull` as terraform:FILE, or give "
                  "`terraform show -json PLANFILE` (after `terraform plan -out PLANFILE`)");
       } else {
@@ -225,7 +226,7 @@ void import_terraform_plan(source_reader& in, const std::vector<std::uint32_t>& 
     if (auto k = top->get("format_version")) {
       auto version = in.text(k, "format_version");
       if (version && !(version->starts_with("0.") || version->starts_with("1."))) {
-        in.error(*k, "import-format",
+        in.error(*k, diag::import_format,
                  "plan format version " + *version + " is not supported: cidrcheck reads versions 0.x and 1.x");
         continue;
       }
@@ -254,7 +255,7 @@ void import_terraform_plan(source_reader& in, const std::vector<std::uint32_t>& 
         if (!planned_side && (seen.contains(*address) || (change != changes.end() && change->second.deleted))) return;
         auto values = in.object_at(r.get("values"), "values");
         if (!values) {
-          if (!r.get("values")) in.error(node, "missing-key", *address + " has no values");
+          if (!r.get("values")) in.error(node, diag::missing_key, *address + " has no values");
           return;
         }
         seen.insert(*address);

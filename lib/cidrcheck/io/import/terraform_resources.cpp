@@ -5,6 +5,7 @@
 
 #include "../kube_version.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <algorithm>
 
 namespace cidrcheck::detail {
@@ -103,7 +104,7 @@ auto range_or_note(source_reader& in, const Attrs& a, std::string_view key, std:
 }  // namespace
 
 void terraform_resources::unknown(const terraform_instance& r, std::string_view what) {
-  in_.yaml().report(severity::note, r.node, "import-unknown",
+  in_.yaml().report(severity::note, r.node, diag::import_unknown,
                     r.address + ": " + std::string(what) +
                         " is known only after apply: left out, not guessed");
 }
@@ -148,7 +149,7 @@ void terraform_resources::read(const terraform_instance& r) {
       if (a.unknown("resource_group_name") || a.unknown("virtual_network_name")) {
         note("the virtual network (resource_group_name, virtual_network_name)");
       } else {
-        in_.error(r.node, "missing-key", r.address + " names no resource_group_name and virtual_network_name");
+        in_.error(r.node, diag::missing_key, r.address + " names no resource_group_name and virtual_network_name");
       }
       return;
     }
@@ -186,7 +187,7 @@ void terraform_resources::finish(std::uint32_t where) {
     total += count;
     types += (types.empty() ? "" : ", ") + type + (count > 1 ? " (" + std::to_string(count) + ")" : "");
   }
-  in_.yaml().report(severity::note, where, "import-skipped",
+  in_.yaml().report(severity::note, where, diag::import_skipped,
                     std::to_string(total) + (total == 1 ? " resource" : " resources") +
                         " of types cidrcheck does not read: " + types);
 }
@@ -199,7 +200,7 @@ auto terraform_resources::vpc(const attrs& a, const terraform_instance& r) -> vp
     if (a.unknown("vpc_id")) {
       unknown(r, "vpc_id (the VPC its range belongs to)");
     } else if (!k) {
-      in_.error(r.node, "missing-key", r.address + " names no vpc_id");
+      in_.error(r.node, diag::missing_key, r.address + " names no vpc_id");
     }
     return nullptr;
   }
@@ -250,7 +251,7 @@ void terraform_resources::kubernetes_version(const attrs& a, std::string_view ke
   auto v = a.get(key);
   auto text = in_.text(v, key);
   if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
-    in_.error(*v, "type", std::string(key) + " must be a Kubernetes version such as \"1.29\", not \"" + *text + "\"");
+    in_.error(*v, diag::type, std::string(key) + " must be a Kubernetes version such as \"1.29\", not \"" + *text + "\"");
   }
 }
 
@@ -398,7 +399,7 @@ void terraform_resources::azure_vnet(const attrs& a, const terraform_instance& r
     if (a.unknown("resource_group_name") || a.unknown("name")) {
       unknown(r, "the virtual network's name (resource_group_name, name)");
     } else {
-      in_.error(r.node, "missing-key", r.address + " names no resource_group_name and name");
+      in_.error(r.node, diag::missing_key, r.address + " names no resource_group_name and name");
     }
     return;
   }
