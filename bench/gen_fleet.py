@@ -2,7 +2,8 @@
 """Deterministic fleet files for benchmarking `cidrcheck check` and `plan`.
 
 usage: gen_fleet.py OUT [--clusters N] [--networks N] [--connections N]
-                        [--mesh N] [--conflicts FRACTION] [--service-groups G] [--seed S]
+                        [--mesh N] [--conflicts FRACTION] [--service-groups G] [--clique K]
+                        [--seed S]
 
 The fleet looks like a large, mostly planned estate:
 - clusters with unique network, pod and service ranges carved from 10.0.0.0/8
@@ -16,7 +17,10 @@ The fleet looks like a large, mostly planned estate:
   of another cluster (half of them inside the mesh, so they are real overlaps);
 - with --service-groups G, another --conflicts fraction of clusters share G service
   ranges (clusters that kept one default): large cliques of conflicts in the
-  mesh, joined to the pod conflicts, which is the hard case for `plan`.
+  mesh, joined to the pod conflicts, which is the hard case for `plan`;
+- with --clique K, clusters 0 to K-1 all keep cluster 0's service range: with
+  --mesh equal to --clusters and --conflicts 0, K(K-1)/2 conflicting pairs and
+  nothing else (the memory case of `plan`: K=1415 is about a million pairs).
 Same arguments, same file.
 """
 import argparse
@@ -33,6 +37,7 @@ def main():
     p.add_argument("--mesh", type=int, default=5_000)
     p.add_argument("--conflicts", type=float, default=0.01)
     p.add_argument("--service-groups", type=int, default=0)
+    p.add_argument("--clique", type=int, default=0)
     p.add_argument("--seed", type=int, default=42)
     a = p.parse_args()
     rng = random.Random(a.seed)
@@ -53,6 +58,9 @@ def main():
     if a.service_groups:
         for i in rng.sample(range(a.clusters), int(a.clusters * a.conflicts)):
             services[i] = services[rng.randrange(a.service_groups)]
+
+    for i in range(min(a.clique, a.clusters)):
+        services[i] = services[0]
 
     distributions = ["kubeadm", "eks", "gke", "aks", "k3s", "openshift", "kops"]
     lines = ["version: 1", "networks:"]

@@ -163,6 +163,44 @@ connections:
   EXPECT_EQ(c.of(rule::overlap).size(), 1u);
 }
 
+
+// A plan checks without the overlaps' text (one finding per pair) and describes
+// the few it shows: the text must be what check() gives.
+TEST(CheckDescribe, OverlapsDescribedLaterReadAsCheckWrites) {
+  constexpr std::string_view yaml = R"(
+clusters:
+  - {name: a, network: [10.0.0.0/16], pods: [10.0.0.0/17], services: [10.96.0.0/16]}
+  - {name: b, network: [10.1.0.0/16], pods: [10.2.0.0/16], services: [10.96.0.0/16]}
+  - {name: c, network: [10.3.0.0/16], pods: [10.2.0.0/16], services: [10.97.0.0/16]}
+  - {name: d, network: [10.4.0.0/16], pods: [10.5.0.0/16], services: [10.96.0.0/16]}
+connections:
+  - {name: mesh, via: mesh, routes: [pods, services], between: [a, b, d]}
+plan:
+  pin: [b/services]
+)";
+  auto full = run(yaml);
+  check_options lean;
+  lean.describe_overlaps = false;
+  auto later = check(full.loaded.value, builtin_catalog(), lean);
+  ASSERT_EQ(later.size(), full.findings.size());
+  std::vector<std::uint32_t> all;
+  std::vector<rule> kinds;
+  for (std::uint32_t k = 0; k < later.size(); ++k) {
+    all.push_back(k);
+    kinds.push_back(later[k].id);
+    bool pair = later[k].id == rule::overlap || later[k].id == rule::overlap_internal || later[k].id == rule::latent_overlap;
+    EXPECT_EQ(later[k].message.empty(), pair) << full.findings[k].message;
+  }
+  for (auto r : {rule::overlap, rule::overlap_internal, rule::latent_overlap}) {
+    EXPECT_NE(std::find(kinds.begin(), kinds.end(), r), kinds.end()) << "the fleet lacks a case";
+  }
+  describe_overlaps(full.loaded.value, builtin_catalog(), later, all);
+  for (std::size_t k = 0; k < later.size(); ++k) {
+    EXPECT_EQ(later[k].message, full.findings[k].message);
+    EXPECT_EQ(later[k].hint, full.findings[k].hint);
+  }
+}
+
 TEST(Check, KopsDefaultsInsideATailnetAreRoutedOverlaps) {
   auto c = run(R"(
 networks:

@@ -5,6 +5,8 @@
 #include <cidrcheck/fleet/fleet.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <vector>
 
 namespace cidrcheck {
@@ -15,6 +17,11 @@ struct check_options {
   /// Whether findings carry their message and hint. Callers that only need
   /// which rules break where (a plan's verification) save the text.
   bool describe = true;
+  /// Whether the overlap findings (overlap, overlap-internal, latent-overlap)
+  /// carry theirs, when describe is on. There is one per overlapping pair, so a
+  /// fleet can have millions: a plan describes only the few it shows, with
+  /// describe_overlaps().
+  bool describe_overlaps = true;
   /// The most findings a fleet may have ("max-findings"): every pair of
   /// overlapping ranges is a finding, so a few thousand owners of one range
   /// would otherwise take gigabytes. About 1.7 KB each, as the CLI reports them.
@@ -33,5 +40,11 @@ struct check_options {
 /// Throws limit_error when the fleet has more than options.max_findings findings.
 /// Precondition: every index in f is in range, as fleet_loader makes them.
 auto check(const fleet& f, const catalog& c, const check_options& options = {}) -> std::vector<finding>;
+
+/// Gives the overlap findings at the given indexes of findings the message and
+/// hint check() would have given them; findings must be check(f, c, o)'s with
+/// o.describe_overlaps off. Other findings are left as they are. O(fleet + indexes).
+void describe_overlaps(const fleet& f, const catalog& c, std::vector<finding>& findings,
+                       std::span<const std::uint32_t> indexes);
 
 }  // namespace cidrcheck

@@ -159,6 +159,13 @@ class checker {
     return std::move(findings_);
   }
 
+  // The message and hint of an overlap finding that check() left without them.
+  void describe(finding& x) const {
+    if (x.message.empty() && x.ranges.size() == 2 && (x.id == rule::overlap || x.id == rule::overlap_internal || x.id == rule::latent_overlap)) {
+      describe_pair(x);
+    }
+  }
+
  private:
   // Throws limit_error when one more finding would pass max-findings.
   void make_room() const {
@@ -225,7 +232,7 @@ class checker {
             }
           }
           x.level = info(x.id).default_severity;
-          if (options_.describe) describe_pair(x);
+          if (options_.describe && options_.describe_overlaps) describe_pair(x);
           findings_.push_back(std::move(x));
         });
   }
@@ -719,6 +726,13 @@ class checker {
 
 auto check(const fleet& f, const catalog& c, const check_options& options) -> std::vector<finding> {
   return checker(f, c, options).run();
+}
+
+void describe_overlaps(const fleet& f, const catalog& c, std::vector<finding>& findings,
+                       std::span<const std::uint32_t> indexes) {
+  const check_options options;
+  const checker describer(f, c, options);
+  for (auto k : indexes) describer.describe(findings[k]);
 }
 
 }  // namespace cidrcheck

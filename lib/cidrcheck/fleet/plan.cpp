@@ -128,9 +128,13 @@ class planner {
   }
 
   auto run() -> plan_result {
-    findings_ = judged(working_, check(working_, c_, options_.check));
+    // One finding per overlapping pair: their text is made only for the few the changes show.
+    auto first = options_.check;
+    first.describe_overlaps = false;
+    findings_ = judged(working_, check(working_, c_, first));
     mark_pins();
     decide();  // finds the shared VPCs first
+    describe_reasons();
     size_changes();
     allocate();
     fix_dns();
@@ -163,6 +167,16 @@ class planner {
     for (std::size_t k = 0; k < ids.size() && k < shown_reasons; ++k) out.push_back(findings_[ids[k]].message);
     if (ids.size() > shown_reasons) out.push_back("and " + std::to_string(ids.size() - shown_reasons) + " more findings");
     return out;
+  }
+
+  // Gives the overlap findings that reasons_of() shows the text check() left out.
+  void describe_reasons() {
+    if (!options_.check.describe) return;
+    std::vector<std::uint32_t> shown;
+    for (const auto& ids : reasons_) {
+      for (std::size_t k = 0; k < ids.size() && k < shown_reasons; ++k) shown.push_back(ids[k]);
+    }
+    describe_overlaps(working_, c_, findings_, shown);
   }
 
   // A range is pinned by a pattern, or because it is a network's and the

@@ -83,6 +83,8 @@ auto triage(const fleet& f, std::vector<finding> findings, const triage_options&
     if (!s.expires || !(*s.expires < options.today)) live[static_cast<std::size_t>(s.id)].push_back(k);
   }
   triage_result out;
+  // The findings kept move forward in place: a fleet can have millions, and a copy would double them.
+  std::size_t kept = 0;
   for (auto& x : findings) {
     if (!settings.apply(x)) continue;
     std::optional<std::size_t> by;
@@ -96,9 +98,12 @@ auto triage(const fleet& f, std::vector<finding> findings, const triage_options&
       used[*by] = true;
       out.suppressed.push_back({std::move(x), *by});
     } else {
-      out.findings.push_back(std::move(x));
+      if (&findings[kept] != &x) findings[kept] = std::move(x);
+      ++kept;
     }
   }
+  findings.erase(findings.begin() + static_cast<std::ptrdiff_t>(kept), findings.end());
+  out.findings = std::move(findings);
   for (std::size_t k = 0; k < suppressions.size(); ++k) {
     const auto& s = suppressions[k];
     finding x;
