@@ -1,14 +1,16 @@
 // The cilium kind: CiliumPodIPPools and the cilium-config ConfigMap's
 // cluster-pool settings, read as the IPAM mode uses them.
 
-#include "import_fixture.hpp"
+#include "import_test_support.hpp"
+
+#include <cidrcheck/io/diagnostic_code.hpp>
 
 #include <gtest/gtest.h>
 
 namespace cidrcheck {
 namespace {
 
-using namespace cidrcheck::testing;
+using namespace cidrcheck::test;
 
 TEST(ImportCilium, ClusterPoolSettingsAreThePodRange) {
   auto r = load({{import_kind::cilium, "cilium/cluster-pool.yaml", "lab"}});
@@ -51,7 +53,7 @@ TEST(ImportCilium, SettingsTheIpamModeDoesNotUseAreWarnings) {
   auto pools = load_text(import_kind::cilium,
                          "kind: ConfigMap\nmetadata: {name: cilium-config}\ndata: {ipam: cluster-pool}\n---\n"
                          "apiVersion: cilium.io/v2alpha1\nkind: CiliumPodIPPool\nmetadata: {name: a}\n"
-                         "spec: {ipv4: {cidrs: [10.1.0.0/16], maskSize: 24}}\n");
+                         "spec: {ipv4: {cidrs: [10.1.0.0/16], maskSize: 24}}\n", "x.yaml");
   ASSERT_TRUE(pools.ok()) << printed(pools);
   EXPECT_EQ(with_code(pools, "skipped").size(), 1u) << printed(pools);
   EXPECT_EQ(cidrs(pools, "x", range_role::pods), strings{});
@@ -71,11 +73,11 @@ TEST(ImportCilium, PoolsMustLieInsideThePodRangeOtherSourcesState) {
   // kubeadm's podSubnet says one range, Cilium's pools another: a source-conflict.
   auto r = load({{import_kind::kubeadm_config, "kubeadm-config/lab.yaml", "lab"},
                  {import_kind::cilium, "cilium/multi-pool.yaml", "lab"}});
-  EXPECT_FALSE(with_code(r, "source-conflict").empty()) << printed(r);
+  EXPECT_FALSE(with_code(r, diag::sources_disagree).empty()) << printed(r);
 }
 
 TEST(ImportCilium, AFileOfSomethingElseSaysWhatIsExpected) {
-  auto r = load_text(import_kind::cilium, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns}\n");
+  auto r = load_text(import_kind::cilium, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns}\n", "x.yaml");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(printed(r).find("CiliumPodIPPools or the ConfigMap cilium-config (none found)"), std::string::npos)
       << printed(r);

@@ -1,14 +1,14 @@
 // The kubeadm-config kind: the ConfigMap kubeadm keeps, whose
 // data.ClusterConfiguration is a YAML document inside a YAML string.
 
-#include "import_fixture.hpp"
+#include "import_test_support.hpp"
 
 #include <gtest/gtest.h>
 
 namespace cidrcheck {
 namespace {
 
-using namespace cidrcheck::testing;
+using namespace cidrcheck::test;
 
 TEST(ImportKubeadmConfig, ReadsTheEmbeddedV1beta4ConfigurationAtOuterPositions) {
   auto r = load({{import_kind::kubeadm_config, "kubeadm-config/lab.yaml", "lab"}});
@@ -68,11 +68,11 @@ TEST(ImportKubeadmConfig, AJsonStringPointsAtTheString) {
 }
 
 TEST(ImportKubeadmConfig, WrongDocumentsSayWhatIsExpected) {
-  auto other = load_text(import_kind::kubeadm_config, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns}\ndata: {Corefile: x}\n");
+  auto other = load_text(import_kind::kubeadm_config, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns}\ndata: {Corefile: x}\n", "x.yaml");
   ASSERT_FALSE(other.ok());
   EXPECT_NE(printed(other).find("this ConfigMap has no data.ClusterConfiguration"), std::string::npos) << printed(other);
   auto inner = load_text(import_kind::kubeadm_config,
-                         "kind: ConfigMap\ndata:\n  ClusterConfiguration: |\n    kind: InitConfiguration\n");
+                         "kind: ConfigMap\ndata:\n  ClusterConfiguration: |\n    kind: InitConfiguration\n", "x.yaml");
   ASSERT_FALSE(inner.ok());
   EXPECT_EQ(inner.diagnostics.front().where.line, 4u) << printed(inner);
   EXPECT_NE(printed(inner).find("holds no kubeadm ClusterConfiguration"), std::string::npos) << printed(inner);

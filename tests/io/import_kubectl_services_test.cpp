@@ -1,14 +1,16 @@
 // The kubectl-services kind: `kubectl get services -A -o json`, counted for
 // the plan's effort, its cluster IPs checked against the service ranges.
 
-#include "import_fixture.hpp"
+#include "import_test_support.hpp"
+
+#include <cidrcheck/io/diagnostic_code.hpp>
 
 #include <gtest/gtest.h>
 
 namespace cidrcheck {
 namespace {
 
-using namespace cidrcheck::testing;
+using namespace cidrcheck::test;
 
 const std::string lab = fixtures + "kubectl-services/lab.json";
 
@@ -62,7 +64,7 @@ TEST(ImportKubectlServices, AFleetFileCountThatDiffersIsAWarning) {
                 "clusters:\n  - name: lab\n    services: [10.0.0.0/8]\n    service_count: 40\n");
   ASSERT_TRUE(r.ok()) << printed(r);
   EXPECT_EQ(owner_of(r, "lab").service_count, 40u);  // the fleet file comes first
-  auto conflicts = with_code(r, "source-conflict");
+  auto conflicts = with_code(r, diag::sources_disagree);
   ASSERT_EQ(conflicts.size(), 1u);
   EXPECT_NE(conflicts[0].message.find("the Service count of cluster lab: 40 here, 5 in"), std::string::npos)
       << conflicts[0].message;
@@ -99,13 +101,13 @@ TEST(ImportKubectlServices, OtherShapes) {
   // Other kinds are named, not dropped silently.
   auto mixed = load_text(import_kind::kubectl_services,
                          "kind: List\nitems:\n- {kind: Pod, metadata: {name: a}}\n- {kind: Pod, metadata: {name: b}}\n"
-                         "- {apiVersion: v1, kind: Service, metadata: {name: c}, spec: {clusterIP: 10.0.0.9}}\n");
+                         "- {apiVersion: v1, kind: Service, metadata: {name: c}, spec: {clusterIP: 10.0.0.9}}\n", "x.yaml");
   ASSERT_TRUE(mixed.ok()) << printed(mixed);
   ASSERT_EQ(with_code(mixed, "skipped").size(), 1u);
   EXPECT_EQ(with_code(mixed, "skipped")[0].message,
             "kubectl-services: skipped 2 objects of kind Pod: kubectl-services reads Services");
   // A file of something else says what was expected.
-  auto wrong = load_text(import_kind::kubectl_services, "kind: List\nitems:\n- {kind: Pod}\n");
+  auto wrong = load_text(import_kind::kubectl_services, "kind: List\nitems:\n- {kind: Pod}\n", "x.yaml");
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(printed(wrong).find("expected the output of `kubectl get services -A -o json`"), std::string::npos)
       << printed(wrong);

@@ -18,13 +18,18 @@ namespace cidrcheck::test {
 
 inline const std::string fixtures = CIDRCHECK_FIXTURES "/import/";
 
-using source = std::pair<import_kind, std::string>;
+/// One import: its kind, its path under tests/fixtures/import/, the cluster's name (or "").
+struct source {
+  import_kind kind;
+  std::string path;
+  std::string cluster = {};
+};
 
-// Loads fixture files (paths under tests/fixtures/import/) as one fleet.
+// Loads fixture files as one fleet, after a fleet file's text if given.
 inline auto load(std::initializer_list<source> files, std::string_view fleet_text = {}) -> fleet_load_result {
   fleet_loader loader(builtin_catalog());
   if (!fleet_text.empty()) loader.add_text(fleet_text, "fleet.yaml");
-  for (const auto& [kind, path] : files) loader.add_import(kind, fixtures + path);
+  for (const auto& s : files) loader.add_import(s.kind, fixtures + s.path, s.cluster);
   return loader.finish();
 }
 
@@ -87,5 +92,15 @@ inline auto has_diagnostic(const fleet_load_result& r, severity level, std::stri
     return d.level == level && d.message.find(part) != std::string::npos;
   });
 }
+
+// The diagnostics with this code.
+inline auto with_code(const fleet_load_result& r, std::string_view code) -> std::vector<diagnostic> {
+  std::vector<diagnostic> out;
+  std::copy_if(r.diagnostics.begin(), r.diagnostics.end(), std::back_inserter(out),
+               [&](const diagnostic& d) { return d.code == code; });
+  return out;
+}
+
+using strings = std::vector<std::string>;
 
 }  // namespace cidrcheck::test

@@ -86,7 +86,7 @@ def test_a_plan_is_data():
     change = plan.changes[0]
     assert isinstance(change, Change) and isinstance(change.new, Prefix) and isinstance(change.steps[0], Step)
     assert change.origin == "distribution-default" and change.file.endswith("kops-tailnet.yaml") and change.line > 0
-    assert all(set(s.relies_on[0]) == {"fact", "source"} for s in change.steps if s.relies_on)
+    assert all(set(s.relies_on[0]) == {"id", "fact", "source", "status"} for s in change.steps if s.relies_on)
     records = plan.records()
     assert len({tuple(r) for r in records}) == 1  # the same keys in every record: one table
     assert records[0]["from"] == str(change.old) and records[0]["to"] == str(change.new)
