@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden test of `cidrcheck plan --emit` for one area's runbooks (pods or network).
+"""Golden test of `cidrcheck plan --emit` for one area's runbooks (services, pods or network).
 
 For each fixture tests/fixtures/fleets/runbook/AREA-*.yaml, runs `plan FIXTURE
 --emit SCRATCH/NAME` and compares the folder with tests/cli/runbooks/NAME/
@@ -20,8 +20,8 @@ also checked for what its consumer requires:
 - the aws-node patch (aws/amazon-vpc-cni-k8s README.md): container aws-node with
   AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG "true" and ENI_CONFIG_LABEL_DEF;
 - kubeadm ClusterConfiguration (kubernetes.io kubeadm-config.v1beta4 migration list):
-  apiVersion kubeadm.k8s.io/v1beta3 or v1beta4, networking.podSubnet with at most
-  one CIDR per IP family (kubernetes/kubernetes cmd/kube-controller-manager/app/core.go);
+  apiVersion kubeadm.k8s.io/v1beta2, v1beta3 or v1beta4, networking.podSubnet and
+  serviceSubnet (whichever it sets) with at most one CIDR per IP family (kubernetes/kubernetes cmd/kube-controller-manager/app/core.go);
 - kops cluster spec (kubernetes/kops pkg/apis/kops/validation/validation.go):
   podCIDR inside nonMasqueradeCIDR, nonMasqueradeCIDR clear of networkCIDR;
 - kube-controller-manager flags: --cluster-cidr with one CIDR per IP family;
@@ -83,8 +83,11 @@ def check_yaml(path):
         assert isinstance(spec["subnet"], str) and spec["subnet"]
         assert isinstance(spec["securityGroups"], list)
     elif kind == "ClusterConfiguration":
-        assert api in ("kubeadm.k8s.io/v1beta3", "kubeadm.k8s.io/v1beta4"), api
-        one_per_family(doc["networking"]["podSubnet"])
+        assert api in ("kubeadm.k8s.io/v1beta2", "kubeadm.k8s.io/v1beta3", "kubeadm.k8s.io/v1beta4"), api
+        subnets = [doc["networking"][k] for k in ("podSubnet", "serviceSubnet") if k in doc["networking"]]
+        assert subnets, "networking sets neither podSubnet nor serviceSubnet"
+        for value in subnets:
+            one_per_family(value)
     elif name == "aws-node-env.yaml":
         (container,) = spec["template"]["spec"]["containers"]
         env = {e["name"]: e["value"] for e in container["env"]}
