@@ -204,10 +204,13 @@ TEST(MigrationPods, EksUsesCustomNetworkingNotANewVpc) {
   }
 }
 
-// M16: OpenShift cannot move its pods to a disjoint range in place.
+// M16: OpenShift cannot move its pods to a disjoint range in place: the catalog
+// gives it no in-place pod move, so the plan is a replacement that says why.
 TEST(MigrationPods, GrowOnlyDistributionsSayReplacement) {
   auto p = plan_fixture("pods-openshift");
-  EXPECT_NE(p.text().find("cannot move pods"), std::string::npos);
+  ASSERT_EQ(p.result.operations.size(), 1u);
+  EXPECT_EQ(p.result.operations.front().kind, "replacement-cluster");
+  EXPECT_NE(p.text().find("can only be expanded"), std::string::npos);
   EXPECT_TRUE(has_fact(p.steps().at(0), "ocp-clusternet-expand"));
 }
 

@@ -170,13 +170,20 @@ void replacement_steps(const fleet& planned, const owner& o, cloud c, const std:
                                        "CIDR or a subnet's VPC, so neither it nor its control plane moves to another "
                                        "network"
                     : is_managed(o.type) ? o.name + " (" + o.type + ") keeps the network and ranges it was created with"
-                                         : o.name + " changes every range at once";
+                    : o.type == "openshift"
+                        ? o.name + " is an OpenShift cluster: its service network cannot change and its cluster network "
+                                   "can only be expanded to a larger block holding the old one, never moved"
+                        : o.name + " changes every range at once";
   auto& b = out.step(why + ": build a replacement cluster beside it" +
                          (network_move ? " in the new " + w.network : std::string()) + " with " + ranges +
                          (o.type == "kops" ? " (kops-cluster-spec.yaml)" : std::string()),
                      {"replace-managed"});
   if (o.type == "kops") b.facts.push_back(migration_fact_by_id("kops-vpc-bound"));
   if (o.type == "eks") b.facts.push_back(migration_fact_by_id("eks-vpc-bound"));
+  if (o.type == "openshift") {
+    b.facts.push_back(migration_fact_by_id("ocp-svc-fixed"));
+    b.facts.push_back(migration_fact_by_id("ocp-clusternet-expand"));
+  }
   if (network_move) b.needs = {"networks-peered"};
   b.makes = {"replacement-built"};
   if (o.type == "kops") {
