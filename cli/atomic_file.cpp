@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <pthread.h>
 #include <filesystem>
 #include <iterator>
 #include <iostream>
@@ -152,10 +153,21 @@ auto write_file_atomically(const std::string& given, const std::function<void(ou
   if (std::filesystem::is_symlink(path, ec)) return std::string("cannot follow the link: ") + std::strerror(ELOOP);
   auto directory = path.parent_path();
   std::string temp = (directory / ".cidrcheck-XXXXXX").string();
+  // The cleanup signals wait while the file is created and its guard set up: a
+  // signal between the two would otherwise end the run with the file left behind.
+  sigset_t cleanup_set, previous_mask;
+  sigemptyset(&cleanup_set);
+  for (int number : cleanup_signals) sigaddset(&cleanup_set, number);
+  ::pthread_sigmask(SIG_BLOCK, &cleanup_set, &previous_mask);
   int fd = ::mkstemp(temp.data());
-  if (fd < 0) return std::string("cannot create a file in ") + (directory.empty() ? "." : directory.string()) + ": " +
-                     std::strerror(errno);
+  if (fd < 0) {
+    int error = errno;
+    ::pthread_sigmask(SIG_SETMASK, &previous_mask, nullptr);
+    return std::string("cannot create a file in ") + (directory.empty() ? "." : directory.string()) + ": " +
+           std::strerror(error);
+  }
   temp_guard guard(temp);
+  ::pthread_sigmask(SIG_SETMASK, &previous_mask, nullptr);
   auto fail = [&](const char* what, int error) {
     ::unlink(temp.c_str());
     return std::string(what) + ": " + std::strerror(error);
