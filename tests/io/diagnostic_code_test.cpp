@@ -30,8 +30,13 @@ constexpr auto sorted_and_unique() -> bool {
   return true;
 }
 static_assert(sorted_and_unique(), "find_diagnostic_code searches a sorted table");
-static_assert(find_diagnostic_code("yaml-syntax") != nullptr);
-static_assert(find_diagnostic_code("no-such-code") == nullptr);
+
+// At run time: GCC with UBSan (the asan preset) cannot compare the pointer in a constant expression.
+TEST(DiagnosticCode, FindsRegisteredCodesOnly) {
+  ASSERT_NE(find_diagnostic_code("yaml-syntax"), nullptr);
+  EXPECT_EQ(find_diagnostic_code("yaml-syntax")->code, "yaml-syntax");
+  EXPECT_EQ(find_diagnostic_code("no-such-code"), nullptr);
+}
 
 TEST(DiagnosticCode, EveryCodeIsLowercaseWordsWithHyphensAndHasAMeaning) {
   for (const auto& c : diagnostic_codes) {
