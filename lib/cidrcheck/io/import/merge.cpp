@@ -246,14 +246,14 @@ class owner_merge {
     for (auto r : f_.owners[k].ranges) {
       const auto& range = f_.ranges[r];
       if (range.role != range_role::services) continue;
-      auto v = range.cidr.version() == ip_version::v4 ? 0 : 1;
+      std::size_t v = range.cidr.version() == ip_version::v4 ? 0U : 1U;
       services[v].add(range.cidr);
       listed[v] += (listed[v].empty() ? "" : ", ") + range.cidr.to_string();
     }
     std::array<std::size_t, 2> unchecked{};
     std::array<source_location, 2> first_unchecked;
     for (const auto& ip : service_ips_) {
-      auto v = ip.ip.version() == ip_version::v4 ? 0 : 1;
+      std::size_t v = ip.ip.version() == ip_version::v4 ? 0U : 1U;
       if (services[v].empty()) {
         if (unchecked[v]++ == 0) first_unchecked[v] = ip.where;
         continue;
@@ -265,7 +265,7 @@ class owner_merge {
                                   "): it keeps the range it came from in use until the Service is recreated",
                               ip.where, {}});
     }
-    for (int v = 0; v < 2; ++v) {
+    for (std::size_t v = 0; v < 2; ++v) {
       if (unchecked[v] == 0) continue;
       diagnostics_.push_back({severity::note, diag::unchecked,
                               std::to_string(unchecked[v]) + " IPv" + (v == 0 ? "4" : "6") + " cluster IP" +
