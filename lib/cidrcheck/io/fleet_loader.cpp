@@ -151,12 +151,15 @@ struct fleet_loader::state {
     auto declared = result.value.owners.size();
     auto merged = detail::merge_imports(std::move(imports), result.value, owner_index,
                                         {limits.max_owners, limits.max_ranges}, result.diagnostics);
-    // Names an export gave its owners obey the rule the fleet file's names do.
+    // Names and IPAM modes an export gave its owners obey the rules the fleet file's do.
     for (auto k = declared; k < result.value.owners.size(); ++k) {
       const auto& o = result.value.owners[k];
       if (auto why = detail::name_problem(o.name)) {
         result.diagnostics.push_back({severity::error, diag::invalid_name,
                                       "invalid name \"" + detail::printable(o.name) + "\": " + *why, o.where, {}});
+      }
+      if (auto why = ipam_problem(o, describe_owner(o))) {
+        result.diagnostics.push_back({severity::error, diag::invalid_value, *why, o.where, {}});
       }
     }
     for (auto& c : merged.connections) {
@@ -420,18 +423,21 @@ struct fleet_loader::state {
 
   // An `ipam` the catalog's entry for the cluster's CNI does not list is an
   // error naming the modes it does; any value goes for a CNI it does not know.
-  void check_ipam(yaml_reader& r, std::uint32_t node, const owner& o, const std::string& what) {
+  auto ipam_problem(const owner& o, const std::string& what) const -> std::optional<std::string> {
     const auto* cni = cat.find_cni(o.cni);
-    if (cni == nullptr || cni->find_mode(o.ipam)) return;
+    if (o.ipam.empty() || cni == nullptr || cni->find_mode(o.ipam)) return std::nullopt;
     std::string valid;
     std::vector<std::string_view> names;
     for (const auto& m : cni->modes) {
       valid += (valid.empty() ? "" : ", ") + m.name;
       names.push_back(m.name);
     }
-    r.error(node, diag::invalid_value,
-            "unknown ipam '" + o.ipam + "' of " + what + ": " + o.cni + "'s IPAM modes are " + valid +
-                detail::did_you_mean(o.ipam, names));
+    return "unknown ipam '" + detail::printable(o.ipam) + "' of " + what + ": " + o.cni + "'s IPAM modes are " + valid +
+           detail::did_you_mean(o.ipam, names);
+  }
+
+  void check_ipam(yaml_reader& r, std::uint32_t node, const owner& o, const std::string& what) {
+    if (auto why = ipam_problem(o, what)) r.error(node, diag::invalid_value, *why);
   }
 
   // Whether one more range fits the max-ranges limit; past it, an error at

@@ -1,0 +1,1 @@
+import cilium=edge:tests/fixtures/import/cilium/unknown-ipam.yaml
