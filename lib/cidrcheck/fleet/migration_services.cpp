@@ -295,9 +295,25 @@ void retire_step(const owner& o, const service_move& m, bool with_api, runbook_b
   s.makes = {"old-range-unused"};
 }
 
+// The files of the step that switches the range flags: kops' cluster spec, or
+// the flags of kube-apiserver and kube-controller-manager (with kubeadm, its
+// final ClusterConfiguration too); k3s/RKE2 change their own server flags.
+void range_switch_files(runbook_builder& out, const owner& o, const service_move& m, bool kops, bool kubeadm) {
+  if (kops) {
+    out.file("kops-cluster.yaml", [&] { return kops_range_yaml(m); });
+  } else if (!is_k3s(o.type)) {
+    out.file("kube-apiserver.flags", [&] { return range_flag(m); });
+    out.file("kube-controller-manager.flags", [&] { return range_flag(m); });
+    if (kubeadm) {
+      out.file("kubeadm-clusterconfiguration-final.yaml", [&] { return kubeadm_cluster_configuration(o, m, true, true); });
+    }
+  }
+}
+
 // --- the branches -------------------------------------------------------------
 
 // Operation service-cidr-api, upstream order (svc-reconfigure-order).
+
 void api_runbook(const fleet& planned, const owner& o, const plan_change& c, service_cidr_api stage,
                  runbook_builder& out) {
   const auto m = move_of(planned, o, c);
@@ -470,16 +486,7 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
       s.needs.push_back("new-dns-serving");
       s.makes.push_back("kubelets-use-new-dns");
     }
-    if (kops) {
-      out.file("kops-cluster.yaml", [&] { return kops_range_yaml(m); });
-    } else if (!is_k3s(o.type)) {
-      out.file("kube-apiserver.flags", [&] { return range_flag(m); });
-      out.file("kube-controller-manager.flags", [&] { return range_flag(m); });
-      if (kubeadm) {
-        out.file("kubeadm-clusterconfiguration-final.yaml",
-                 [&] { return kubeadm_cluster_configuration(o, m, true, true); });
-      }
-    }
+    range_switch_files(out, o, m, kops, kubeadm);
   }
 
   // 9. kubernetes.default.
@@ -565,16 +572,7 @@ void window_runbook(const fleet& planned, const owner& o, const plan_change& c, 
     if (is_k3s(o.type)) cite(s, {"k3s-critical", "k3s-no-procedure"});
     s.needs = {"backup-taken", "cert-has-both-kubernetes-ips"};
     s.makes = {"flags-on-new-range"};
-    if (kops) {
-      out.file("kops-cluster.yaml", [&] { return kops_range_yaml(m); });
-    } else if (!is_k3s(o.type)) {
-      out.file("kube-apiserver.flags", [&] { return range_flag(m); });
-      out.file("kube-controller-manager.flags", [&] { return range_flag(m); });
-      if (kubeadm) {
-        out.file("kubeadm-clusterconfiguration-final.yaml",
-                 [&] { return kubeadm_cluster_configuration(o, m, true, true); });
-      }
-    }
+    range_switch_files(out, o, m, kops, kubeadm);
   }
   {
     auto& s = out.step("recreate kube-dns with clusterIP " + m.dns + " first, then delete the kubernetes Service in "
