@@ -783,6 +783,8 @@ class planner {
   }
 
   auto why_unresolved(const finding& x) const -> std::string {
+    if (x.id == rule::global_range_overlap)
+      return "the plan does not renumber translated (global) ranges: choose the member a new one by hand";
     if (!fixed_by_moving(x.id) && !is_pair_rule(x.id)) return "moving ranges cannot fix this rule";
     const auto existing = working_.ranges.size();
     bool all_pinned = std::all_of(x.ranges.begin(), x.ranges.end(), [&](auto k) { return k < existing && pinned_[k]; });

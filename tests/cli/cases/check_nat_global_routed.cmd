@@ -1,0 +1,1 @@
+check --min-severity warning tests/fixtures/fleets/nat/globalnet-routed.yaml

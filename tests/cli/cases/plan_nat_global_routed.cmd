@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/nat/globalnet-routed.yaml
