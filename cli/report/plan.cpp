@@ -75,7 +75,11 @@ void write_changes(std::string& buf, const plan_report& r) {
              std::to_string(op.cost) + " (" + counted_text(op) + ")\n";
       std::vector<const plan_change*> list;
       for (auto c : op.changes) list.push_back(&p.changes[c]);
-      write_change_lines(buf, r, list, op.owners.size() > 1);
+      // Owners are named when there are several: a shared VPC, or a route that follows a range.
+      bool named = op.owners.size() > 1 || std::any_of(list.begin(), list.end(), [&](const plan_change* c) {
+                     return c->owner != op.owners.front();
+                   });
+      write_change_lines(buf, r, list, named);
     }
   }
   std::vector<const plan_change*> others;

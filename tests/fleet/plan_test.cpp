@@ -261,6 +261,49 @@ connections:
   EXPECT_FALSE(c.steps.empty());
 }
 
+TEST(Plan, RoutesMoveWithTheirDestinationInTheSameOperation) {
+  // issue 15: a route is moved with its destination, never instead of it.
+  auto p = run(R"(
+networks:
+  - name: vpn
+    type: vpn
+    cidrs: [10.8.0.0/24]
+    routes:
+      - {cidr: 10.40.0.0/16, to: staging, advertised_by: gw-1}
+      - {cidr: 10.40.8.0/24, advertised_by: gw-2}
+      - {cidr: 10.40.0.0/15, to: staging, advertised_by: gw-3}
+  - {name: office, cidrs: [10.40.0.0/20]}
+clusters:
+  - {name: staging, distribution: kubeadm, kubernetes: "1.30", network: 10.40.0.0/16, pods: 10.244.0.0/16}
+connections:
+  - [vpn, staging]
+  - [staging, office]
+)");
+  ASSERT_TRUE(p.result.complete());
+  EXPECT_EQ(p.errors_left(), 0u);
+  const plan_change* network = nullptr;
+  std::vector<const plan_change*> routes;
+  for (const auto& c : p.result.changes) {
+    if (p.model.owners[c.owner].name == "staging") network = &c;
+    if (p.model.owners[c.owner].name == "vpn") routes.push_back(&c);
+  }
+  ASSERT_NE(network, nullptr);
+  // The /15 also covers space that is not staging's: it stays.
+  ASSERT_EQ(routes.size(), 2u);
+  EXPECT_EQ(routes[0]->from, prefix::parse("10.40.0.0/16"));
+  EXPECT_EQ(routes[0]->to, network->to);
+  EXPECT_EQ(routes[1]->from, prefix::parse("10.40.8.0/24"));
+  EXPECT_EQ(routes[1]->to, prefix::containing(address::from_bits(ip_version::v4, network->to.network().bits() + 8 * 256), 24));
+  for (const auto* r : routes) EXPECT_EQ(r->operation, network->operation);
+  // One operation; the new routes come first, the old ones are withdrawn last.
+  ASSERT_EQ(p.result.operations.size(), 1u);
+  const auto& steps = p.result.operations[0].steps;
+  ASSERT_GE(steps.size(), 4u);
+  EXPECT_NE(steps.front().text.find("add the route"), std::string::npos);
+  EXPECT_NE(steps.back().text.find("withdraw the route"), std::string::npos);
+  EXPECT_EQ(p.result.total_cost, builtin_catalog().find_operation("new-vpc")->cost);
+}
+
 TEST(Plan, MigrationStepsFollowTheKubernetesVersion) {
   auto steps_of = [](const char* version) {
     auto p = run(std::string("clusters:\n  - {name: a, distribution: kubeadm, kubernetes: \"") + version +

@@ -25,6 +25,13 @@ TEST(Spelling, AWholePartOfANameIsCloserThanOneEdit) {
   EXPECT_EQ(did_you_mean("eks", kinds), " (did you mean 'aws-eks'?)");
 }
 
+TEST(Spelling, AKeyWrittenWithAQualifierFindsTheKey) {
+  // A cluster's "kubernetes_version" is its key "kubernetes" with a word added.
+  constexpr std::array<std::string_view, 4> keys{"name", "kubernetes", "services", "distribution"};
+  EXPECT_EQ(did_you_mean("kubernetes_version", keys), " (did you mean 'kubernetes'?)");
+  EXPECT_EQ(closest_match("service-cidr", kinds), "");
+}
+
 TEST(Spelling, ExactNamesAndSmallTyposStillWin) {
   EXPECT_EQ(closest_match("aks", kinds), "aks");
   EXPECT_EQ(closest_match("aws-vpc", kinds), "aws-vpcs");

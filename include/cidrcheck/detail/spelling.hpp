@@ -41,13 +41,14 @@ inline auto is_part_of(std::string_view word, std::string_view candidate) -> boo
 
 /// Returns the candidate closest to word, or "" when none is close: at most a
 /// third of the word changed (one edit at least is always allowed). A
-/// candidate that has the word as one of its parts ("eks" of "aws-eks") is
-/// closer than any candidate one edit away ("aks"), and farther than itself.
+/// candidate that has the word as one of its parts ("eks" of "aws-eks"), or is
+/// one of the word's parts ("kubernetes" of "kubernetes_version"), is closer
+/// than any candidate one edit away ("aks"), and farther than itself.
 inline auto closest_match(std::string_view word, std::span<const std::string_view> candidates) -> std::string_view {
   std::string_view best;
   std::size_t best_distance = 0;  // in half edits, so that a part counts half an edit
   for (auto c : candidates) {
-    std::size_t d = is_part_of(word, c) ? 1 : 2 * edit_distance(word, c);
+    std::size_t d = is_part_of(word, c) || is_part_of(c, word) ? 1 : 2 * edit_distance(word, c);
     if (best.empty() || d < best_distance) {
       best = c;
       best_distance = d;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -40,6 +41,12 @@ struct check_options {
 /// Throws limit_error when the fleet has more than options.max_findings findings.
 /// Precondition: every index in f is in range, as fleet_loader makes them.
 auto check(const fleet& f, const catalog& c, const check_options& options = {}) -> std::vector<finding>;
+
+/// The owner each route of f leads to (indexed like f.routes): its declared
+/// `to`, else the owner (not the route's network) whose smallest range holds
+/// the route, when exactly one owner has such a range; nullopt where neither
+/// says. O(routes x W log n), W the address width.
+auto route_destinations(const fleet& f) -> std::vector<std::optional<std::uint32_t>>;
 
 /// Gives the overlap findings at the given indexes of findings the message and
 /// hint check() would have given them; findings must be check(f, c, o)'s with

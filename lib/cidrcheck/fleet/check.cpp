@@ -240,39 +240,9 @@ class checker {
   // -------------------------------------------------------------------------
   // Routes: a prefix a network carries toward another owner.
 
-  // The owner each route leads to: its declared `to`, else the owner (not the
-  // network) whose smallest range holds the route, when exactly one owner
-  // has such a range. O(routes x W log n).
   void find_destinations() {
-    destination_.assign(f_.routes.size(), none);
-    if (f_.routes.empty()) return;
-    std::vector<std::pair<prefix, std::uint32_t>> plain;  // (cidr, owner) of every range that is no route
-    for (const auto& r : f_.ranges) {
-      if (r.is_plain()) plain.emplace_back(r.cidr, r.owner);
-    }
-    std::sort(plain.begin(), plain.end());
-    for (std::size_t k = 0; k < f_.routes.size(); ++k) {
-      const auto& x = f_.routes[k];
-      if (x.to_owner) {
-        destination_[k] = *x.to_owner;
-        continue;
-      }
-      const auto& route = f_.ranges[x.range];
-      for (int length = route.cidr.length(); length >= 0; --length) {
-        auto holder = prefix::containing(route.cidr.network(), length);
-        auto it = std::lower_bound(plain.begin(), plain.end(), std::pair{holder, std::uint32_t{0}});
-        std::uint32_t found = none;
-        bool ambiguous = false;
-        for (; it != plain.end() && it->first == holder; ++it) {
-          if (it->second == route.owner) continue;
-          if (found != none && found != it->second) ambiguous = true;
-          found = it->second;
-        }
-        if (found == none) continue;
-        if (!ambiguous) destination_[k] = found;
-        break;
-      }
-    }
+    destination_.clear();
+    for (auto d : route_destinations(f_)) destination_.push_back(d.value_or(none));
   }
 
   // Where a route leads when it does not say (describe_range names a declared `to`).
@@ -723,6 +693,39 @@ class checker {
 };
 
 }  // namespace
+
+auto route_destinations(const fleet& f) -> std::vector<std::optional<std::uint32_t>> {
+  std::vector<std::optional<std::uint32_t>> destination(f.routes.size());
+  if (f.routes.empty()) return destination;
+  std::vector<std::pair<prefix, std::uint32_t>> plain;  // (cidr, owner) of every range that is no route
+  for (const auto& r : f.ranges) {
+    if (r.is_plain()) plain.emplace_back(r.cidr, r.owner);
+  }
+  std::sort(plain.begin(), plain.end());
+  for (std::size_t k = 0; k < f.routes.size(); ++k) {
+    const auto& x = f.routes[k];
+    if (x.to_owner) {
+      destination[k] = *x.to_owner;
+      continue;
+    }
+    const auto& route = f.ranges[x.range];
+    for (int length = route.cidr.length(); length >= 0; --length) {
+      auto holder = prefix::containing(route.cidr.network(), length);
+      auto it = std::lower_bound(plain.begin(), plain.end(), std::pair{holder, std::uint32_t{0}});
+      std::optional<std::uint32_t> found;
+      bool ambiguous = false;
+      for (; it != plain.end() && it->first == holder; ++it) {
+        if (it->second == route.owner) continue;
+        if (found && *found != it->second) ambiguous = true;
+        found = it->second;
+      }
+      if (!found) continue;
+      if (!ambiguous) destination[k] = found;
+      break;
+    }
+  }
+  return destination;
+}
 
 auto check(const fleet& f, const catalog& c, const check_options& options) -> std::vector<finding> {
   return checker(f, c, options).run();

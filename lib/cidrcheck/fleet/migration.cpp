@@ -2,6 +2,7 @@
 
 #include <cidrcheck/fleet/runbook.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -80,14 +81,61 @@ void change_runbook(const fleet& planned, const plan_change& change, runbook_bui
   }
 }
 
-void operation_runbook(const fleet& planned, const plan_operation& op, const std::vector<plan_change>& changes,
-                       runbook_builder& out) {
+namespace {
+
+// The runbook of op's own ranges, without the routes that follow them.
+void ranges_runbook(const fleet& planned, const plan_operation& op, const std::vector<plan_change>& changes,
+                    runbook_builder& out) {
   if (op.scope == operation_scope::cluster) return replacement_runbook(planned, op, changes, out);
   if (op.scope == operation_scope::pod_space) return pod_space_runbook(planned, op, changes, out);
   if (op.scope == operation_scope::network && op.owners.size() > 1) {
     return shared_network_runbook(planned, op, changes, out);
   }
   for (auto k : op.changes) change_runbook(planned, changes[k], out);
+}
+
+auto route_text(const fleet& planned, const plan_change& c) -> std::string {
+  const auto& route = planned.routes[planned.ranges[*c.range].route];
+  std::string text = "network " + planned.owners[c.owner].name;
+  if (!route.advertiser.empty()) text += " (advertised by " + route.advertiser + ")";
+  return text;
+}
+
+}  // namespace
+
+void operation_runbook(const fleet& planned, const plan_operation& op, const std::vector<plan_change>& changes,
+                       runbook_builder& out) {
+  // Routes toward the moved ranges (plan.cpp's follow_routes): the new route is
+  // in place before anything runs in the new range, the old one goes last.
+  plan_operation own = op;
+  std::vector<std::uint32_t> routes;
+  std::erase_if(own.changes, [&](std::uint32_t k) {
+    const auto& c = changes[k];
+    bool route = c.range && planned.ranges[*c.range].is_route();
+    if (route) routes.push_back(k);
+    return route;
+  });
+  for (auto k : routes) {
+    const auto& c = changes[k];
+    out.step("on " + route_text(planned, c) + ", add the route " + c.to.to_string() + " beside " +
+                 c.from.to_string() + " and have it approved where routes need approval: a route to a range " +
+                 "nothing uses yet is harmless, and clients reach the new range as soon as anything runs in it",
+             {"route-follows-destination"})
+        .makes = {"new-route-advertised"};
+  }
+  ranges_runbook(planned, own, changes, out);
+  bool retired = std::any_of(out.steps().begin(), out.steps().end(), [](const migration_step& s) {
+    return std::find(s.makes.begin(), s.makes.end(), "old-range-unused") != s.makes.end();
+  });
+  for (auto k : routes) {
+    const auto& c = changes[k];
+    auto& step = out.step("withdraw the route " + c.from.to_string() + " from " + route_text(planned, c) +
+                              " once nothing uses " + c.from.to_string() +
+                              ", and verify that no client still routes it there",
+                          {"route-follows-destination"});
+    step.needs = {"new-route-advertised"};
+    if (retired) step.needs.push_back("old-range-unused");
+  }
 }
 
 }  // namespace cidrcheck::detail

@@ -138,6 +138,7 @@ class planner {
     size_changes();
     allocate();
     fix_dns();
+    follow_routes();
     finish();
     return std::move(result_);
   }
@@ -691,6 +692,46 @@ class planner {
       change.reasons.push_back(x.message);
       result_.changes.push_back(std::move(change));
     }
+  }
+
+  // A route moves with its destination, never instead of it: a route toward an
+  // owner whose range moves is rewritten to the same place in the new range, in
+  // the same operation. A route wider than the moved range (it also covers
+  // other space) is left as it is. O(routes x changes of its destination).
+  void follow_routes() {
+    if (working_.routes.empty()) return;
+    auto destinations = route_destinations(working_);
+    std::vector<std::vector<std::uint32_t>> moves_of(working_.owners.size());  // per owner: its moving changes
+    for (std::uint32_t k = 0; k < result_.changes.size(); ++k) {
+      const auto& c = result_.changes[k];
+      if (c.range && c.operation && c.from.is_valid() && c.from != c.to) moves_of[c.owner].push_back(k);
+    }
+    std::vector<plan_change> routes;
+    for (std::size_t k = 0; k < working_.routes.size(); ++k) {
+      if (!destinations[k]) continue;
+      const auto& route = working_.ranges[working_.routes[k].range];
+      const plan_change* carrier = nullptr;  // the smallest moving range that holds the route
+      for (auto m : moves_of[*destinations[k]]) {
+        const auto& c = result_.changes[m];
+        if (route.cidr.subnet_of(c.from) && (!carrier || carrier->from.length() < c.from.length())) carrier = &c;
+      }
+      if (!carrier) continue;
+      auto offset = route.cidr.network().bits() - carrier->from.network().bits();
+      auto length = std::max(route.cidr.length(), carrier->to.length());
+      if (offset >= carrier->to.size()) continue;  // the range shrank below the route: nothing to follow
+      plan_change change;
+      change.owner = route.owner;
+      change.role = route.role;
+      change.range = working_.routes[k].range;
+      change.from = route.cidr;
+      change.to = prefix::containing(address::from_bits(route.cidr.version(), carrier->to.network().bits() + offset), length);
+      change.operation = carrier->operation;
+      change.reasons.push_back("the route toward " + working_.owners[*destinations[k]].name + " follows its " +
+                               working_.role_name(working_.ranges[*carrier->range]) + " " +
+                               carrier->from.to_string() + " -> " + carrier->to.to_string());
+      routes.push_back(std::move(change));
+    }
+    for (auto& c : routes) result_.changes.push_back(std::move(c));
   }
 
   static auto tenth(const prefix& p) -> address {

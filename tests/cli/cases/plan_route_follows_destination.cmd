@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/routes/route-follows.yaml
