@@ -10,7 +10,8 @@
 // to 3.11.10 and to Debian 12's 3.11.2-6+deb12u3. Pythons before the fix
 // (3.11.2 upstream, 3.12.3) list 192.0.0.0/29 instead of /24 and lack
 // 64:ff9b:1::/48, 2002::/16 and the exceptions, so they answer differently
-// for those blocks.
+// for those blocks; 3.10 and older also test a network's ends against any
+// two blocks, not one (0.0.0.0/0 is private there).
 
 #include <cidrcheck/prefix.hpp>
 

@@ -87,6 +87,16 @@ def test_every_code_python_emits_is_registered_with_its_meaning():
     assert len(seen) >= 10, seen
 
 
+def test_every_code_a_plan_reports_is_registered_with_its_meaning():
+    registered = cidrcheck.diagnostic_codes()
+    seen = set()
+    for path in sorted((ROOT / "tests/fixtures/fleets/plan").glob("*.yaml")):
+        for d in Fleet.load(path).plan(pin="nobody-at-all").diagnostics:  # a pin that matches nothing
+            seen.add(d["code"])
+            assert d["code"] in registered and d["meaning"] == registered[d["code"]], (path, d)
+    assert "unused-pin" in seen
+
+
 def test_every_code_the_json_report_emits_is_registered():
     if not CLI:
         pytest.skip("CIDRCHECK_CLI is not set (CTest sets it to the built cidrcheck)")
