@@ -49,7 +49,7 @@ auto hostmask(const prefix& p) -> address { return address::from_bits(p.version(
 
 // ipaddress's hosts(): every address but the network and (IPv4) broadcast
 // addresses; a /31 or /127 yields both of its addresses and a /32 or /128 its
-// one, as ipaddress does (RFC 3021 for IPv4 /31).
+// one, as ipaddress does (Lib/ipaddress.py, IPv4Network/IPv6Network.__init__).
 auto hosts(const prefix& p) -> py::iterator {
   if (p.length() >= p.width() - 1) return address_iterator({address_range(p)});
   auto last = p.version() == ip_version::v4 ? p.last().prev() : p.last();
