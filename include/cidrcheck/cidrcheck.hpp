@@ -10,4 +10,5 @@
 #include <cidrcheck/parse_error.hpp>
 #include <cidrcheck/prefix.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
+#include <cidrcheck/special_purpose.hpp>
 #include <cidrcheck/version.hpp>

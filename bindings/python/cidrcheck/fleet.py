@@ -38,7 +38,8 @@ class _InputError(ValueError):
 
 class FleetLoadError(_InputError):
     """A fleet could not be read. ``diagnostics`` lists every problem found, each a
-    dict with ``severity``, ``code``, ``message``, ``file``, ``line``, ``column``,
+    dict with ``severity``, ``code``, ``meaning`` (the code's entry in
+    cidrcheck.diagnostic_codes()), ``message``, ``file``, ``line``, ``column``,
     ``notes`` and, for a fleet made from dicts, ``path`` (``clusters[0].pods[1]``).
     The message shows the errors the way the CLI prints them."""
 
@@ -543,7 +544,15 @@ class Fleet:
 
     def owners(self) -> list[Record]:
         """Returns one record per cluster and network: name, kind, type, kubernetes,
-        nodes, node_cidr_mask, ranges (how many), movable, file, line, column."""
+        nodes, node_cidr_mask, cni, ipam, block_size, block_size_v6, ip_family,
+        ranges (how many), movable, file, line, column.
+
+        For a cluster, ``ipam`` is the IPAM mode it runs (its own, else its CNI's
+        default; None when the catalog knows neither), ``block_size`` and
+        ``block_size_v6`` the block one node takes from the pod ranges (its own,
+        else its IPAM mode's, else node_cidr_mask), and ``ip_family`` "ipv4",
+        "ipv6" or "dual" as it or its distribution says (None: not said). A
+        network has None for all five."""
         return self._model.owners()
 
     def ranges(self) -> list[Record]:
@@ -553,8 +562,19 @@ class Fleet:
         return self._model.ranges()
 
     def connections(self) -> list[Record]:
-        """Returns one record per connection: name, description, members, via, routes, file, line, column."""
+        """Returns one record per connection: name, description, members, via, routes,
+        translates, translated, file, line, column. ``translates`` is True for a
+        translated connection (via nat, globalnet or 4via6), whose members are
+        seen through ``translated``: their global ranges, {"owner", "cidr"} each."""
         return self._model.connections()
+
+    def routes(self) -> list[Record]:
+        """Returns one record per route a network carries toward another owner:
+        network, cidr, to (the owner it leads to; None when not said), to_kind,
+        advertiser (a subnet router, a VPN gateway; None when not said), from
+        (where an import read it, such as "autoApprovers.routes"; None for a
+        fleet file), file, line, column."""
+        return self._model.routes()
 
     def __repr__(self) -> str:
         owners, ranges, connections = self._model.counts()

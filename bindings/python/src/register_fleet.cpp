@@ -10,6 +10,7 @@
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/fingerprint.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/import.hpp>
 #include <cidrcheck/io/read_file.hpp>
@@ -35,6 +36,16 @@ auto owner_record(const fleet& f, const catalog& c, std::uint32_t k) -> py::dict
                                    : py::none();
   out["nodes"] = o.nodes ? py::object(py::int_(*o.nodes)) : py::none();
   out["node_cidr_mask"] = o.kind == owner_kind::cluster ? py::object(py::int_(c.node_cidr_mask(o, ip_version::v4))) : py::none();
+  // How the cluster's CNI hands out pod addresses (docs/fleet-format.md, "CNI and IPAM defaults").
+  bool cluster = o.kind == owner_kind::cluster;
+  const auto* mode = cluster ? c.ipam_of(o) : nullptr;
+  out["cni"] = cluster && !o.cni.empty() ? py::object(to_str(o.cni)) : py::none();
+  out["ipam"] = mode ? py::object(to_str(mode->name)) : !o.ipam.empty() ? py::object(to_str(o.ipam)) : py::none();
+  out["block_size"] = cluster ? py::object(py::int_(c.pod_block(o, ip_version::v4))) : py::none();
+  out["block_size_v6"] = cluster ? py::object(py::int_(c.pod_block(o, ip_version::v6))) : py::none();
+  const auto* d = cluster ? c.find_distribution(o.type) : nullptr;
+  const auto& family = !o.ip_family.empty() || !d ? o.ip_family : d->ip_family;
+  out["ip_family"] = family.empty() ? py::none() : py::object(to_str(family));
   out["ranges"] = o.ranges.size();
   out["movable"] = o.movable;
   out["file"] = to_str(o.where.file);
@@ -43,7 +54,8 @@ auto owner_record(const fleet& f, const catalog& c, std::uint32_t k) -> py::dict
   return out;
 }
 
-auto connection_record(const fleet& f, std::uint32_t k) -> py::dict {
+// translated: the global ranges of connection k, {owner, cidr} each (fleet_range::translation).
+auto connection_record(const fleet& f, std::uint32_t k, py::list translated) -> py::dict {
   const auto& c = f.connections[k];
   py::dict out;
   out["name"] = to_str(c.name);
@@ -57,9 +69,42 @@ auto connection_record(const fleet& f, std::uint32_t k) -> py::dict {
     if (c.routes.has(role)) routes.append(std::string(to_string(role)));
   }
   out["routes"] = routes;
+  out["translates"] = c.translates();
+  out["translated"] = std::move(translated);
   out["file"] = to_str(c.where.file);
   out["line"] = c.where.line;
   out["column"] = c.where.column;
+  return out;
+}
+
+auto connection_records(const fleet& f) -> py::list {
+  std::vector<py::list> translated(f.connections.size());
+  for (const auto& r : f.ranges) {
+    if (!r.is_translated()) continue;
+    py::dict d;
+    d["owner"] = to_str(f.owners[r.owner].name);
+    d["cidr"] = r.cidr.to_string();
+    translated[r.translation].append(d);
+  }
+  py::list out;
+  for (std::uint32_t k = 0; k < f.connections.size(); ++k) out.append(connection_record(f, k, std::move(translated[k])));
+  return out;
+}
+
+// A route a network carries: its prefix, the owner it leads to, who advertises it.
+auto route_record(const fleet& f, const fleet_route& x) -> py::dict {
+  const auto& r = f.ranges[x.range];
+  auto text_or_none = [](const std::string& s) { return s.empty() ? py::object(py::none()) : py::object(to_str(s)); };
+  py::dict out;
+  out["network"] = to_str(f.owners[r.owner].name);
+  out["cidr"] = r.cidr.to_string();
+  out["to"] = x.to_owner ? py::object(to_str(f.owners[*x.to_owner].name)) : text_or_none(x.to);
+  out["to_kind"] = x.to_owner ? py::object(py::str(std::string(to_string(f.owners[*x.to_owner].kind)))) : py::none();
+  out["advertiser"] = text_or_none(x.advertiser);
+  out["from"] = text_or_none(x.from);
+  out["file"] = to_str(r.where.file);
+  out["line"] = r.where.line;
+  out["column"] = r.where.column;
   return out;
 }
 
@@ -137,10 +182,11 @@ void register_model(py::module_& m) {
              for (std::uint32_t k = 0; k < f.value->ranges.size(); ++k) out.append(range_record(*f.value, k));
              return out;
            })
-      .def("connections",
+      .def("connections", [](const fleet_model& f) { return connection_records(*f.value); })
+      .def("routes",
            [](const fleet_model& f) {
              py::list out;
-             for (std::uint32_t k = 0; k < f.value->connections.size(); ++k) out.append(connection_record(*f.value, k));
+             for (const auto& x : f.value->routes) out.append(route_record(*f.value, x));
              return out;
            })
       .def("counts",
@@ -252,6 +298,8 @@ auto diagnostic_dict(const diagnostic& d) -> py::dict {
   py::dict out;
   out["severity"] = std::string(to_string(d.level));
   out["code"] = d.code;
+  const auto* code = find_diagnostic_code(d.code);
+  out["meaning"] = code ? py::object(py::str(std::string(code->meaning))) : py::none();
   out["message"] = to_str(d.message);
   out["file"] = to_str(d.where.file);
   out["line"] = d.where.line;
@@ -365,6 +413,12 @@ longer than the range, which kube-controller-manager refuses.)");
     }
     return out;
   }, "Returns every rule of the check: rule_id, rule, severity and summary.");
+  m.def("diagnostic_codes", [] {
+    py::dict out;
+    for (const auto& c : diagnostic_codes) out[py::str(std::string(c.code))] = std::string(c.meaning);
+    return out;
+  }, R"(Returns every diagnostic code a reader, an importer or the planner reports, with
+what it means: {code: meaning}, sorted by code (docs/cli.md, "Diagnostic codes").)");
 }
 
 }  // namespace cidrcheck::python

@@ -5,6 +5,7 @@
 #include "register.hpp"
 
 #include <cidrcheck/algorithms.hpp>
+#include <cidrcheck/special_purpose.hpp>
 
 #include <pybind11/stl.h>
 
@@ -42,6 +43,30 @@ auto offset(const address& a, py::int_ delta) -> address {
 auto netmask(const prefix& p) -> address {
   if (p.version() == ip_version::v4) return address::v4(detail::network_mask<std::uint32_t>(p.length()));
   return address::v6(detail::network_mask<uint128>(p.length()));
+}
+
+auto hostmask(const prefix& p) -> address { return address::from_bits(p.version(), p.last().bits() - p.network().bits()); }
+
+// ipaddress's hosts(): every address but the network and (IPv4) broadcast
+// addresses; a /31 or /127 yields both of its addresses and a /32 or /128 its
+// one, as ipaddress does (Lib/ipaddress.py, IPv4Network/IPv6Network.__init__).
+auto hosts(const prefix& p) -> py::iterator {
+  if (p.length() >= p.width() - 1) return address_iterator({address_range(p)});
+  auto last = p.version() == ip_version::v4 ? p.last().prev() : p.last();
+  return address_iterator({address_range::make(p.network().next(), last)});
+}
+
+// ipaddress's exploded: IPv6 as eight groups of four hex digits; IPv4 as it is.
+auto exploded(const prefix& p) -> std::string {
+  if (p.version() == ip_version::v4) return p.to_string();
+  constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  auto bits = p.network().bits();
+  for (int shift = 124; shift >= 0; shift -= 4) {
+    out += hex[static_cast<unsigned>(bits >> shift) & 0xf];
+    if (shift % 16 == 0 && shift != 0) out += ':';
+  }
+  return out + "/" + std::to_string(p.length());
 }
 
 // ipaddress's subnets(prefixlen_diff=1, new_prefix=None): the length asked for.
@@ -167,9 +192,24 @@ Immutable and hashable; ordered by version, address, then length.)");
       .def_property_readonly("num_addresses", [](const prefix& p) { return count(address_range(p)); },
                              "The number of addresses, exactly (2**128 for ::/0).")
       .def_property_readonly("netmask", &netmask, "The network mask as an address (255.255.0.0 for a /16).")
-      .def_property_readonly("hostmask", [](const prefix& p) { return address::from_bits(p.version(), p.last().bits() - p.network().bits()); },
+      .def_property_readonly("hostmask", &hostmask,
                              "The host mask as an address (0.0.255.255 for a /16).")
       .def_property_readonly("with_prefixlen", &prefix::to_string, "'10.0.0.0/8'.")
+      .def_property_readonly("with_netmask", [](const prefix& p) { return p.network().to_string() + "/" + netmask(p).to_string(); },
+                             "'10.0.0.0/255.0.0.0'.")
+      .def_property_readonly("with_hostmask", [](const prefix& p) { return p.network().to_string() + "/" + hostmask(p).to_string(); },
+                             "'10.0.0.0/0.255.255.255'.")
+      .def_property_readonly("compressed", &prefix::to_string, "The canonical text, as str() gives it: '2001:db8::/32'.")
+      .def_property_readonly("exploded", &exploded, "IPv6 with every group written out: '2001:0db8:0000:...:0000/32'.")
+      .def_property_readonly("is_private", [](const prefix& p) { return is_private(p); },
+                             R"(True when the block lies within one that the IANA special-purpose registries
+mark not globally reachable and neither end lies in an exception, as
+ipaddress says (docs/python.md).)")
+      .def_property_readonly("is_global", [](const prefix& p) { return is_global(p); },
+                             "True when the block is not private and not within 100.64.0.0/10, as ipaddress says.")
+      .def("hosts", &hosts, R"(Yields the usable host addresses, lazily, as ipaddress does: all but the
+network address and (IPv4) the broadcast address; every address of a /31 or
+/127, the one of a /32 or /128.)")
       .def("overlaps", [](const prefix& p, range_like other) { return address_range(p).overlaps(other.value); },
            py::arg("other"), "Reports whether the two share any address.")
       .def("subnet_of", [](const prefix& p, prefix_like other) { return p.subnet_of(other.value); }, py::arg("other"),

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Executes a notebook top to bottom (nbclient, the python3 kernel), failing on
 the first cell that raises, and writes the executed notebook and every figure
-it shows (as NAME-CELL-K.png) to OUT, so they can be looked at.
+it shows (as NAME-CELL-K.png) to OUT, so they can be looked at. It fails too
+when the notebook shows no rich display of cidrcheck's own: a Fleet's map as
+SVG (_repr_svg_), a Report's and a Plan's tables as HTML (_repr_html_).
 
 usage: run_notebook.py NOTEBOOK OUT
 """
@@ -23,14 +25,24 @@ def main():
                             resources={"metadata": {"path": str(notebook.parent)}}).execute()
     nbformat.write(nb, out / notebook.name)
     figures = 0
+    shown = set()  # which of cidrcheck's rich displays the notebook shows
     for n, cell in enumerate(nb.cells):
         for k, output in enumerate(cell.get("outputs", [])):
             if output.get("output_type") == "error" or output.get("name") == "stderr":
                 sys.exit(f"run_notebook: cell {n} wrote an error: {output}")
-            png = output.get("data", {}).get("image/png")
+            data = output.get("data", {})
+            png = data.get("image/png")
             if png:
                 (out / f"{notebook.stem}-{n}-{k}.png").write_bytes(base64.b64decode(png))
                 figures += 1
+            if "<svg" in data.get("image/svg+xml", ""):
+                shown.add("Fleet as SVG")
+            for name in ("Report", "Plan"):
+                if data.get("text/html", "").startswith(f'<table><caption style="text-align:left">{name}('):
+                    shown.add(f"{name} as HTML")
+    missing = {"Fleet as SVG", "Report as HTML", "Plan as HTML"} - shown
+    if missing:
+        sys.exit(f"run_notebook: {notebook.name} shows no {', '.join(sorted(missing))}")
     print(f"run_notebook: {notebook.name}: {len(nb.cells)} cells, {figures} figures in {out}")
 
 
