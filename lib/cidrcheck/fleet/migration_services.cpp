@@ -376,11 +376,11 @@ auto kops_dual_stack(const fleet& planned, const owner& o, runbook_builder& out)
 
 // --- the branches -------------------------------------------------------------
 
-// Operation service-cidr-api, upstream order (svc-reconfigure-order).
-
+// Declared here: the service-cidr-api runbook of 1.27-1.28 carries it as its fallback.
 void window_runbook(const fleet& planned, const owner& o, const service_move& m, ip_version v, runbook_builder& out);
 
-// Moves m, whose primary family is v, with the ServiceCIDR API of `stage`.
+// Operation service-cidr-api, upstream order (svc-reconfigure-order): moves m,
+// whose primary family is v, with the ServiceCIDR API of `stage`.
 void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip_version v, service_cidr_api stage,
                  runbook_builder& out) {
   const bool kubeadm = o.type == "kubeadm", kops = o.type == "kops";
