@@ -16,8 +16,11 @@
 #include <filesystem>
 #include <iterator>
 #include <iostream>
+#include <optional>
+#include <string>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace cidrcheck::cli {
@@ -60,48 +63,74 @@ auto noted_input(const std::string& path) -> const std::string* {
   return nullptr;
 }
 
-// The temporary file being written, for the signal handler: SIGINT, SIGTERM and
-// SIGHUP remove it (unlink is async-signal-safe), then end the process as the
-// signal would have.
-char temp_for_signals[4096];
-volatile std::sig_atomic_t temp_pending = 0;
+// The temporary paths being written, for the signal handler: SIGINT, SIGTERM
+// and SIGHUP remove them in their order (unlink, or rmdir for a folder the
+// entries before it emptied; both async-signal-safe, and a path not made yet is
+// skipped by its ENOENT), then end the process as the signal would have.
+const char* const* temps_for_signals = nullptr;
+std::size_t temps_count = 0;
+volatile std::sig_atomic_t temps_pending = 0;
 constexpr int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
-extern "C" void remove_temp_and_reraise(int number) {
-  if (temp_pending != 0) ::unlink(temp_for_signals);
-  temp_pending = 0;
+extern "C" void remove_temps_and_reraise(int number) {
+  if (temps_pending != 0) {
+    for (std::size_t k = 0; k < temps_count; ++k) {
+      if (::unlink(temps_for_signals[k]) != 0) ::rmdir(temps_for_signals[k]);
+    }
+  }
+  temps_pending = 0;
   std::signal(number, SIG_DFL);
   std::raise(number);
 }
 
-// Removes the temporary file if the run is interrupted while it exists.
+// Removes the temporary paths, in the order given, if the run is interrupted
+// while the guard lives. Paths are copied before the handlers are installed,
+// so the handler reads memory nothing changes under it.
 class temp_guard {
  public:
-  explicit temp_guard(const std::string& path) {
-    if (path.size() >= sizeof temp_for_signals) return;  // mkstemp gave a longer name than any file system takes
-    std::memcpy(temp_for_signals, path.c_str(), path.size() + 1);
-    temp_pending = 1;
+  explicit temp_guard(std::vector<std::string> paths) : paths_(std::move(paths)) {
+    for (const auto& path : paths_) pointers_.push_back(path.c_str());
+    temps_for_signals = pointers_.data();
+    temps_count = pointers_.size();
+    temps_pending = 1;
     for (std::size_t k = 0; k < std::size(cleanup_signals); ++k) {
       struct sigaction action {};
-      action.sa_handler = remove_temp_and_reraise;
+      action.sa_handler = remove_temps_and_reraise;
       sigemptyset(&action.sa_mask);
       ::sigaction(cleanup_signals[k], &action, &previous_[k]);
       // A signal the shell ignores (nohup, a background job) stays ignored.
       if (previous_[k].sa_handler == SIG_IGN) ::sigaction(cleanup_signals[k], &previous_[k], nullptr);
     }
-    active_ = true;
   }
   temp_guard(const temp_guard&) = delete;
   auto operator=(const temp_guard&) -> temp_guard& = delete;
   ~temp_guard() {
-    if (!active_) return;
-    temp_pending = 0;
+    temps_pending = 0;
     for (std::size_t k = 0; k < std::size(cleanup_signals); ++k) ::sigaction(cleanup_signals[k], &previous_[k], nullptr);
   }
 
  private:
+  std::vector<std::string> paths_;
+  std::vector<const char*> pointers_;
   struct sigaction previous_[std::size(cleanup_signals)] {};
-  bool active_ = false;
+};
+
+// Holds the cleanup signals back while it lives (pthread_sigmask); one that
+// arrives meanwhile is delivered when it ends.
+class signals_held {
+ public:
+  signals_held() {
+    sigset_t cleanup_set;
+    sigemptyset(&cleanup_set);
+    for (int number : cleanup_signals) sigaddset(&cleanup_set, number);
+    ::pthread_sigmask(SIG_BLOCK, &cleanup_set, &previous_);
+  }
+  signals_held(const signals_held&) = delete;
+  auto operator=(const signals_held&) -> signals_held& = delete;
+  ~signals_held() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
+ private:
+  sigset_t previous_{};
 };
 
 // Makes a rename in directory durable: fsync(2) of the directory itself.
@@ -155,19 +184,16 @@ auto write_file_atomically(const std::string& given, const std::function<void(ou
   std::string temp = (directory / ".cidrcheck-XXXXXX").string();
   // The cleanup signals wait while the file is created and its guard set up: a
   // signal between the two would otherwise end the run with the file left behind.
-  sigset_t cleanup_set, previous_mask;
-  sigemptyset(&cleanup_set);
-  for (int number : cleanup_signals) sigaddset(&cleanup_set, number);
-  ::pthread_sigmask(SIG_BLOCK, &cleanup_set, &previous_mask);
+  std::optional<signals_held> held(std::in_place);
   int fd = ::mkstemp(temp.data());
   if (fd < 0) {
     int error = errno;
-    ::pthread_sigmask(SIG_SETMASK, &previous_mask, nullptr);
+    held.reset();
     return std::string("cannot create a file in ") + (directory.empty() ? "." : directory.string()) + ": " +
            std::strerror(error);
   }
-  temp_guard guard(temp);
-  ::pthread_sigmask(SIG_SETMASK, &previous_mask, nullptr);
+  temp_guard guard({temp});
+  held.reset();
   auto fail = [&](const char* what, int error) {
     ::unlink(temp.c_str());
     return std::string(what) + ": " + std::strerror(error);
@@ -230,6 +256,24 @@ auto write_new_file(const std::filesystem::path& path, const std::string& text) 
   return ok ? std::string() : "cannot write " + path.string() + ": " + std::strerror(error != 0 ? error : EIO);
 }
 
+// The paths a folder being written at temp holds, in the order that removes
+// them (files, then folders deepest first, then temp itself), for temp_guard.
+auto folder_paths(const std::string& temp, const std::vector<folder_file>& files) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  std::vector<std::filesystem::path> folders;
+  for (const auto& file : files) {
+    auto path = std::filesystem::path(temp) / file.path;
+    out.push_back(path.string());
+    for (auto up = path.parent_path(); up.string().size() > temp.size(); up = up.parent_path()) folders.push_back(up);
+  }
+  std::sort(folders.begin(), folders.end());
+  folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+  // A folder sorts before what lies inside it: backwards, the deepest come first.
+  for (auto it = folders.rbegin(); it != folders.rend(); ++it) out.push_back(it->string());
+  out.push_back(temp);
+  return out;
+}
+
 // Reports whether inside is path or lies under it (both made absolute and normalised, links resolved).
 auto lies_inside(const std::filesystem::path& inside, const std::filesystem::path& path) -> bool {
   std::error_code ec;
@@ -277,7 +321,17 @@ auto write_directory_atomically(const std::string& given, const std::vector<fold
   fs::create_directories(parent, ec);  // as mkdir -p: --emit out/runbooks makes out/
   if (ec) return "cannot create " + parent.string() + ": " + ec.message();
   std::string temp = (parent / ".cidrcheck-XXXXXX").string();
-  if (::mkdtemp(temp.data()) == nullptr) return "cannot create a folder in " + parent.string() + ": " + std::strerror(errno);
+  // As for a file: the signals wait until the folder's guard is set up. It
+  // removes every file the folder will hold, then its folders deepest first,
+  // then the folder itself.
+  std::optional<signals_held> held(std::in_place);
+  if (::mkdtemp(temp.data()) == nullptr) {
+    int error = errno;
+    held.reset();
+    return "cannot create a folder in " + parent.string() + ": " + std::strerror(error);
+  }
+  std::optional<temp_guard> guard(std::in_place, folder_paths(temp, files));
+  held.reset();
   auto fail = [&](std::string why) {
     std::error_code ignored;
     fs::remove_all(temp, ignored);
@@ -297,6 +351,10 @@ auto write_directory_atomically(const std::string& given, const std::vector<fold
     if (it->is_directory() && !sync_directory(it->path())) return fail("cannot sync " + it->path().string());
   }
   if (!sync_directory(temp)) return fail(std::string("cannot sync the folder: ") + std::strerror(errno));
+  // From the swap on, the signals wait until the old folder is gone: a signal
+  // then ends the run after the new folder is in place, with nothing left beside it.
+  held.emplace();
+  guard.reset();
   if (empty) {
     // rename(2) replaces an empty folder, or takes a free name.
     if (std::rename(temp.c_str(), dir.c_str()) != 0) return fail(std::string("cannot replace the folder: ") + std::strerror(errno));

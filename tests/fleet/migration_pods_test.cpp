@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace cidrcheck {
 namespace {
@@ -231,6 +232,55 @@ TEST(MigrationPods, CiliumAppendKeepsExistingEntries) {
   auto old_at = values.find("- 10.80.0.0/16"), new_at = values.find("- " + p.result.changes.at(0).to.to_string());
   ASSERT_NE(old_at, std::string::npos) << values;
   EXPECT_LT(old_at, new_at);
+}
+
+// flannel-pod-move: flanneld refuses a podCIDR outside net-conf.json's Network and reads the file only at start,
+// so Network holds the new range after the old nodes left and before any node registers again.
+TEST(MigrationPods, FlannelNetworkMovesBeforeNodesRegisterAgain) {
+  auto p = plan_fixture("pods-kcm-kubeadm");
+  const auto& steps = p.steps();
+  int drained = p.step_with("delete its Node object"), flannel = p.step_with("kube-flannel-cfg"),
+      back = p.step_with("start the kubelets again");
+  ASSERT_GE(flannel, 0);
+  EXPECT_LT(drained, flannel);
+  EXPECT_LT(flannel, back);
+  EXPECT_TRUE(has_fact(steps[flannel], "flannel-node-podcidr"));
+  EXPECT_NE(steps[flannel].text.find("set Network in net-conf.json to " + p.result.changes.at(0).to.to_string()),
+            std::string::npos);
+  EXPECT_EQ(steps[back].needs, (std::vector<std::string>{"kcm-allocates-new-range", "flannel-network-new"}));
+  EXPECT_EQ(p.text().find("unverified"), std::string::npos);
+}
+
+// aks-pod-expand-cmd: the expansion names the az command and its parameter, and verifies in the NodeNetworkConfigs.
+TEST(MigrationPods, AksExpandGivesTheCommandAndTheCheck) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(R"(
+clusters:
+  - {name: aks1, distribution: aks, kubernetes: "1.33", cni: azure, ipam: overlay, network: 10.70.0.0/16,
+     pods: 10.244.0.0/18}
+)", "t.yaml");
+  auto loaded = loader.finish();
+  ASSERT_TRUE(loaded.ok());
+  // A plan that grows the pod range to a superset (the planner's own choice is
+  // not needed to test the runbook of such a change).
+  plan_result grow;
+  plan_change c;
+  for (std::uint32_t k = 0; k < loaded.value.ranges.size(); ++k) {
+    if (loaded.value.ranges[k].role == range_role::pods) c.range = k;
+  }
+  ASSERT_TRUE(c.range.has_value());
+  c.role = range_role::pods;
+  c.from = prefix::parse("10.244.0.0/18");
+  c.to = prefix::parse("10.244.0.0/16");
+  grow.changes.push_back(c);
+  auto files = runbook_files(loaded.value, grow);
+  ASSERT_FALSE(files.empty());
+  const auto& md = files.front().text;
+  EXPECT_NE(md.find("`az aks update --name aks1 --resource-group <resource group> --pod-cidr 10.244.0.0/16`"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("`kubectl get nnc -A"), std::string::npos);
+  EXPECT_NE(md.find("id=\"aks-pod-expand-cmd\""), std::string::npos);
 }
 
 }  // namespace

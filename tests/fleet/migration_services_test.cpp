@@ -4,6 +4,8 @@
 // docs/migration-facts.md section 6 that concerns the service range, each of
 // which would have failed on the steps before the rewrite.
 
+#include "runbook_fixture.hpp"
+
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/fleet/runbook.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
@@ -276,7 +278,96 @@ TEST(ServiceRunbooks, WindowBeforeTheApi) {
   }
   auto rke2 = all_text(run_file(fixture("rke2-126")).result.operations.front().steps);
   EXPECT_NE(rke2.find("on every server at once"), std::string::npos);
-  EXPECT_NE(rke2.find("unverified"), std::string::npos);
+  // k3s-no-procedure: no documented procedure, and the maintainers' word that changing CIDRs is not well supported.
+  EXPECT_NE(rke2.find("document no procedure"), std::string::npos);
+}
+
+// 1.27-1.28: when the check finds no ServiceCIDR API, the window runbook is there to follow, in
+// fallback-window/, linked from the step that sends the operator to it.
+TEST(ServiceRunbooks, Unclear127EmitsTheWindowRunbookAsItsFallback) {
+  auto p = run_file(fixture("kubeadm-127"));
+  const auto& first = p.steps("service-cidr-api").front();
+  EXPECT_EQ(first.files.back(), "fallback-window/runbook.md");
+  std::string outer, inner, inner_folder;
+  for (const auto& [path, text] : p.files) {
+    if (path.ends_with("/fallback-window/runbook.md")) {
+      inner = text;
+      inner_folder = path.substr(0, path.size() - std::string("runbook.md").size());
+    } else if (path.ends_with("/runbook.md")) {
+      outer = text;
+    }
+  }
+  ASSERT_FALSE(inner.empty());
+  EXPECT_NE(outer.find("[fallback-window/runbook.md](fallback-window/runbook.md)"), std::string::npos);
+  EXPECT_EQ(inner.rfind("# service-window: ", 0), 0u) << inner;
+  EXPECT_NE(inner.find("Followed instead of the service-cidr-api runbook in [../runbook.md](../runbook.md) when its "
+                       "step 1 says so."),
+            std::string::npos);
+  EXPECT_NE(inner.find("maintenance window"), std::string::npos);
+  // The window's own files sit beside its runbook.md, each naming the window's step that applies it.
+  auto certs = p.files.find(inner_folder + "kubeadm-certs.sh");
+  ASSERT_NE(certs, p.files.end());
+  EXPECT_EQ(certs->second.rfind("# cidrcheck plan: service-window for kubeadm-127, step 2 of runbook.md", 0), 0u);
+  EXPECT_EQ(p.files.count(inner_folder + "servicecidr.yaml"), 0u);
+}
+
+// svc-dual-stack-move: both families of a dual-stack service range move in one runbook, with one
+// ServiceCIDR and one flag value for both; the other family's operation points to it.
+TEST(ServiceRunbooks, DualStackBothFamiliesMoveInOneRunbook) {
+  auto p = run_file(fixture("dualstack-both-133"));
+  ASSERT_EQ(p.result.operations.size(), 2u);
+  const auto& steps = p.result.operations[0].steps;
+  auto text = all_text(steps);
+  const std::string v4 = "10.48.0.0/12", v6 = "fd00:10:96::1:0/112";
+  EXPECT_NE(p.file("servicecidr.yaml").find("  cidrs:\n    - \"" + v4 + "\"\n    - \"" + v6 + "\"\n"), std::string::npos)
+      << p.file("servicecidr.yaml");
+  EXPECT_NE(p.file("kube-apiserver.flags").find("--service-cluster-ip-range=" + v4 + "," + v6 + "\n"), std::string::npos);
+  // Before the switch the kubeadm configuration names both old ranges, after it both new ones.
+  EXPECT_NE(p.file("kubeadm-clusterconfiguration.yaml").find("serviceSubnet: \"10.96.0.0/12,fd00:10:96::/112\""),
+            std::string::npos);
+  EXPECT_NE(p.file("kubeadm-clusterconfiguration-final.yaml").find("serviceSubnet: \"" + v4 + "," + v6 + "\""),
+            std::string::npos);
+  EXPECT_NE(text.find("retire the old ranges 10.96.0.0/12 and fd00:10:96::/112"), std::string::npos);
+  std::size_t servicecidrs = 0;
+  for (const auto& [path, file] : p.files) servicecidrs += path.ends_with("/servicecidr.yaml") ? 1 : 0;
+  EXPECT_EQ(servicecidrs, 1u);
+  const auto& other = p.result.operations[1].steps;
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_TRUE(cites(other.front(), "svc-dual-stack-move"));
+  EXPECT_NE(other.front().text.find("follow the runbook of operation 1"), std::string::npos);
+  EXPECT_EQ(other.front().makes, std::vector<std::string>{"old-range-unused"});
+}
+
+// kops-apiserver-sans: nodeup puts only the first address of the current range in the certificate,
+// so the old kubernetes.default address goes into the additional SANs before the range switches.
+TEST(ServiceRunbooks, KopsCertificateKeepsTheOldAddressThroughAdditionalSans) {
+  auto p = run_file(fixture("kops-129"));
+  const auto& steps = p.steps("service-cidr-api");
+  int cert = maker(steps, "cert-has-both-kubernetes-ips"), flags = maker(steps, "flags-on-new-range");
+  ASSERT_GE(cert, 0);
+  EXPECT_LT(cert, flags);
+  EXPECT_TRUE(cites(steps[cert], "kops-apiserver-sans"));
+  EXPECT_EQ(steps[cert].text.find("unverified"), std::string::npos);
+  auto sans = p.file("kops-cluster-sans.yaml");
+  EXPECT_NE(sans.find("  api:\n    additionalSANs:\n"), std::string::npos) << sans;
+  EXPECT_NE(steps.back().text.find("from spec.api.additionalSANs"), std::string::npos);
+}
+
+// kops-svc-one-cidr: kops parses serviceClusterIPRange as one CIDR, so a kops cluster given two
+// service ranges gets no runbook that writes two into it.
+TEST(ServiceRunbooks, KopsDualStackServiceRangeIsRefused) {
+  auto p = testing::plan_text(R"(
+networks: [{name: office, type: office, cidrs: [100.64.0.0/16]}]
+clusters:
+  - {name: k, distribution: kops, kubernetes: "1.33", network: 10.20.0.0/16, pods: 100.96.0.0/11,
+     services: [100.64.0.0/13, "fd00:10:96::/112"]}
+connections: [[k, office]]
+)");
+  ASSERT_FALSE(p.result.operations.empty());
+  const auto& steps = p.result.operations.front().steps;
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_TRUE(cites(steps.front(), "kops-svc-one-cidr"));
+  for (const auto& f : p.files) EXPECT_FALSE(f.path.ends_with("kops-cluster.yaml")) << f.path;
 }
 
 }  // namespace

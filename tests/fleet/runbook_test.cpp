@@ -148,5 +148,37 @@ TEST(RunbookFiles, EveryStepNeedsOnlyWhatAnEarlierStepMakes) {
   }
 }
 
+// markdown.hpp: '>' reads as itself in raw view ("a -> b"), and is escaped only where it would open a
+// block quote: at the start of text that opens a line or a list item.
+TEST(RunbookFiles, GreaterThanStaysReadableAndOpensNoQuote) {
+  auto p = run(R"(
+clusters:
+  - {name: "> quoted", distribution: kubeadm, kubernetes: "1.33", network: 10.1.0.0/16, pods: 10.2.0.0/16, services: 10.96.0.0/16}
+  - {name: d, distribution: kubeadm, kubernetes: "1.33", network: 10.3.0.0/16, pods: 10.4.0.0/16, services: 10.96.0.0/16,
+     service_count: 900}
+connections:
+  - {between: ["> quoted", d], routes: [services]}
+)");
+  bool quoted = false;
+  for (const auto& file : runbook_files(p.model, p.result)) {
+    if (!file.path.ends_with("/runbook.md")) continue;
+    EXPECT_EQ(file.text.find("&gt;"), std::string::npos) << file.path;
+    EXPECT_NE(file.text.find(" -> "), std::string::npos) << file.path;
+    // No line of the page opens a block quote, whichever owner it names.
+    std::istringstream lines(file.text);
+    for (std::string line; std::getline(lines, line);) {
+      auto start = line.find_first_not_of(' ');
+      if (start == std::string::npos) continue;
+      EXPECT_NE(line[start], '>') << line;
+      auto item = line.find(". ");
+      if (item != std::string::npos && item == line.find_first_not_of("0123456789", start)) {
+        EXPECT_NE(line.compare(item + 2, 1, ">"), 0) << line;
+      }
+    }
+    quoted = quoted || file.text.find("Changes: \\> quoted:") != std::string::npos;
+  }
+  EXPECT_TRUE(quoted);
+}
+
 }  // namespace
 }  // namespace cidrcheck

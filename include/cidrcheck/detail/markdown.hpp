@@ -14,8 +14,12 @@ namespace cidrcheck::detail {
 // Markdown: one line with no control characters (printable); the
 // characters that open emphasis, code spans, links and images, strikethrough
 // and table columns backslash-escaped (CommonMark escapes any ASCII
-// punctuation); '<', '>' and '&' as entities, so no HTML, autolink or entity
-// gets through; and a zero-width space after '@' before a name, after '#'
+// punctuation); '<' and '&' as entities, so no HTML, autolink or entity gets
+// through; '>' backslash-escaped only where it would open a block quote (the
+// first character after leading blanks, which is a line start when the text
+// opens a line or a list item's content) and kept as it is elsewhere, where
+// CommonMark gives it no meaning once no '<' can open a tag ("a -> b" stays
+// readable in raw view); and a zero-width space after '@' before a name, after '#'
 // before a number, in "://" and after "www", since GitHub links mentions,
 // issue references and bare URLs after Markdown is parsed, where a backslash
 // no longer counts (github/markup#1168, github/cmark-gfm#181).
@@ -24,6 +28,7 @@ inline auto markdown_text(std::string_view text) -> std::string {
   std::string out;
   out.reserve(line.size());
   auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-'; };
+  const auto opening = line.find_first_not_of(' ');
   for (std::size_t k = 0; k < line.size(); ++k) {
     char c = line[k];
     char next = k + 1 < line.size() ? line[k + 1] : '\0';
@@ -33,7 +38,10 @@ inline auto markdown_text(std::string_view text) -> std::string {
         out += c;
         break;
       case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
+      case '>':
+        if (k == opening) out += '\\';
+        out += c;
+        break;
       case '&': out += "&amp;"; break;
       case '@':
         out += c;

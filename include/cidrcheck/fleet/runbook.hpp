@@ -30,8 +30,11 @@ struct runbook_file {
 /// outside an operation, such as a range created at a requested size), in plan
 /// order, a folder "NN-KIND-OWNER" with runbook.md (steps, facts and their
 /// sources) and the files its steps apply, each starting with a comment that
-/// names the operation and the step applying it. Folder names keep letters,
-/// digits, '.', '-' and '_' of the owner's name; NN keeps them unique.
+/// names the operation and the step applying it. A runbook with a fallback
+/// (the window runbook of a 1.27-1.28 cluster that serves no ServiceCIDR API)
+/// holds it as FOLDER/runbook.md with its own files, named as a file by the
+/// step that sends the operator there. Folder names keep letters, digits, '.',
+/// '-' and '_' of the owner's name; NN keeps them unique.
 auto runbook_files(const fleet& f, const plan_result& p) -> std::vector<runbook_file>;
 
 }  // namespace cidrcheck

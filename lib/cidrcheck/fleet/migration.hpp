@@ -27,6 +27,18 @@ struct step_file {
   std::size_t step;  ///< index of the step that applies it
 };
 
+/// A runbook to follow instead of the one it belongs to when one of that
+/// runbook's steps finds the cluster cannot take it (the maintenance window
+/// when a 1.27-1.28 cluster serves no ServiceCIDR objects). `plan --emit`
+/// writes it as FOLDER/runbook.md, with its files, inside the operation's folder.
+struct fallback_runbook {
+  std::string folder;  ///< "fallback-window"
+  std::string kind;    ///< the operation kind whose steps it holds: "service-window"
+  std::size_t step;    ///< index of the step of the outer runbook that sends the operator here
+  std::vector<migration_step> steps;
+  std::vector<step_file> files;
+};
+
 /// Collects the steps of one runbook, and the files they apply when those are
 /// wanted: a plan keeps only steps (and file names), `plan --emit` the files.
 class runbook_builder {
@@ -45,13 +57,29 @@ class runbook_builder {
     if (with_files_) files_.push_back({std::move(name), std::forward<MakeText>(make_text)(), steps_.size() - 1});
   }
 
+  /// Attaches to the last step the fallback runbook of `kind` in `folder`,
+  /// whose steps `make(builder)` writes; the step names FOLDER/runbook.md as a
+  /// file it applies. `make` runs only when files are wanted. One level only:
+  /// fallbacks of the fallback are dropped.
+  template <class Make>
+  void fallback(std::string folder, std::string kind, Make&& make) {
+    steps_.back().files.push_back(folder + "/runbook.md");
+    if (!with_files_) return;
+    runbook_builder inner(true);
+    std::forward<Make>(make)(inner);
+    fallbacks_.push_back({std::move(folder), std::move(kind), steps_.size() - 1, std::move(inner.steps_),
+                          std::move(inner.files_)});
+  }
+
   auto steps() -> std::vector<migration_step>& { return steps_; }
   auto files() -> std::vector<step_file>& { return files_; }
+  auto fallbacks() -> std::vector<fallback_runbook>& { return fallbacks_; }
 
  private:
   bool with_files_;
   std::vector<migration_step> steps_;
   std::vector<step_file> files_;
+  std::vector<fallback_runbook> fallbacks_;
 };
 
 /// Writes the runbook of operation op (whose changes index into changes) into
@@ -91,6 +119,13 @@ auto ranges_text(const fleet& planned, std::uint32_t owner, const plan_operation
 // operations that take more than one change or add space.
 
 void services_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out);
+/// Both service ranges of a dual-stack cluster moved: one runbook, one new
+/// ServiceCIDR and one flag value for both families (svc-dual-stack-move).
+void dual_stack_services_runbook(const fleet& planned, const owner& o, const plan_change& a, const plan_change& b,
+                                 runbook_builder& out);
+/// The runbook of service move c whose steps are those of operation `with`
+/// (the other family's, dual_stack_services_runbook): a pointer there and the check.
+void moved_with_other_family(const owner& o, const plan_change& c, std::uint32_t with, runbook_builder& out);
 void services_creation_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out);
 
 void pods_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out);

@@ -115,10 +115,6 @@ void kcm_runbook(const fleet& planned, const owner& o, const plan_change& c, run
   out.file("kube-controller-manager.flags", [&] {
     return "# kube-controller-manager flag after the change (one CIDR per IP family)\n--cluster-cidr=" + to + "\n";
   });
-  if (o.cni == "flannel") {
-    out.step("unverified: Flannel's own configuration (net-conf.json, Network) must hold " + to + " before nodes "
-             "register again; it was not researched");
-  }
   auto& cordon = out.step("cordon every node and plan a window: kube-controller-manager cannot hand out node ranges "
                           "from " + from + " and " + to + " at once, and new nodes joining now would get ranges in " +
                           from + " that never change",
@@ -131,6 +127,19 @@ void kcm_runbook(const fleet& planned, const owner& o, const plan_change& c, run
                          {"node-podcidr-immutable", "flant-pod-order"});
   drain.needs = {"nodes-cordoned"};
   drain.makes = {"no-node-has-old-podcidr"};
+  if (o.cni == "flannel") {
+    // flanneld refuses a node whose podCIDR lies outside its network, and reads
+    // net-conf.json only at start (flannel-node-podcidr).
+    const std::string key = c.to.version() == ip_version::v6 ? "IPv6Network" : "Network";
+    auto& s = out.step("in the kube-flannel-cfg ConfigMap set " + key + " in net-conf.json to " + to + " (keep "
+                       "Backend and the other keys): flanneld takes each node's range from its podCIDR and refuses "
+                       "one outside " + key + ", and it reads net-conf.json only when it starts, so the flannel pods "
+                       "that start with the kubelets in the next steps read " + to + ". The Flant story does not "
+                       "mention this file",
+                       {"flannel-netconf", "flannel-node-podcidr", "flannel-pod-move"});
+    s.needs = {"no-node-has-old-podcidr"};
+    s.makes = {"flannel-network-new"};
+  }
   auto& flag = out.step(o.type == "kops"
                             ? "apply the spec (kops update cluster --yes) and roll the control plane "
                               "(kops rolling-update cluster --yes): kube-controller-manager's --cluster-cidr follows "
@@ -151,6 +160,7 @@ void kcm_runbook(const fleet& planned, const owner& o, const plan_change& c, run
                          "let workloads come back",
                          {"kcm-allocate", "node-podcidr-immutable"});
   nodes.needs = {"kcm-allocates-new-range"};
+  if (o.cni == "flannel") nodes.needs.push_back("flannel-network-new");
   nodes.makes = {"nodes-on-new-range"};
   if (o.type == "kubeadm") {
     auto& s = out.step("set clusterCIDR to " + to + " in the kube-proxy ConfigMap (key config.conf) and restart "
@@ -417,14 +427,22 @@ void grow_only_runbook(const owner& o, const plan_change& c, runbook_builder& ou
   const std::string from = c.from.to_string(), to = c.to.to_string();
   const bool aks = o.type == "aks";
   if (c.to.supernet_of(c.from)) {
-    auto& s = out.step(aks ? "expand the Overlay pod CIDR from " + from + " to " + to + " with az aks update "
-                             "(Linux nodes, IPv4 only; the new range must contain the old one)"
+    auto& s = out.step(aks ? "expand the Overlay pod CIDR from " + from + " to " + to + ": `az aks update --name " +
+                                 o.name + " --resource-group <resource group> --pod-cidr " + to + "` (Azure CLI "
+                                 "2.48.0 or later; Linux nodes, IPv4 only; the new range must contain the old one)"
                            : "expand the cluster network from " + from + " to " + to + " with oc patch "
                              "Network.config.openshift.io cluster (OVN-Kubernetes; the host prefix stays)",
                        {aks ? "aks-pod-expand" : "ocp-clusternet-expand"});
+    if (aks) s.facts.push_back(migration_fact_by_id("aks-pod-expand-cmd"));
     s.makes = {"range-expanded"};
-    auto& v = out.step("verify that nodes added now get pod ranges in " + to +
-                       " (kubectl get nodes -o wide); " + from + " stays part of " + to);
+    auto& v = out.step(aks ? "verify the expansion in the NodeNetworkConfig objects, which can lag the finished "
+                             "update: `kubectl get nnc -A -o jsonpath='{range .items[*]}{.metadata.name}{\" \"}"
+                             "{.status.networkContainers[0].subnetAddressSpace}{\"\\n\"}{end}'` shows " + to +
+                             " for every node pool; " + from + " stays part of " + to
+                           : "verify that nodes added now get pod ranges in " + to + " (kubectl get nodes -o wide); " +
+                                 from + " stays part of " + to,
+                       {});
+    if (aks) v.facts.push_back(migration_fact_by_id("aks-pod-expand-cmd"));
     v.needs = {"range-expanded"};
     v.makes = {"old-range-unused"};
     return;

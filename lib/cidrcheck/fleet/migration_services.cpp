@@ -61,25 +61,53 @@ auto object_name(const prefix& p) -> std::string {
 
 auto is_k3s(const std::string& distribution) -> bool { return distribution == "k3s" || distribution == "rke2"; }
 
-// The addresses a service move touches.
+// The addresses a service move touches: one family's range, or both families'
+// of a dual-stack cluster at once (svc-dual-stack-move).
 struct service_move {
-  std::string from, to;            // the ranges
-  // The cluster's service ranges after the move, one per family, the moved
-  // family first: "10.48.0.0/12" or "10.48.0.0/12,fd00::/112" (kas-flag-two, svc-fields).
-  std::string ranges;
-  std::string old_first, first;    // kubernetes.default before and after (svc-first-ip)
-  std::string old_dns, dns;        // the cluster DNS address before and after
-  std::string name;                // the new ServiceCIDR object's name
+  std::string from, to;  // the moved ranges as text: "10.96.0.0/12", or "10.96.0.0/12 and fd00::/112"
+  // The cluster's service ranges before and after the move, one per family, in
+  // the fleet's order (its first is the primary family): "10.48.0.0/12" or
+  // "10.48.0.0/12,fd00::/112" (kas-flag-two, svc-fields).
+  std::string old_ranges, ranges;
+  std::string kept;              // the other family's range when it does not move, else empty
+  bool both = false;             // both families move (svc-dual-stack-move)
+  std::string old_first, first;  // kubernetes.default before and after (svc-first-ip)
+  std::string old_dns, dns;      // the cluster DNS address before and after
+  std::string name;              // the new ServiceCIDR object's name
 };
 
-auto move_of(const fleet& planned, const owner& o, const plan_change& c) -> service_move {
-  service_move m;
-  m.from = c.from.to_string();
-  m.to = c.to.to_string();
-  m.ranges = m.to;
+// The cluster's service ranges as "a,b", each moved one (a change's to) given
+// as it was (its from) when `before`.
+auto service_ranges(const fleet& planned, const owner& o, std::initializer_list<const plan_change*> moved, bool before)
+    -> std::string {
+  std::string out;
   for (auto k : o.ranges) {
     const auto& r = planned.ranges[k];
-    if (r.role == range_role::services && r.cidr.version() != c.to.version()) m.ranges += "," + r.cidr.to_string();
+    if (r.role != range_role::services) continue;
+    prefix p = r.cidr;
+    for (const auto* c : moved) {
+      if (before && c->to == r.cidr) p = c->from;
+    }
+    out += (out.empty() ? "" : ",") + p.to_string();
+  }
+  return out;
+}
+
+// The move of one change; `second` is the other family's change when both move,
+// and `c` then is the primary family's (whose addresses kubernetes.default and DNS use).
+auto move_of(const fleet& planned, const owner& o, const plan_change& c, const plan_change* second = nullptr)
+    -> service_move {
+  service_move m;
+  m.from = c.from.to_string() + (second ? " and " + second->from.to_string() : std::string());
+  m.to = c.to.to_string() + (second ? " and " + second->to.to_string() : std::string());
+  m.old_ranges = service_ranges(planned, o, {&c, second ? second : &c}, true);
+  m.ranges = service_ranges(planned, o, {}, false);
+  m.both = second != nullptr;
+  if (!second) {
+    for (auto k : o.ranges) {
+      const auto& r = planned.ranges[k];
+      if (r.role == range_role::services && r.cidr.version() != c.to.version()) m.kept = r.cidr.to_string();
+    }
   }
   m.old_first = c.from.network().next().to_string();
   m.first = c.to.network().next().to_string();
@@ -186,7 +214,7 @@ auto kubeadm_cluster_configuration(const owner& o, const service_move& m, bool n
       "apiVersion: " + std::string(kubeadm_api_version(o)) + "\n"
       "kind: ClusterConfiguration\n"
       "networking:\n"
-      "  serviceSubnet: \"" + (new_subnet ? m.ranges : m.from + m.ranges.substr(m.to.size())) + "\"\n"
+      "  serviceSubnet: \"" + (new_subnet ? m.ranges : m.old_ranges) + "\"\n"
       "apiServer:\n"
       "  certSANs:\n";
   if (old_san) out += "    - \"" + m.old_first + "\"  # the old kubernetes.default address, until no pod uses it\n";
@@ -230,6 +258,19 @@ auto kops_range_yaml(const service_move& m) -> std::string {
          "  serviceClusterIPRange: \"" + m.to + "\"\n";
 }
 
+// The certificate's additional SANs in the kops cluster spec (kops-apiserver-sans).
+auto kops_sans_yaml(const service_move& m) -> std::string {
+  return "# Field to add to the kops cluster spec (kops edit cluster): nodeup adds these addresses to the\n"
+         "# API server certificate beside the first address of the current serviceClusterIPRange\n"
+         "# (kops-apiserver-sans). Older kops versions name it spec.additionalSans; keep any SANs\n"
+         "# the list already has.\n"
+         "spec:\n"
+         "  api:\n"
+         "    additionalSANs:\n"
+         "      - \"" + m.old_first + "\"\n"
+         "      - \"" + m.first + "\"\n";
+}
+
 // --- steps shared by the branches --------------------------------------------
 
 // Adds facts to a step after it was made (for facts that depend on the branch).
@@ -244,7 +285,7 @@ void certificate_step(const owner& o, const service_move& m, runbook_builder& ou
   if (o.type == "kubeadm") {
     auto& s = out.step("add both kubernetes.default addresses, " + m.old_first + " (old) and " + m.first +
                            " (new), to apiServer.certSANs in the kubeadm ClusterConfiguration (the file for kubeadm "
-                           "--config and the kubeadm-config ConfigMap; networking.serviceSubnet stays " + m.from +
+                           "--config and the kubeadm-config ConfigMap; networking.serviceSubnet stays " + m.old_ranges +
                            " for now), then on each control-plane node move apiserver.crt and apiserver.key away, "
                            "run `kubeadm init phase certs apiserver` and restart kube-apiserver: kubeadm keeps an "
                            "existing certificate, and it puts only the first address of the current serviceSubnet in "
@@ -257,12 +298,16 @@ void certificate_step(const owner& o, const service_move& m, runbook_builder& ou
     return;
   }
   if (o.type == "kops") {
-    auto& s = out.step("make sure the API server certificate will carry both kubernetes.default addresses, " +
-                           m.old_first + " (old) and " + m.first + " (new), until the last step: unverified: how kops "
-                           "chooses the certificate's addresses was not looked up, and the kops story reports no "
-                           "certificate error." + verify + " Run the check again after the roll that switches the range.",
-                       {"svc-first-ip", "svc-old-ip-in-use", "kops-svc-alpha"});
+    auto& s = out.step("add both kubernetes.default addresses, " + m.old_first + " (old) and " + m.first + " (new), "
+                           "to the additional SANs of the API server certificate in the kops cluster spec "
+                           "(spec.api.additionalSANs; spec.additionalSans in older kops), then `kops update cluster "
+                           "--yes` and `kops rolling-update cluster --yes`: kops' nodeup puts only the first address of "
+                           "the current serviceClusterIPRange in the certificate, so the roll that switches the range "
+                           "would drop the old address while pods still use it." + verify +
+                           " Run the check again after the roll that switches the range.",
+                       {"kops-apiserver-sans", "svc-first-ip", "svc-old-ip-in-use"});
     s.makes = {"cert-has-both-kubernetes-ips"};
+    out.file("kops-cluster-sans.yaml", [&] { return kops_sans_yaml(m); });
     return;
   }
   auto& s = out.step("reissue the API server certificate with both kubernetes.default addresses, " + m.old_first +
@@ -274,23 +319,28 @@ void certificate_step(const owner& o, const service_move& m, runbook_builder& ou
 
 // The retirement step every runbook ends with.
 void retire_step(const owner& o, const service_move& m, bool with_api, runbook_builder& out) {
-  std::string text = "retire the old range " + m.from + ": ";
+  std::string text = std::string(m.both ? "retire the old ranges " : "retire the old range ") + m.from + ": ";
   if (o.type == "kubeadm") {
     text += "remove " + m.old_first + " from apiServer.certSANs (kubeadm-config and kubeadm.yaml) and reissue the "
             "certificate as in step 2; ";
+  } else if (o.type == "kops") {
+    text += "remove " + m.old_first + " from spec.api.additionalSANs, then `kops update cluster --yes` and `kops "
+            "rolling-update cluster --yes`; ";
   } else {
     text += "drop " + m.old_first + " from the API server certificate; ";
   }
-  text += "verify that no Service keeps an address in it: `kubectl get services -A -o "
+  text += std::string("verify that no Service keeps an address in ") + (m.both ? "them" : "it") +
+          ": `kubectl get services -A -o "
           "jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {.spec.clusterIPs}{\"\\n\"}{end}'` "
           "lists none in " + m.from;
   if (with_api) {
-    text += ", `kubectl get ipaddresses` lists none in it, and `kubectl get servicecidr kubernetes` shows it gone "
-            "or holding only " + m.to + " (a deleted ServiceCIDR disappears once no IPAddress depends on it; one "
+    text += std::string(", `kubectl get ipaddresses` lists none in ") + (m.both ? "them" : "it") + ", and `kubectl get servicecidr kubernetes` shows it gone "
+            "or holding " + m.ranges + " (a deleted ServiceCIDR disappears once no IPAddress depends on it; one "
             "left terminating with Ready=False, reason OrphanIPAddress, names what still uses the old range)";
   }
   auto& s = out.step(text, {"svc-old-ip-in-use"});
   if (with_api) cite(s, {"svc-finalizer", "svc-out-of-range-event"});
+  if (o.type == "kops") cite(s, {"kops-apiserver-sans"});
   s.needs = {"pods-use-new-addresses", "services-recreated", "dns-service-in-new-range"};
   s.makes = {"old-range-unused"};
 }
@@ -310,29 +360,46 @@ void range_switch_files(runbook_builder& out, const owner& o, const service_move
   }
 }
 
+// kops holds one service range (kops-svc-one-cidr): a fleet giving a kops
+// cluster two gets one step saying so instead of a runbook; reports whether it did.
+auto kops_dual_stack(const fleet& planned, const owner& o, runbook_builder& out) -> bool {
+  if (o.type != "kops") return false;
+  int services = 0;
+  for (auto k : o.ranges) services += planned.ranges[k].role == range_role::services ? 1 : 0;
+  if (services < 2) return false;
+  out.step("stop: kops takes one service range (serviceClusterIPRange is parsed as a single CIDR), so a kops "
+           "cluster cannot have the two service ranges the fleet gives " + o.name + "; correct "
+           "the fleet, or move the cluster's one range with a plan of the corrected fleet",
+           {"kops-svc-one-cidr"});
+  return true;
+}
+
 // --- the branches -------------------------------------------------------------
 
-// Operation service-cidr-api, upstream order (svc-reconfigure-order).
+// Declared here: the service-cidr-api runbook of 1.27-1.28 carries it as its fallback.
+void window_runbook(const fleet& planned, const owner& o, const service_move& m, ip_version v, runbook_builder& out);
 
-void api_runbook(const fleet& planned, const owner& o, const plan_change& c, service_cidr_api stage,
+// Operation service-cidr-api, upstream order (svc-reconfigure-order): moves m,
+// whose primary family is v, with the ServiceCIDR API of `stage`.
+void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip_version v, service_cidr_api stage,
                  runbook_builder& out) {
-  const auto m = move_of(planned, o, c);
   const bool kubeadm = o.type == "kubeadm", kops = o.type == "kops";
   const std::string version(servicecidr_api_version(stage));
 
   // 0. k3s and RKE2: what is known.
   if (is_k3s(o.type)) {
-    out.step("unverified: no upstream " + o.type + " procedure for changing the service range of a running "
-                       "cluster was found; a third party reports that changing the service CIDR left existing Services "
-                       "in the old range while kubernetes.default moved, which the steps below handle. --service-cidr "
-                       "(and --cluster-dns) are critical values: change them on every server at once when the range is switched",
+    out.step(o.type + " documents no procedure for changing the service range of a running cluster, and its "
+                       "maintainers call changing CIDRs on an existing cluster not well supported: nothing moves existing "
+                       "Services (users saw them stay in the old range while kubernetes.default moved), which the steps "
+                       "below do by hand. --service-cidr (and --cluster-dns) are critical values: change them on every "
+                       "server at once when the range is switched",
                        {"k3s-no-procedure", "k3s-critical"});
   }
 
   // 1. The API served.
   if (stage == service_cidr_api::ga) {
     auto& s = out.step("check that the ServiceCIDR API (networking.k8s.io/v1, GA and locked on from 1.33) is served: "
-                       "`kubectl get servicecidr kubernetes` shows the default ServiceCIDR holding " + m.from,
+                       "`kubectl get servicecidr kubernetes` shows the default ServiceCIDR holding " + m.old_ranges,
                        {"svc-ga-1.33", "svc-default-object"});
     s.makes = {"servicecidr-api-served"};
   } else {
@@ -342,7 +409,7 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
              "(the v1alpha1 types are tagged as introduced in 1.27, the release notes and the task page place the "
              "feature in 1.29). Enable MultiCIDRServiceAllocator and " + version + " as below, then check that "
              "`kubectl api-resources --api-group=networking.k8s.io` lists servicecidrs; if it does not, stop here and "
-             "upgrade to 1.29 or follow the service-window runbook. ";
+             "upgrade to 1.29, or follow the service-window runbook in fallback-window/runbook.md instead. ";
     }
     text += "enable the ServiceCIDR API on every kube-apiserver, one at a time: --feature-gates="
             "MultiCIDRServiceAllocator=true and --runtime-config=" + version + "=true (" +
@@ -354,7 +421,7 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
       text += ": in /etc/kubernetes/manifests/kube-apiserver.yaml on each control-plane node, and in "
               "apiServer.extraArgs of the kubeadm-config ConfigMap so that `kubeadm upgrade` keeps them";
     }
-    text += "; then `kubectl get servicecidr kubernetes` shows the default ServiceCIDR holding " + m.from;
+    text += "; then `kubectl get servicecidr kubernetes` shows the default ServiceCIDR holding " + m.old_ranges;
     auto& s = out.step(text, {"svc-default-object"});
     if (stage == service_cidr_api::beta) {
       cite(s, {"svc-beta-1.31"});
@@ -370,6 +437,10 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
     } else {
       out.file("kube-apiserver-api.flags", [&] { return api_flags(stage); });
     }
+    if (stage == service_cidr_api::unclear) {
+      out.fallback("fallback-window", "service-window",
+                   [&](runbook_builder& window) { window_runbook(planned, o, m, v, window); });
+    }
   }
 
   // 2. Both kubernetes.default addresses in the certificate.
@@ -377,8 +448,8 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
 
   // 3. The new range served beside the old one.
   {
-    std::string other = m.ranges.size() > m.to.size()
-                            ? " and the unchanged " + m.ranges.substr(m.to.size() + 1) + " (one CIDR per family; the "
+    std::string other = !m.kept.empty()
+                            ? " and the unchanged " + m.kept + " (one CIDR per family; the "
                               "other family keeps allocating once the default ServiceCIDR, which covers it too, is "
                               "deleted)"
                             : std::string();
@@ -386,6 +457,7 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
                        "can be given addresses in it at once, without restarting kube-apiserver. Check: `kubectl get "
                        "servicecidr " + m.name + "` is Ready",
                        {"svc-extend", "svc-fields", "svc-reconfigure-order"});
+    if (m.both) cite(s, {"svc-dual-stack-move"});
     s.needs = {"servicecidr-api-served"};
     s.makes = {"new-servicecidr-serving"};
     out.file("servicecidr.yaml", [&] { return servicecidr_yaml(stage, m); });
@@ -408,9 +480,9 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
   {
     auto& s = out.step("mark the default ServiceCIDR for deletion: `kubectl delete servicecidr kubernetes --wait=false`. "
                        "It stays terminating while Services use " + m.from + " but hands out no new addresses, so "
-                       "every Service created from now on gets one in " + m.to + ". Unverified: the upstream procedure "
-                       "is written for 1.33; that it works unchanged on the alpha and beta APIs is not stated (the "
-                       "kops story on 1.29 changed the flag first instead)",
+                       "every Service created from now on gets one in " + m.to + ". The upstream page is written for "
+                       "1.33; upstream's own migration test runs this order on the alpha and beta APIs too (the kops "
+                       "story on 1.29 changed the flag first instead)",
                        {"svc-stop-allocating", "svc-finalizer", "svc-reconfigure-order", "svc-reconfigure-version"});
     s.needs = {"new-servicecidr-serving"};
     s.makes = {"old-range-not-allocating"};
@@ -457,13 +529,13 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
   {
     std::string text = "switch --service-cluster-ip-range to " + m.ranges + " on kube-apiserver and kube-controller-manager";
     if (kubeadm) {
-      text += ": set networking.serviceSubnet to " + m.to + " in the kubeadm-config ConfigMap (keeping both "
+      text += ": set networking.serviceSubnet to " + m.ranges + " in the kubeadm-config ConfigMap (keeping both "
               "addresses in apiServer.certSANs), so that the next `kubeadm upgrade` does not put " + m.from + " back, "
               "and edit kube-apiserver.yaml and kube-controller-manager.yaml in /etc/kubernetes/manifests on each "
               "control-plane node, one node at a time";
     } else if (kops) {
       text += ": set spec.serviceClusterIPRange to " + m.to + " in the kops cluster spec and keep spec.nonMasqueradeCIDR as it is if it still holds podCIDR (" +
-              kops_non_masquerade_text(planned, o, c.to.version()) + "), then `kops update cluster --yes` and "
+              kops_non_masquerade_text(planned, o, v) + "), then `kops update cluster --yes` and "
               "`kops rolling-update cluster --yes`. The roll also gives kubelets the new cluster DNS address " +
               m.dns + ": unverified: kops derives kubelet clusterDNS itself (the kops story changed no DNS setting); "
               "check that `kops get cluster --full -o yaml` shows spec.kubelet.clusterDNS " + m.dns + ", and set it "
@@ -535,8 +607,7 @@ void api_runbook(const fleet& planned, const owner& o, const plan_change& c, ser
 
 // Operation service-window: one range at a time, so every Service is recreated
 // in a window (seed 000, seed 003).
-void window_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out) {
-  const auto m = move_of(planned, o, c);
+void window_runbook(const fleet& planned, const owner& o, const service_move& m, ip_version v, runbook_builder& out) {
   const bool kubeadm = o.type == "kubeadm", kops = o.type == "kops";
   {
     std::string text = o.kubernetes ? "Kubernetes " + version_text(o) + " has no ServiceCIDR API"
@@ -558,11 +629,11 @@ void window_runbook(const fleet& planned, const owner& o, const plan_change& c, 
               "apiServer.certSANs, and the static pod manifests in /etc/kubernetes/manifests)";
     } else if (kops) {
       text += " (spec.serviceClusterIPRange in the kops cluster spec, nonMasqueradeCIDR kept if it still holds podCIDR; " +
-              kops_non_masquerade_text(planned, o, c.to.version()) +
+              kops_non_masquerade_text(planned, o, v) +
               "; `kops update cluster --yes`, `kops rolling-update cluster --yes`)";
     } else if (is_k3s(o.type)) {
       text += " (--service-cidr and --cluster-dns on every server at once, since they are critical values that "
-              "must match; unverified: no upstream k3s or RKE2 procedure for this was found)";
+              "must match; k3s and RKE2 document no procedure for this, and nothing moves the Services for you)";
     }
     text += ". If Services then fail with \"no free Cluster IPs\", stop kube-controller-manager and delete the "
             "RangeAllocation object of the old range from etcd, as Zendesk did";
@@ -627,9 +698,42 @@ void services_runbook(const fleet& planned, const owner& o, const plan_change& c
     d.makes = {"old-range-unused"};
     return;
   }
+  if (kops_dual_stack(planned, o, out)) return;
+  const auto m = move_of(planned, o, c);
   auto stage = service_cidr_stage(o);
-  if (stage == service_cidr_api::none) return window_runbook(planned, o, c, out);
-  api_runbook(planned, o, c, stage, out);
+  if (stage == service_cidr_api::none) return window_runbook(planned, o, m, c.to.version(), out);
+  api_runbook(planned, o, m, c.to.version(), stage, out);
+}
+
+void dual_stack_services_runbook(const fleet& planned, const owner& o, const plan_change& a, const plan_change& b,
+                                 runbook_builder& out) {
+  if (kops_dual_stack(planned, o, out)) return;
+  // The primary family is the fleet's first service range: kubernetes.default
+  // and the DNS address live there (svc-first-ip).
+  const plan_change* primary = &a;
+  for (auto k : o.ranges) {
+    const auto& r = planned.ranges[k];
+    if (r.role != range_role::services) continue;
+    if (r.cidr.version() == b.to.version()) primary = &b;
+    break;
+  }
+  const plan_change& secondary = primary == &a ? b : a;
+  const auto m = move_of(planned, o, *primary, &secondary);
+  auto stage = service_cidr_stage(o);
+  if (stage == service_cidr_api::none) return window_runbook(planned, o, m, primary->to.version(), out);
+  api_runbook(planned, o, m, primary->to.version(), stage, out);
+}
+
+void moved_with_other_family(const owner& o, const plan_change& c, std::uint32_t with, runbook_builder& out) {
+  const std::string from = c.from.to_string(), to = c.to.to_string();
+  auto& s = out.step("follow the runbook of operation " + std::to_string(with + 1) + " of this plan: it moves " + from +
+                         " to " + to + " together with " + o.name + "'s other service range, since "
+                         "--service-cluster-ip-range and a ServiceCIDR hold one CIDR per family and switch once for "
+                         "both. When it is done, verify that no Service keeps an address in " + from + ": `kubectl get "
+                         "services -A -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} "
+                         "{.spec.clusterIPs}{\"\\n\"}{end}'` lists none in it",
+                     {"svc-dual-stack-move", "svc-fields", "kas-flag-two"});
+  s.makes = {"old-range-unused"};
 }
 
 void services_creation_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out) {

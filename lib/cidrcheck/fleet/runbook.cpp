@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cidrcheck {
@@ -60,9 +61,11 @@ struct runbook_text {
   std::string markdown;
 };
 
+// `outer` names the runbook a fallback replaces and the step of it that sends
+// the operator here ("service-cidr-api", 1), and is empty for every other runbook.
 auto render(const fleet& planned, std::string folder, std::string kind, const std::vector<std::uint32_t>& owners,
-            const std::string& changes, const std::string& cost, const std::vector<migration_step>& steps)
-    -> runbook_text {
+            const std::string& changes, const std::string& cost, const std::vector<migration_step>& steps,
+            const std::pair<std::string, std::size_t>& outer = {}) -> runbook_text {
   runbook_text out;
   out.folder = std::move(folder);
   std::string names, names_md;
@@ -76,6 +79,10 @@ auto render(const fleet& planned, std::string folder, std::string kind, const st
   out.title = kind + " for " + names;
   auto& md = out.markdown;
   md += "# " + kind + ": " + names_md + "\n\n";
+  if (!outer.first.empty()) {
+    md += "Followed instead of the " + outer.first + " runbook in [../runbook.md](../runbook.md) when its step " +
+          std::to_string(outer.second + 1) + " says so.\n\n";
+  }
   md += "Changes: " + detail::markdown_text(changes) + "\n\n";
   if (!cost.empty()) md += "Cost: " + detail::markdown_text(cost) + "\n\n";
   md += "## Steps\n\n";
@@ -119,6 +126,20 @@ void add_files(std::vector<runbook_file>& out, const runbook_text& book, std::ve
   }
 }
 
+// The runbook of builder b (and its fallbacks, each in a folder inside its own)
+// as files, in folder `folder`.
+void add_runbook(std::vector<runbook_file>& out, const fleet& planned, const std::string& folder,
+                 const std::string& kind, const std::vector<std::uint32_t>& owners, const std::string& changes,
+                 const std::string& cost, detail::runbook_builder& b) {
+  auto book = render(planned, folder, kind, owners, changes, cost, b.steps());
+  add_files(out, book, b.files());
+  for (auto& fallback : b.fallbacks()) {
+    auto inner = render(planned, folder + "/" + fallback.folder, fallback.kind, owners, changes, "", fallback.steps,
+                        {kind, fallback.step});
+    add_files(out, inner, fallback.files);
+  }
+}
+
 }  // namespace
 
 auto runbook_files(const fleet& f, const plan_result& p) -> std::vector<runbook_file> {
@@ -136,9 +157,8 @@ auto runbook_files(const fleet& f, const plan_result& p) -> std::vector<runbook_
     std::string cost = std::to_string(op.cost);
     for (std::size_t k = 0; k < op.counted.size(); ++k) cost += (k == 0 ? " (" : ", ") + op.counted[k];
     if (!op.counted.empty()) cost += ")";
-    auto book = render(planned, two_digits(++n) + "-" + op.kind + "-" + folder_word(planned.owners[op.owners.front()].name),
-                       op.kind, op.owners, changes, cost, b.steps());
-    add_files(out, book, b.files());
+    add_runbook(out, planned, two_digits(++n) + "-" + op.kind + "-" + folder_word(planned.owners[op.owners.front()].name),
+                op.kind, op.owners, changes, cost, b);
   }
   for (const auto& c : p.changes) {
     if (c.operation) continue;
@@ -148,9 +168,8 @@ auto runbook_files(const fleet& f, const plan_result& p) -> std::vector<runbook_
     std::string kind = c.from.is_valid() ? "dns-address" : "new-range";
     std::string changes = o.name + ": " + std::string(to_string(c.role)) + " " +
                           (c.from.is_valid() ? c.from.to_string() + " -> " : "") + c.to.to_string();
-    auto book = render(planned, two_digits(++n) + "-" + kind + "-" + folder_word(o.name), kind, {c.owner}, changes, "",
-                       b.steps());
-    add_files(out, book, b.files());
+    add_runbook(out, planned, two_digits(++n) + "-" + kind + "-" + folder_word(o.name), kind, {c.owner}, changes, "",
+                b);
   }
   return out;
 }

@@ -8,9 +8,11 @@ usage: plan_emit_test.py CIDRCHECK REPO SCRATCH
 
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 FLEET = """clusters:
@@ -34,6 +36,47 @@ def run(cli, *args, cwd):
 
 def leftovers(folder):
     return [p.name for p in folder.iterdir() if p.name.startswith(".cidrcheck-")]
+
+
+def signals(cli, scratch):
+    """SIGINT, SIGTERM and SIGHUP while the folder is written leave no temporary
+    folder (as for a single file, cli.trust.writes): the signal is sent as soon as
+    the .cidrcheck-* folder appears, and the run must end by that signal."""
+    d = scratch / "signals"
+    d.mkdir()
+    # Many operations, hence many folders and files to write: each cluster's
+    # service range collides with the office network.
+    rows = "".join(f"  - {{name: c{k}, distribution: kubeadm, kubernetes: \"1.33\", network: 10.{k // 200}.{k % 200}.0/24, "
+                   f"services: 172.16.0.0/16}}\n" for k in range(400))
+    links = "".join(f"  - [c{k}, office]\n" for k in range(400))
+    (d / "fleet.yaml").write_text("networks:\n  - {name: office, type: office, cidrs: [172.16.0.0/16]}\nclusters:\n" +
+                                  rows + "connections:\n" + links)
+    caught = 0
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        for attempt in range(20):
+            shutil.rmtree(d / "out", ignore_errors=True)
+            for p in d.glob(".cidrcheck-*"):
+                shutil.rmtree(p)
+            proc = subprocess.Popen([cli, "plan", "--emit", "out", "fleet.yaml"], cwd=d,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            seen = False
+            while proc.poll() is None:
+                if any(d.glob(".cidrcheck-*")):
+                    proc.send_signal(number)
+                    seen = True
+                    break
+                time.sleep(0.001)  # the machine is shared: poll, do not spin
+            proc.wait(timeout=300)
+            if seen and proc.returncode == -number:
+                caught += 1
+                check(leftovers(d) == [], f"{signal.Signals(number).name} left {leftovers(d)}")
+                check(not (d / "out").exists() or any((d / "out").iterdir()),
+                      f"{signal.Signals(number).name} left an empty out/")
+                break
+    if caught == 0:
+        print("plan_emit_test: note: no signal arrived during a write; the signal cases were not exercised")
+    else:
+        print(f"signals: {caught} of 3 arrived during a write and left nothing")
 
 
 def main():
@@ -105,6 +148,8 @@ def main():
         check(list((scratch / "locked").iterdir()) == [], "a read-only parent got files")
     else:
         print("skipped: the read-only parent case (running as root)")
+
+    signals(cli, scratch)
 
     for f in failures:
         print("FAIL", f)

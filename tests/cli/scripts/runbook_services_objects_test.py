@@ -75,7 +75,8 @@ def service_range_ok(cidr, where):
     check(net.num_addresses >= 10, f"{where}: {cidr} has fewer than 10 addresses")
 
 
-folders = sorted(p for p in ROOT.glob("services-*/*") if p.is_dir())
+# Each operation's folder, and the fallback runbook folders inside them (the window of 1.27-1.28).
+folders = sorted(p for p in ROOT.glob("services-*/*") if p.is_dir()) + sorted(ROOT.glob("services-*/*/fallback-window"))
 check(folders, f"no runbook folders under {ROOT}/services-*")
 for folder in folders:
     minor = minor_of(folder)
@@ -126,6 +127,12 @@ for folder in folders:
                 service_range_ok(n, where)
             sans = [ipaddress.ip_address(s) for s in doc["apiServer"]["certSANs"]]
             check(len(sans) == 2, f"{where}: certSANs must hold the old and the new kubernetes.default address")
+        elif path.name == "kops-cluster-sans.yaml":
+            # kops-apiserver-sans: the old and the new kubernetes.default address, IPs as strings.
+            sans = doc["spec"]["api"]["additionalSANs"]
+            check(len(sans) == 2 and all(isinstance(a, str) for a in sans), f"{where}: two addresses as strings")
+            for a in sans:
+                ipaddress.ip_address(a)
         elif path.name.startswith("kops-cluster"):
             api = doc["spec"].get("kubeAPIServer")
             if api is not None:

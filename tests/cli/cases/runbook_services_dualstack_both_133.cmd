@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/runbook/services-dualstack-both-133.yaml
