@@ -50,11 +50,10 @@ auto vpc_index::shared(std::uint32_t a, std::uint32_t b) const -> bool {
   const auto& x = f_.ranges[a];
   const auto& y = f_.ranges[b];
   auto is_vpc_range = [&](const fleet_range& r) { return r.is_plain() && is_vpc(f_.owners[r.owner]); };
-  if (is_vpc_range(x) && y.cidr.subnet_of(x.cidr)) return vpc_of_range(b).has_value();
-  if (is_vpc_range(y) && x.cidr.subnet_of(y.cidr)) return vpc_of_range(a).has_value();
-  // Two cluster networks: overlapping prefixes nest, and a VPC holding the wider holds both.
-  if (x.role != range_role::network || y.role != range_role::network || !x.is_plain() || !y.is_plain()) return false;
-  return vpc_of_range(x.cidr.length() <= y.cidr.length() ? a : b).has_value();
+  if (is_vpc_range(x)) return vpc_of_range(b) == x.owner;
+  if (is_vpc_range(y)) return vpc_of_range(a) == y.owner;
+  auto va = vpc_of_range(a);
+  return va && va == vpc_of_range(b);
 }
 
 }  // namespace cidrcheck::detail

@@ -35,8 +35,9 @@ class vpc_index {
   auto vpc_of_owners() const -> std::vector<std::optional<std::uint32_t>>;
 
   /// Reports whether an overlapping pair is no conflict: a cluster network and a
-  /// range of the VPC it lies in, or two cluster networks of which the wider lies
-  /// in a VPC (the narrower then lies in it too).
+  /// range of the VPC it lies in (per vpc_of_range), or two cluster networks
+  /// that lie in one VPC. A range of another VPC, or a network that sticks out
+  /// of its VPC, is a conflict.
   auto shared(std::uint32_t a, std::uint32_t b) const -> bool;
 
  private:
