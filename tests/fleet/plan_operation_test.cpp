@@ -133,6 +133,36 @@ clusters:
   EXPECT_EQ(applied.ranges[1].cidr, prefix::parse("10.80.0.0/16"));  // the healthy range stays
 }
 
+TEST(PlanOperations, TwoPoolsOfOneClusterMoveInOneSwap) {
+  // One IPPool swap moves both of a's pools (one roll of the nodes): cheaper than
+  // b's kube-controller-manager move, which two swaps would not be.
+  auto p = run(R"(
+clusters:
+  - {name: a, distribution: kubeadm, kubernetes: "1.31", cni: calico, network: 10.1.0.0/16, pods: [10.20.0.0/16, 10.21.0.0/16], services: 10.2.0.0/16}
+  - {name: b, distribution: kubeadm, kubernetes: "1.31", network: 10.3.0.0/16, pods: [10.20.0.0/15], services: 10.4.0.0/16}
+connections:
+  - {between: [a, b], via: mesh, routes: [pods]}
+)");
+  ASSERT_TRUE(p.result.complete());
+  EXPECT_EQ(p.kinds(), std::vector<std::string>{"a calico-ippool-swap"});
+  EXPECT_EQ(p.result.operations[0].changes.size(), 2u);
+  EXPECT_EQ(p.result.total_cost, 3);
+}
+
+TEST(PlanOperations, OnlyTheConflictingPoolOfTwoMoves) {
+  auto p = run(R"(
+clusters:
+  - {name: a, distribution: kubeadm, kubernetes: "1.31", cni: calico, network: 10.1.0.0/16, pods: [10.20.0.0/16, 10.21.0.0/16], services: 10.2.0.0/16}
+  - {name: b, distribution: kubeadm, kubernetes: "1.31", network: 10.3.0.0/16, pods: [10.20.0.0/16], services: 10.4.0.0/16}
+connections:
+  - {between: [a, b], via: mesh, routes: [pods]}
+)");
+  ASSERT_TRUE(p.result.complete());
+  EXPECT_EQ(p.kinds(), std::vector<std::string>{"a calico-ippool-swap"});
+  ASSERT_EQ(p.result.changes.size(), 1u);
+  EXPECT_EQ(p.result.changes[0].from, prefix::parse("10.20.0.0/16"));  // the healthy 10.21.0.0/16 stays
+}
+
 TEST(PlanOperations, Kops129GetsTheAlphaServiceCidrPath) {
   auto p = run(R"(
 networks:

@@ -130,9 +130,7 @@ struct plan_result {
 auto plan(const fleet& f, const catalog& c, const plan_options& options = {}) -> plan_result;
 
 /// Returns the findings of f as plan() judges them: check() with options.check,
-/// options.triage applied, less the pairs that are no conflict (a cluster's
-/// network inside its own VPC, a network of type vpc or vnet, or two cluster
-/// networks in one VPC). What a written plan is checked against.
+/// options.triage applied. What a written plan is checked against.
 auto plan_check(const fleet& f, const catalog& c, const plan_options& options = {}) -> std::vector<finding>;
 
 /// Returns f with the plan's changes applied: moved ranges replaced, requested

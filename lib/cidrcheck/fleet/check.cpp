@@ -4,6 +4,8 @@
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/limit_error.hpp>
 
+#include "vpc.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -145,7 +147,8 @@ class routing_index {
 
 class checker {
  public:
-  checker(const fleet& f, const catalog& c, const check_options& o) : f_(f), c_(c), options_(o), routing_(f) {}
+  checker(const fleet& f, const catalog& c, const check_options& o)
+      : f_(f), c_(c), options_(o), routing_(f), vpcs_(f) {}
 
   auto run() -> std::vector<finding> {
     find_destinations();
@@ -203,6 +206,8 @@ class checker {
             check_route_pair(i, j);
             return;
           }
+          // A cluster network inside its VPC, or beside another cluster's in one VPC, shares its space.
+          if (f_.ranges[i].owner != f_.ranges[j].owner && vpcs_.shared(i, j)) return;
           make_room();
           // Order the two sides: cheaper to move first, then declaration order.
           if (std::make_tuple(move_rank(f_.ranges[j]), j) < std::make_tuple(move_rank(f_.ranges[i]), i)) std::swap(i, j);
@@ -686,6 +691,7 @@ class checker {
   const catalog& c_;
   const check_options& options_;
   routing_index routing_;
+  detail::vpc_index vpcs_;
   std::vector<finding> findings_;
   std::optional<address_set> private_;
   std::optional<std::map<prefix, std::string>> defaults_;

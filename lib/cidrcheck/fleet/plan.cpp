@@ -2,12 +2,14 @@
 
 #include "migration.hpp"
 #include "operation_cover.hpp"
+#include "vpc.hpp"
 
 #include <cidrcheck/address_set.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <set>
@@ -52,43 +54,6 @@ auto bits_for(std::uint64_t n) -> int {
   int bits = 0;
   while ((std::uint64_t{1} << bits) < n && bits < 63) ++bits;
   return bits;
-}
-
-// A network owner of one of these types is a VPC: clusters whose network lies
-// in it share it (one network operation moves them all, and their network
-// inside it is no conflict).
-auto is_vpc(const owner& o) -> bool { return o.kind == owner_kind::network && (o.type == "vpc" || o.type == "vnet"); }
-
-// Per owner: for a cluster, the VPC owner its network lies in (the first such).
-auto shared_vpcs(const fleet& f) -> std::vector<std::optional<std::uint32_t>> {
-  std::vector<std::optional<std::uint32_t>> vpc_of(f.owners.size());
-  for (std::uint32_t v = 0; v < f.owners.size(); ++v) {
-    if (!is_vpc(f.owners[v])) continue;
-    for (std::uint32_t c = 0; c < f.owners.size(); ++c) {
-      const auto& o = f.owners[c];
-      if (o.kind != owner_kind::cluster || vpc_of[c]) continue;
-      for (auto k : o.ranges) {
-        if (f.ranges[k].role != range_role::network) continue;
-        for (auto j : f.owners[v].ranges) {
-          if (f.ranges[j].cidr.supernet_of(f.ranges[k].cidr)) vpc_of[c] = v;
-        }
-      }
-    }
-  }
-  return vpc_of;
-}
-
-// A pair that is no conflict: a cluster's network inside its own VPC, or two
-// clusters' networks in one VPC.
-auto shared_owner_pair(const fleet& f, const std::vector<std::optional<std::uint32_t>>& vpc_of, const finding& x) -> bool {
-  if (!is_pair_rule(x.id) || x.ranges.size() != 2) return false;
-  auto vpc_of_range = [&](const fleet_range& r) -> std::optional<std::uint32_t> {
-    if (r.role == range_role::network && r.owner < vpc_of.size()) return vpc_of[r.owner];
-    if (r.role == range_role::external && is_vpc(f.owners[r.owner])) return r.owner;
-    return std::nullopt;
-  };
-  auto va = vpc_of_range(f.ranges[x.ranges[0]]), vb = vpc_of_range(f.ranges[x.ranges[1]]);
-  return va && vb && *va == *vb;
 }
 
 // The settings plan() works with: the file's, overridden or extended by the options'.
@@ -212,8 +177,9 @@ class planner {
     std::vector<std::uint32_t> owners;
     std::vector<std::uint32_t> ranges;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> follows;  // (member range, VPC range it lies in)
-    std::optional<std::uint32_t> grows;                             // the cluster whose pod space it grows
+    std::vector<std::uint32_t> grows;                               // the clusters whose pod space it grows
     operation_cost cost;
+    std::uint32_t extra_ranges = 0;  // an in-place operation's ranges past one: on a tie, fewer win
   };
 
   // The cheapest kind of the given scope that applies to o (the earlier on a tie), with its cost.
@@ -248,14 +214,14 @@ class planner {
           if (vpc_of_[c] == index) members_.push_back(c);
         }
         if (!members_.empty()) {
-          add_vpc_candidate(index);
+          add_vpc_candidate(index, capacity_needed);
           continue;
         }
         auto kind = best_kind(operation_scope::network, o);
         if (!kind) continue;
         for (auto k : o.ranges) {
           if (pinned_[k]) continue;
-          candidates_.push_back({kind->first, {index}, {k}, {}, std::nullopt, kind->second});
+          candidates_.push_back({kind->first, {index}, {k}, {}, {}, kind->second});
         }
         continue;
       }
@@ -272,26 +238,26 @@ class planner {
         auto kind = best_kind(scope, o);
         if (!kind) continue;
         dearest = std::max(dearest, kind->second.total);
-        candidates_.push_back({kind->first, {index}, {k}, {}, std::nullopt, kind->second});
+        candidates_.push_back({kind->first, {index}, {k}, {}, {}, kind->second});
         // A pod range moved is sized for the cluster's nodes: it clears a lack of pod space too.
-        if (scope == operation_scope::pods && capacity_needed[index]) candidates_.back().grows = index;
+        if (scope == operation_scope::pods && capacity_needed[index]) candidates_.back().grows = {index};
       }
       if (capacity_needed[index]) {
         if (auto kind = best_kind(operation_scope::pod_space, o)) {
           dearest = std::max(dearest, kind->second.total);
-          candidates_.push_back({kind->first, {index}, {}, {}, index, kind->second});
+          candidates_.push_back({kind->first, {index}, {}, {}, {index}, kind->second});
         }
       }
-      (void)first;
+      add_range_sets(first);
       if (auto kind = best_kind(operation_scope::cluster, o)) {
-        candidate replace{kind->first, {index}, {}, {}, std::nullopt, kind->second};
+        candidate replace{kind->first, {index}, {}, {}, {}, kind->second};
         bool possible = true;
         for (auto k : o.ranges) {
           if (working_.ranges[k].role == range_role::network && vpc_of_[index]) continue;  // stays in its VPC
           if (pinned_[k]) possible = false;
           replace.ranges.push_back(k);
         }
-        if (capacity_needed[index]) replace.grows = index;
+        if (capacity_needed[index]) replace.grows = {index};
         if (possible && !replace.ranges.empty()) {
           // A replacement costs more than any in-place change of the cluster.
           if (replace.cost.total <= dearest) {
@@ -306,10 +272,41 @@ class planner {
     (void)n;
   }
 
+  // One in-place operation moves any set of a cluster's ranges of its role at one
+  // cost: one IPPool swap or pool entry and one roll of the nodes, one ServiceCIDR,
+  // one --cluster-cidr change, one new VPC. Offered for each set of two or more
+  // ranges that must change (only all of them past four), from the one-range
+  // candidates at first.. ; a tie goes to fewer ranges, so no healthy range moves.
+  void add_range_sets(std::size_t first) {
+    std::map<operation_scope, std::vector<std::size_t>> by_scope;
+    for (std::size_t j = first; j < candidates_.size(); ++j) {
+      const auto& op = candidates_[j];
+      if (op.ranges.size() == 1 && !reasons_[op.ranges.front()].empty()) by_scope[op.kind->changes].push_back(j);
+    }
+    for (const auto& [scope, singles] : by_scope) {
+      auto add = [&](auto&& in_set) {
+        auto op = candidates_[singles.front()];
+        op.ranges.clear();
+        for (std::size_t b = 0; b < singles.size(); ++b) {
+          if (in_set(b)) op.ranges.push_back(candidates_[singles[b]].ranges.front());
+        }
+        op.extra_ranges = static_cast<std::uint32_t>(op.ranges.size() - 1);
+        candidates_.push_back(std::move(op));
+      };
+      if (singles.size() > 4) {
+        add([](std::size_t) { return true; });
+        continue;
+      }
+      for (std::uint32_t mask = 3; mask < (1u << singles.size()); ++mask) {
+        if (std::popcount(mask) >= 2) add([mask](std::size_t b) { return (mask >> b & 1) != 0; });
+      }
+    }
+  }
+
   // One network operation for a VPC and every cluster in it: the VPC moves to a
   // new block and each member's network keeps its place inside it; a member that
   // cannot change its VPC (EKS, GKE, AKS, kops) is replaced into the new one.
-  void add_vpc_candidate(std::uint32_t vpc) {
+  void add_vpc_candidate(std::uint32_t vpc, const std::vector<bool>& capacity_needed) {
     const auto& v = working_.owners[vpc];
     const operation_kind* kind = c_.find_operation("new-vpc");
     if (!kind) return;
@@ -345,6 +342,7 @@ class planner {
       op.cost.total += replace->second.total;
       op.cost.counted.push_back("+" + std::to_string(replace->second.total) + " for " + o.name + "'s " +
                                 replace->first->name + " (" + o.type + " cannot change its VPC)");
+      if (capacity_needed[m]) op.grows.push_back(m);  // its new pod ranges are sized for its nodes
       for (auto k : o.ranges) {
         if (pinned_[k]) return;
         if (working_.ranges[k].role == range_role::network) {
@@ -368,7 +366,7 @@ class planner {
   void decide() {
     const auto n = static_cast<std::uint32_t>(working_.ranges.size());
     const auto owners = static_cast<std::uint32_t>(working_.owners.size());
-    vpc_of_ = shared_vpcs(working_);
+    vpc_of_ = detail::vpc_index(working_).vpc_of_owners();
     reasons_.assign(n, {});
     capacity_reasons_.assign(owners, {});
     std::vector<bool> capacity_needed(owners, false);
@@ -379,7 +377,6 @@ class planner {
       bool wanted = x.level == severity::error || (options_.fix_latent && x.id == rule::latent_overlap);
       if (!wanted) continue;
       if (is_pair_rule(x.id)) {
-        if (shared_owner_pair(working_, vpc_of_, x)) continue;
         constraints.emplace_back(x.ranges[0], x.ranges[1]);
         for (auto k : x.ranges) reasons_[k].push_back(index);
       } else if (x.id == rule::pod_capacity) {
@@ -398,7 +395,7 @@ class planner {
     // earlier-declared range in place (an operation on later ranges costs a hair less).
     const auto count = static_cast<std::uint32_t>(candidates_.size());
     const uint128 tie_scale = uint128{n + owners + 1} * (count + 1) + 1;
-    const uint128 cost_scale = tie_scale * (uint128{count} * (owners + 1) + 1);
+    const uint128 cost_scale = tie_scale * (uint128{count} * (owners + n + 1) + 1);
     detail::operation_problem problem;
     problem.item_start.assign(n + owners + 1, 0);
     for (std::uint32_t j = 0; j < count; ++j) {
@@ -406,12 +403,12 @@ class planner {
       std::uint32_t first = n + owners;
       for (auto k : op.ranges) first = std::min(first, k);
       for (auto [k, vpc] : op.follows) first = std::min(first, k);
-      if (op.grows) first = std::min(first, n + *op.grows);
-      problem.weights.push_back(static_cast<uint128>(op.cost.total) * cost_scale + uint128{op.owners.size()} * tie_scale +
+      for (auto g : op.grows) first = std::min(first, n + g);
+      problem.weights.push_back(static_cast<uint128>(op.cost.total) * cost_scale + uint128{op.owners.size() + op.extra_ranges} * tie_scale +
                                 (n + owners - first));
       for (auto k : op.ranges) ++problem.item_start[k + 1];
       for (auto [k, vpc] : op.follows) ++problem.item_start[k + 1];
-      if (op.grows) ++problem.item_start[n + *op.grows + 1];
+      for (auto g : op.grows) ++problem.item_start[n + g + 1];
     }
     for (std::size_t k = 1; k < problem.item_start.size(); ++k) problem.item_start[k] += problem.item_start[k - 1];
     problem.item_ops.resize(problem.item_start.back());
@@ -420,7 +417,7 @@ class planner {
       const auto& op = candidates_[j];
       for (auto k : op.ranges) problem.item_ops[fill[k]++] = j;
       for (auto [k, vpc] : op.follows) problem.item_ops[fill[k]++] = j;
-      if (op.grows) problem.item_ops[fill[n + *op.grows]++] = j;
+      for (auto g : op.grows) problem.item_ops[fill[n + g]++] = j;
     }
     problem.constraints = std::move(constraints);
     auto choice = detail::choose_operations(problem);
@@ -448,10 +445,13 @@ class planner {
         moving[k] = true;
         follows_.push_back({k, vpc, at});
       }
-      // Pod space grows by a new range unless the operation moves (and so resizes) a pod range.
-      bool moves_pods = std::any_of(op.ranges.begin(), op.ranges.end(),
-                                    [&](auto k) { return working_.ranges[k].role == range_role::pods; });
-      if (op.grows && !moves_pods) grown_.push_back({*op.grows, capacity_version_[*op.grows], at});
+      // Pod space grows by a new range unless the operation moves (and so resizes) a pod range of that cluster.
+      for (auto g : op.grows) {
+        bool moves_pods = std::any_of(op.ranges.begin(), op.ranges.end(), [&](auto k) {
+          return working_.ranges[k].role == range_role::pods && working_.ranges[k].owner == g;
+        });
+        if (!moves_pods) grown_.push_back({g, capacity_version_[g], at});
+      }
     }
   }
 
@@ -780,11 +780,11 @@ class planner {
     // Checked without messages first (they cost much on big fleets); described only if needed.
     auto lean = options_.check;
     lean.describe = false;
-    result_.remaining = without_shared_owner_pairs(applied, judged(applied, check(applied, c_, lean)));
+    result_.remaining = judged(applied, check(applied, c_, lean));
     bool errors_left = std::any_of(result_.remaining.begin(), result_.remaining.end(),
                                    [](const finding& x) { return x.level == severity::error; });
     if (errors_left && options_.check.describe) {
-      result_.remaining = without_shared_owner_pairs(applied, judged(applied, check(applied, c_, options_.check)));
+      result_.remaining = judged(applied, check(applied, c_, options_.check));
     }
     // Ranges the plan created sit after the input's in the applied fleet, in the
     // order of the changes that fill requests or add pod space (those have no request).
@@ -808,13 +808,6 @@ class planner {
       problem.message = x.message + "; " + why_unresolved(x);
       result_.problems.push_back(std::move(problem));
     }
-  }
-
-  // Findings less the pairs that are no conflict: a cluster's network inside its own VPC.
-  auto without_shared_owner_pairs(const fleet& f, std::vector<finding> findings) const -> std::vector<finding> {
-    auto vpc_of = shared_vpcs(f);
-    std::erase_if(findings, [&](const finding& x) { return shared_owner_pair(f, vpc_of, x); });
-    return findings;
   }
 
   // The findings of fleet f as the options judge them (rule settings, suppressions).
@@ -861,8 +854,6 @@ auto plan(const fleet& f, const catalog& c, const plan_options& options) -> plan
 auto plan_check(const fleet& f, const catalog& c, const plan_options& options) -> std::vector<finding> {
   auto findings = check(f, c, options.check);
   if (options.triage) findings = triage(f, std::move(findings), *options.triage).findings;
-  auto vpc_of = shared_vpcs(f);
-  std::erase_if(findings, [&](const finding& x) { return shared_owner_pair(f, vpc_of, x); });
   return findings;
 }
 

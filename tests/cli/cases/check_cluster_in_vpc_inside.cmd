@@ -1,0 +1,1 @@
+check tests/fixtures/fleets/vpc/in-vpc.yaml

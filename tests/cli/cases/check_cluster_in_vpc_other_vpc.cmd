@@ -1,0 +1,1 @@
+check tests/fixtures/fleets/vpc/other-vpc.yaml

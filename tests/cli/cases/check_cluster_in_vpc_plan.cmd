@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/vpc/in-vpc.yaml
