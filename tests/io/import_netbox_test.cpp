@@ -140,6 +140,11 @@ TEST(ImportNetbox, AListOfPrefixesAndOnePrefixReadToo) {
   auto one = load_text(import_kind::netbox, R"({"id": 5, "prefix": "fd00:10::/48", "vrf": null})");
   ASSERT_TRUE(one.ok()) << printed(one);
   EXPECT_EQ(names(one), (v{"fd00:10::/48"}));
+  // A VRF with neither name nor display is named by its id: still not the global table.
+  auto bare = load_text(import_kind::netbox, R"([{"prefix": "10.9.0.0/16", "vrf": {"id": 3}},
+                                                 {"prefix": "10.9.0.0/16", "vrf": null}])");
+  ASSERT_TRUE(bare.ok()) << printed(bare);
+  EXPECT_EQ(names(bare), (v{"#3/10.9.0.0/16", "10.9.0.0/16"}));
 }
 
 TEST(ImportNetbox, BadPrefixesAreErrorsAtTheirCharacter) {

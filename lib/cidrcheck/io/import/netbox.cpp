@@ -114,12 +114,18 @@ class prefixes_reader {
   }
 
   // A VRF as NetBox prints one (VRF.__str__, and so the CSV export): "name (rd)", or "name".
+  // The brief form of NetBox's nested VRF has both.
   auto vrf(std::optional<std::uint32_t> k) -> std::string {
     if (!k || in_.yaml().node(*k).kind != yaml_kind::mapping) return name_of(k, "vrf");
     auto o = in_.object_at(k, "vrf");
     if (!o) return "";
     auto name = in_.text(o->get("name"), "name");
-    if (!name) return in_.text(o->get("display"), "display").value_or("");
+    if (!name) name = in_.text(o->get("display"), "display");
+    if (!name) {
+      // A VRF named by its id alone is still not the global table.
+      auto id = in_.text(o->get("id"), "id");
+      return id ? "#" + *id : "";
+    }
     auto rd = in_.text(o->get("rd"), "rd");
     return rd ? *name + " (" + *rd + ")" : *name;
   }

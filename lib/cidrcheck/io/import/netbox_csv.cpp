@@ -13,6 +13,7 @@
 #include <cidrcheck/io/diagnostic_code.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <map>
 
