@@ -260,6 +260,13 @@ TEST(ImportNetboxCsv, ImportFormatHeadersAndLineEndsRead) {
   EXPECT_EQ(owner_of(r, "10.2.0.0/16").description, "NetBox prefix \"b,\r\nc\" (status active), from NetBox's CSV export");
 }
 
+TEST(ImportNetboxCsv, BytesThatAreNotUtf8AreAnErrorAtTheFirst) {
+  auto r = load_text(import_kind::netbox_csv, "Prefix,Description\n10.0.0.0/8,caf\xE9\n", "latin1.csv");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(printed(r), "latin1.csv:2:15: error: netbox-csv: invalid CSV: a byte that is not UTF-8; save the export as "
+                        "UTF-8\n");
+}
+
 TEST(ImportNetboxCsv, EmptyFilesAndHeadersAlone) {
   auto empty = load_text(import_kind::netbox_csv, "\xEF\xBB\xBF\r\n", "empty.csv");
   EXPECT_EQ(codes(empty), (strings{"empty-input"}));

@@ -188,6 +188,20 @@ auto header_list(const csv_row& header) -> std::string {
 void import_netbox_csv(std::string_view text, const std::string& file, std::size_t max_errors,
                        std::vector<diagnostic>& diagnostics, import_result& out) {
   csv_reader in(text, file, max_errors, diagnostics);
+  // Bytes that are not UTF-8 are an error at the first, as in every input (docs/limits.md).
+  for (std::size_t k = 0, line = 1, line_start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0; k < text.size();) {
+    auto n = utf8_length(text.substr(k));
+    if (n == 0) {
+      in.error(in.where(static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(k - line_start + 1)),
+               diag::csv_syntax, "invalid CSV: a byte that is not UTF-8; save the export as UTF-8");
+      return;
+    }
+    if (text[k] == '\n') {
+      ++line;
+      line_start = k + 1;
+    }
+    k += n;
+  }
   auto header = in.next();
   if (!header) return;
   columns cols;
