@@ -249,3 +249,60 @@ CIDRCHECK_IMPORT_BENCH(cilium_pools_case, "BM_Import_CiliumPools");
 
 }  // namespace
 }  // namespace cidrcheck::bench
+
+// NetBox's prefixes (netbox, netbox-csv): n prefixes in four routing domains
+// (the global table and three VRFs), each a /20 container of 10.0.0.0/8 and
+// its fifteen /24 children, one prefix in a hundred listed twice (a warning
+// each). The hierarchy is a sort and a sweep: n log n.
+namespace cidrcheck::bench {
+namespace {
+
+struct netbox_row {
+  std::size_t id;
+  std::string cidr, vrf, rd;
+};
+
+auto netbox_row_of(std::size_t k) -> netbox_row {
+  static const char* const vrfs[] = {"", "blue", "green", "red"};
+  std::size_t i = k % 100 == 99 ? k - 1 : k;  // the duplicate repeats the row before
+  std::size_t group = i / 16, child = i % 16;
+  std::size_t domain = group % 4;
+  auto base = 0x0a000000u + static_cast<std::uint32_t>(group / 4 % 4096) * (1u << 12);
+  auto cidr = child == 0 ? v4(base) + "/20" : v4(base + static_cast<std::uint32_t>(child) * 256u) + "/24";
+  return {k + 1, cidr, vrfs[domain], domain == 0 ? "" : "65000:" + std::to_string(domain)};
+}
+
+auto netbox_prefixes(std::size_t n) -> std::string {
+  std::string out = R"({"count": )" + std::to_string(n) + R"(, "next": null, "previous": null, "results": [)";
+  for (std::size_t k = 0; k < n; ++k) {
+    auto r = netbox_row_of(k);
+    auto vrf = r.vrf.empty() ? std::string("null")
+                             : R"({"id": 1, "name": ")" + r.vrf + R"(", "rd": ")" + r.rd + R"("})";
+    out += (k ? ",\n" : "\n") + std::string(R"({"id": )") + std::to_string(r.id) + R"(, "prefix": ")" + r.cidr +
+           R"(", "vrf": )" + vrf +
+           R"(, "scope_type": "dcim.site", "scope": {"id": 3, "name": "ams1"}, "tenant": {"id": 2, "name": "Platform"},)"
+           R"( "status": {"value": "active", "label": "Active"}, "role": {"id": 1, "name": "Pods"}, "description": "p)" +
+           std::to_string(k) + R"("})";
+  }
+  return out + "]}\n";
+}
+
+auto netbox_csv(std::size_t n) -> std::string {
+  std::string out = "\xEF\xBB\xBFID,Prefix,Status,VRF,Tenant,Scope,Scope Type,Role,Description\r\n";
+  for (std::size_t k = 0; k < n; ++k) {
+    auto r = netbox_row_of(k);
+    auto vrf = r.vrf.empty() ? std::string("Global") : r.vrf + " (" + r.rd + ")";
+    out += std::to_string(r.id) + "," + r.cidr + ",Active," + vrf + ",Platform,ams1,dcim.site,Pods,\"p" +
+           std::to_string(k) + ", ams1\"\r\n";
+  }
+  return out;
+}
+
+void netbox_prefixes_case(benchmark::State& s) { import_case<netbox_prefixes>(s, import_kind::netbox); }
+void netbox_csv_case(benchmark::State& s) { import_case<netbox_csv>(s, import_kind::netbox_csv); }
+
+CIDRCHECK_IMPORT_BENCH(netbox_prefixes_case, "BM_Import_NetboxPrefixes");
+CIDRCHECK_IMPORT_BENCH(netbox_csv_case, "BM_Import_NetboxCsv");
+
+}  // namespace
+}  // namespace cidrcheck::bench

@@ -15,15 +15,18 @@ namespace cidrcheck {
 namespace diag {
 inline constexpr char bad_version[] = "bad-version";
 inline constexpr char connection_members[] = "connection-members";
+inline constexpr char csv_syntax[] = "csv-syntax";
 inline constexpr char duplicate[] = "duplicate";
 inline constexpr char duplicate_key[] = "duplicate-key";
 inline constexpr char duplicate_member[] = "duplicate-member";
 inline constexpr char duplicate_name[] = "duplicate-name";
+inline constexpr char duplicate_prefix[] = "duplicate-prefix";
 inline constexpr char empty_input[] = "empty-input";
 inline constexpr char import_empty[] = "import-empty";
 inline constexpr char import_format[] = "import-format";
 inline constexpr char import_skipped[] = "import-skipped";
 inline constexpr char import_unknown[] = "import-unknown";
+inline constexpr char incomplete_export[] = "incomplete-export";
 inline constexpr char inferred_name[] = "inferred-name";
 inline constexpr char internal[] = "internal";
 inline constexpr char invalid_address[] = "invalid-address";
@@ -76,15 +79,18 @@ struct diagnostic_code_info {
 inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::bad_version, "a catalog operation's Kubernetes version bound is not a version such as 1.29"},
     diagnostic_code_info{diag::connection_members, "a connection has fewer than two different members"},
+    diagnostic_code_info{diag::csv_syntax, "an export in CSV is not well-formed: a quoted field that never ends, text after a closing quote, a row with more or fewer fields than the header"},
     diagnostic_code_info{diag::duplicate, "the catalog lists an operation twice"},
     diagnostic_code_info{diag::duplicate_key, "a mapping repeats a key"},
     diagnostic_code_info{diag::duplicate_member, "warning: a connection lists a member twice"},
     diagnostic_code_info{diag::duplicate_name, "two owners share a name (in one file, or a cluster in one source and a network in another)"},
+    diagnostic_code_info{diag::duplicate_prefix, "warning: a NetBox export lists a prefix twice in one VRF (or the global table), or one prefix object twice; it is read once"},
     diagnostic_code_info{diag::empty_input, "the input holds nothing to read: no YAML document, no cluster or network, no CIDR, an empty export"},
     diagnostic_code_info{diag::import_empty, "warning: an export file lists nothing cidrcheck reads"},
     diagnostic_code_info{diag::import_format, "an export is not in the format its kind reads (for example `terraform show -json` instead of the state)"},
     diagnostic_code_info{diag::import_skipped, "note: a Terraform state or plan holds resource types cidrcheck does not read; one note counts them per file"},
     diagnostic_code_info{diag::import_unknown, "note: a Terraform plan leaves a range unknown until apply; the resource is named and the range left out, not guessed"},
+    diagnostic_code_info{diag::incomplete_export, "warning: a paginated export (NetBox's /api/ipam/prefixes/) lists fewer objects than its count says: pages are missing"},
     diagnostic_code_info{diag::inferred_name, "note: an export names no cluster, so the cluster is named after the file"},
     diagnostic_code_info{diag::internal, "cidrcheck could not start its YAML parser (a bug or no memory)"},
     diagnostic_code_info{diag::invalid_address, "an address does not parse (a DNS address, a renumber target, a Tailscale host)"},

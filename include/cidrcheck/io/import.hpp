@@ -28,6 +28,8 @@ enum class import_kind : std::uint8_t {
   kubectl_services,  ///< kubectl get services -A -o json: Service counts and cluster IPs
   kubeadm_config,    ///< the kubeadm-config ConfigMap (kubectl -n kube-system get configmap kubeadm-config -o yaml)
   cilium,            ///< Cilium's CiliumPodIPPools and the cilium-config ConfigMap's cluster-pool settings
+  netbox,            ///< NetBox's /api/ipam/prefixes/ (JSON): one page, or every page of an export
+  netbox_csv,        ///< NetBox's CSV export of the prefix list
 };
 
 /// What the command line and the docs say about a kind.

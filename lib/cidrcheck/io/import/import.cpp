@@ -14,7 +14,7 @@ namespace cidrcheck {
 
 namespace {
 
-constexpr std::array<import_kind_info, 14> kinds{{
+constexpr std::array<import_kind_info, 16> kinds{{
     {import_kind::aws_vpcs, "aws-vpcs", "aws ec2 describe-vpcs",
      "the CIDR blocks of each VPC, IPv4 and IPv6, that are associated"},
     {import_kind::aws_eks, "aws-eks", "aws eks describe-cluster --name NAME",
@@ -43,12 +43,16 @@ constexpr std::array<import_kind_info, 14> kinds{{
      "the pod and service subnets and Kubernetes version of the ClusterConfiguration inside"},
     {import_kind::cilium, "cilium", "kubectl get ciliumpodippools -o yaml, kubectl -n kube-system get configmap cilium-config -o yaml",
      "CiliumPodIPPool CIDRs and mask sizes, cilium-config's cluster-pool ranges and mask sizes"},
+    {import_kind::netbox, "netbox", "GET /api/ipam/prefixes/ of NetBox's REST API, every page in one file",
+     "each prefix not inside another of its VRF, as a network; the prefixes inside, duplicates, status and role"},
+    {import_kind::netbox_csv, "netbox-csv", "NetBox's prefix list: Export, All data (CSV)",
+     "the same as netbox, from the prefix list's CSV export"},
 }};
 
 using importer = void (*)(detail::source_reader&, const std::vector<std::uint32_t>&, detail::import_result&);
 
 // Indexed by import_kind, like `kinds`.
-constexpr std::array<importer, 14> importers{{
+constexpr std::array<importer, 16> importers{{
     detail::import_aws_vpcs,
     detail::import_aws_eks,
     detail::import_gke,
@@ -63,6 +67,8 @@ constexpr std::array<importer, 14> importers{{
     detail::import_kubectl_services,
     detail::import_kubeadm_config,
     detail::import_cilium,
+    detail::import_netbox,
+    nullptr,  // netbox-csv: CSV, not YAML; read_import() reads it with import_netbox_csv()
 }};
 
 auto is_kind_word(std::string_view word) -> bool {
@@ -212,7 +218,8 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
     return out;
   }
   std::string text(input);
-  bool json = kind == import_kind::tailscale || looks_like_json(text);
+  bool csv = kind == import_kind::netbox_csv;
+  bool json = !csv && (kind == import_kind::tailscale || looks_like_json(text));
   if (json) {
     if (auto open = prepare_json(text, kind == import_kind::tailscale)) {
       auto [line, column] = position_of(text, *open);
@@ -220,7 +227,13 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
                              {name, line, column}, {}});
     }
   }
-  if (diagnostics.size() == first_new) {
+  if (csv) {
+    if (text.find_first_not_of(" \t\r\n", text.starts_with("\xEF\xBB\xBF") ? 3 : 0) == std::string::npos) {
+      diagnostics.push_back({severity::error, diag::empty_input, "the file is empty", {name, 0, 0}, {}});
+    } else {
+      import_netbox_csv(text, name, limits.max_errors, diagnostics, out);
+    }
+  } else if (diagnostics.size() == first_new) {
     auto doc = parse_yaml(text, name, limits, diagnostics);
     if (diagnostics.size() > first_new) {
       // A syntax error: say which language, and whether the file simply stops.
@@ -243,13 +256,13 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
       source_reader in(r, kind, name, cluster);
       in.set_input({text, limits, visit_budget, &diagnostics});
       importers[static_cast<std::size_t>(kind)](in, doc.roots, out);
-      bool errors = std::any_of(diagnostics.begin() + static_cast<std::ptrdiff_t>(first_new), diagnostics.end(),
-                                [](const diagnostic& d) { return d.level == severity::error; });
-      if (out.owners.empty() && !errors) {
-        diagnostics.push_back({severity::warning, diag::import_empty, "the file lists nothing cidrcheck reads",
-                               {name, 0, 0}, {}});
-      }
     }
+  }
+  bool errors = std::any_of(diagnostics.begin() + static_cast<std::ptrdiff_t>(first_new), diagnostics.end(),
+                            [](const diagnostic& d) { return d.level == severity::error; });
+  if (out.owners.empty() && !errors) {
+    diagnostics.push_back({severity::warning, diag::import_empty, "the file lists nothing cidrcheck reads",
+                           {name, 0, 0}, {}});
   }
   // An alias walked several times reports one problem as often: once is enough.
   std::set<std::pair<std::string, std::string>> seen;

@@ -2,12 +2,14 @@
 // The importers, one per kind: aws.cpp, gcp.cpp, azure.cpp, kops.cpp,
 // kubeadm.cpp, kubectl.cpp, terraform.cpp, terraform_plan.cpp (both through
 // terraform_resources.hpp), tailscale.cpp, kubectl_services.cpp,
-// kubeadm_config.cpp, cilium.cpp. Each reads every
+// kubeadm_config.cpp, cilium.cpp, netbox.cpp and netbox_csv.cpp (both through
+// netbox_prefixes.hpp). Each reads every
 // document of its file into `out` and reports what it cannot read where it is.
 
 #include "imported.hpp"
 #include "source_reader.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,6 +31,11 @@ void import_tailscale(source_reader& in, const std::vector<std::uint32_t>& roots
 void import_kubectl_services(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 void import_kubeadm_config(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 void import_cilium(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_netbox(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+/// Reads NetBox's CSV export of prefixes (not YAML, so no source_reader):
+/// errors go to `diagnostics`, at most max_errors of them counting those there.
+void import_netbox_csv(std::string_view text, const std::string& file, std::size_t max_errors,
+                       std::vector<diagnostic>& diagnostics, import_result& out);
 
 /// Reads a kubeadm ClusterConfiguration (v1beta2 to v1beta4) into a new
 /// cluster of `out`: its name, version, pod and service subnets and the

@@ -1,6 +1,7 @@
 #pragma once
 // Reading one export: JSON and HuJSON go through the YAML parser (JSON is
-// YAML's flow style), so every value keeps its line and column.
+// YAML's flow style), so every value keeps its line and column; CSV
+// (netbox-csv) has a reader of its own (netbox_csv.cpp).
 
 #include "../yaml_document.hpp"
 #include "imported.hpp"

@@ -1,0 +1,1 @@
+check netbox:tests/fixtures/import/netbox/prefixes.json

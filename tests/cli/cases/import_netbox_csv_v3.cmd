@@ -1,0 +1,1 @@
+import netbox-csv tests/fixtures/import/netbox/prefixes-v3.csv

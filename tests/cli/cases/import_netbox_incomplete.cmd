@@ -1,0 +1,1 @@
+import netbox tests/fixtures/import/netbox/page-1-of-2.json

@@ -1,0 +1,1 @@
+import netbox tests/fixtures/import/netbox/pages.json
