@@ -28,6 +28,8 @@ enum class import_kind : std::uint8_t {
   kubectl_services,  ///< kubectl get services -A -o json: Service counts and cluster IPs
   kubeadm_config,    ///< the kubeadm-config ConfigMap (kubectl -n kube-system get configmap kubeadm-config -o yaml)
   cilium,            ///< Cilium's CiliumPodIPPools and the cilium-config ConfigMap's cluster-pool settings
+  aws_subnets,       ///< aws ec2 describe-subnets: subnets, grouped by VPC
+  azure_vnets,       ///< az network vnet list|show: virtual networks, their subnets and peerings
 };
 
 /// What the command line and the docs say about a kind.

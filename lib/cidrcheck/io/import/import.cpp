@@ -14,7 +14,7 @@ namespace cidrcheck {
 
 namespace {
 
-constexpr std::array<import_kind_info, 14> kinds{{
+constexpr std::array<import_kind_info, 16> kinds{{
     {import_kind::aws_vpcs, "aws-vpcs", "aws ec2 describe-vpcs",
      "the CIDR blocks of each VPC, IPv4 and IPv6, that are associated"},
     {import_kind::aws_eks, "aws-eks", "aws eks describe-cluster --name NAME",
@@ -43,12 +43,16 @@ constexpr std::array<import_kind_info, 14> kinds{{
      "the pod and service subnets and Kubernetes version of the ClusterConfiguration inside"},
     {import_kind::cilium, "cilium", "kubectl get ciliumpodippools -o yaml, kubectl -n kube-system get configmap cilium-config -o yaml",
      "CiliumPodIPPool CIDRs and mask sizes, cilium-config's cluster-pool ranges and mask sizes"},
+    {import_kind::aws_subnets, "aws-subnets", "aws ec2 describe-subnets",
+     "each subnet's IPv4 and associated IPv6 blocks, as ranges inside its VPC"},
+    {import_kind::azure_vnets, "azure-vnets", "az network vnet list",
+     "each virtual network's address space and subnets; Connected peerings as connections"},
 }};
 
 using importer = void (*)(detail::source_reader&, const std::vector<std::uint32_t>&, detail::import_result&);
 
 // Indexed by import_kind, like `kinds`.
-constexpr std::array<importer, 14> importers{{
+constexpr std::array<importer, 16> importers{{
     detail::import_aws_vpcs,
     detail::import_aws_eks,
     detail::import_gke,
@@ -63,6 +67,8 @@ constexpr std::array<importer, 14> importers{{
     detail::import_kubectl_services,
     detail::import_kubeadm_config,
     detail::import_cilium,
+    detail::import_aws_subnets,
+    detail::import_azure_vnets,
 }};
 
 auto is_kind_word(std::string_view word) -> bool {

@@ -2,13 +2,14 @@
 // The importers, one per kind: aws.cpp, gcp.cpp, azure.cpp, kops.cpp,
 // kubeadm.cpp, kubectl.cpp, terraform.cpp, terraform_plan.cpp (both through
 // terraform_resources.hpp), tailscale.cpp, kubectl_services.cpp,
-// kubeadm_config.cpp, cilium.cpp. Each reads every
+// kubeadm_config.cpp, cilium.cpp, aws_subnets.cpp, azure_vnets.cpp. Each reads every
 // document of its file into `out` and reports what it cannot read where it is.
 
 #include "imported.hpp"
 #include "source_reader.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,8 @@ void import_tailscale(source_reader& in, const std::vector<std::uint32_t>& roots
 void import_kubectl_services(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 void import_kubeadm_config(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 void import_cilium(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_aws_subnets(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_azure_vnets(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 
 /// Reads a kubeadm ClusterConfiguration (v1beta2 to v1beta4) into a new
 /// cluster of `out`: its name, version, pod and service subnets and the
@@ -41,9 +44,15 @@ auto read_cluster_configuration(source_reader& in, const source_reader::object& 
 /// text is no such path. Shared by the gcloud and Terraform importers and GKE's link.
 auto gcp_subnet_name(std::string_view path) -> std::string;
 
+/// Reports whether an AWS CIDR block association state is one whose block is
+/// in use: the API's states are associating, associated, disassociating,
+/// disassociated, failing and failed (older CLI versions print them in
+/// capitals); no state counts as in use. Shared by aws-vpcs and aws-subnets.
+auto aws_block_in_use(const std::optional<std::string>& state) -> bool;
+
 /// The name an Azure virtual network has as an owner, "group/name" in lower
 /// case, from a resource ID of it or of one of its subnets; "" if the ID names
-/// none. Shared by the AKS and Terraform importers.
+/// none. Shared by the AKS, Terraform and azure-vnets importers.
 auto azure_vnet_name(std::string_view id) -> std::string;
 
 }  // namespace cidrcheck::detail
