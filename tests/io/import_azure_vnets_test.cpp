@@ -77,6 +77,15 @@ TEST(ImportAzureVnets, WithoutAnIdTheGroupAndNameInLowerCaseName) {
   EXPECT_EQ(names(text), (v{"rg-network/hub-vnet"}));
 }
 
+TEST(ImportAzureVnets, AnAksClusterInTheNetworkTakesItsAddressSpace) {
+  // az network vnet show: one network, the one patty-kube's pools name.
+  auto r = load({{import_kind::aks, "aks/patty-kube.json"}, {import_kind::azure_vnets, "azure-vnets/aks-vnet.json"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(names(r), (v{"patty-kube"}));
+  EXPECT_EQ(cidrs(r, "patty-kube", range_role::network), (v{"10.224.0.0/12"}));
+  EXPECT_TRUE(r.value.conflicts.empty());
+}
+
 TEST(ImportAzureVnets, BadInputIsReportedWhereItIs) {
   auto r = load({{import_kind::azure_vnets, "azure-vnets/bad.json"}});
   ASSERT_FALSE(r.ok());
