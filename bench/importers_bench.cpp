@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -303,6 +304,60 @@ void netbox_csv_case(benchmark::State& s) { import_case<netbox_csv>(s, import_ki
 
 CIDRCHECK_IMPORT_BENCH(netbox_prefixes_case, "BM_Import_NetboxPrefixes");
 CIDRCHECK_IMPORT_BENCH(netbox_csv_case, "BM_Import_NetboxCsv");
+
+}  // namespace
+}  // namespace cidrcheck::bench
+
+namespace cidrcheck::bench {
+namespace {
+
+auto hex(std::size_t x) -> std::string {
+  char text[17];
+  std::snprintf(text, sizeof text, "%zx", x);
+  return text;
+}
+
+// n subnets of one /26 each, 100 per VPC (so there are n / 100 VPCs to group
+// them into), each with a Name tag and an associated IPv6 /64.
+auto aws_subnets(std::size_t n) -> std::string {
+  std::string out = R"({"Subnets": [)";
+  for (std::size_t k = 0; k < n; ++k) {
+    auto id = std::to_string(k);
+    out += (k ? ",\n" : "\n") + std::string(R"({"SubnetId": "subnet-)") + id + R"(", "VpcId": "vpc-)" +
+           std::to_string(k / 100) + R"(", "CidrBlock": ")" + block(k) +
+           R"(", "Ipv6CidrBlockAssociationSet": [{"Ipv6CidrBlock": "2600:1f14:)" + hex(k % 65536) + ":" + hex(k / 65536) +
+           R"(::/64", "Ipv6CidrBlockState": {"State": "associated"}}], "Tags": [{"Key": "Name", "Value": "subnet-)" +
+           id + R"("}]})";
+  }
+  return out + "]}\n";
+}
+
+// n virtual networks of one /26 each with one subnet, each peered (Connected)
+// with the next, so that n - 1 connections join them: as `az network vnet list` prints them.
+auto azure_vnets(std::size_t n) -> std::string {
+  auto id = [](std::size_t k) {
+    return "/subscriptions/0b1f6471-1bf0-4dda-aec3-cb9272f09590/resourceGroups/rg/providers/Microsoft.Network/"
+           "virtualNetworks/vnet-" + std::to_string(k);
+  };
+  std::string out = "[";
+  for (std::size_t k = 0; k < n; ++k) {
+    out += (k ? ",\n" : "\n") + std::string(R"({"name": "vnet-)") + std::to_string(k) + R"(", "id": ")" + id(k) +
+           R"(", "resourceGroup": "rg", "addressSpace": {"addressPrefixes": [")" + block(k) +
+           R"("]}, "subnets": [{"name": "default", "addressPrefix": ")" + block(k) + R"("}], "virtualNetworkPeerings": [)";
+    if (k + 1 < n) {
+      out += R"({"name": "next", "peeringState": "Connected", "remoteVirtualNetwork": {"id": ")" + id(k + 1) +
+             R"("}, "remoteAddressSpace": {"addressPrefixes": [")" + block(k + 1) + R"("]}})";
+    }
+    out += "]}";
+  }
+  return out + "]\n";
+}
+
+void aws_subnets_case(benchmark::State& s) { import_case<aws_subnets>(s, import_kind::aws_subnets); }
+void azure_vnets_case(benchmark::State& s) { import_case<azure_vnets>(s, import_kind::azure_vnets); }
+
+CIDRCHECK_IMPORT_BENCH(aws_subnets_case, "BM_Import_AwsSubnets");
+CIDRCHECK_IMPORT_BENCH(azure_vnets_case, "BM_Import_AzureVnets");
 
 }  // namespace
 }  // namespace cidrcheck::bench

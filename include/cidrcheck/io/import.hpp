@@ -30,6 +30,8 @@ enum class import_kind : std::uint8_t {
   cilium,            ///< Cilium's CiliumPodIPPools and the cilium-config ConfigMap's cluster-pool settings
   netbox,            ///< NetBox's /api/ipam/prefixes/ (JSON): one page, or every page of an export
   netbox_csv,        ///< NetBox's CSV export of the prefix list
+  aws_subnets,       ///< aws ec2 describe-subnets: subnets, grouped by VPC
+  azure_vnets,       ///< az network vnet list|show: virtual networks, their subnets and peerings
 };
 
 /// What the command line and the docs say about a kind.

@@ -1,4 +1,5 @@
-// aws ec2 describe-vpcs and aws eks describe-cluster (JSON, as the AWS CLI prints it).
+// aws ec2 describe-vpcs and aws eks describe-cluster (JSON, as the AWS CLI prints it);
+// aws_subnets.cpp reads describe-subnets.
 
 #include "../kube_version.hpp"
 
@@ -10,17 +11,14 @@
 
 namespace cidrcheck::detail {
 
-namespace {
-
-// Reports whether an association state is one whose block the VPC uses: the
-// API's states are associating, associated, disassociating, disassociated,
-// failing and failed (older CLI versions print them in capitals).
-auto in_use(const std::optional<std::string>& state) -> bool {
+auto aws_block_in_use(const std::optional<std::string>& state) -> bool {
   if (!state) return true;
   std::string s = *state;
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s == "associated" || s == "associating";
 }
+
+namespace {
 
 // The Name tag, and the clusters a kubernetes.io/cluster/NAME tag (value
 // "owned" or "shared") says the VPC belongs to. kops, eksctl and the AWS cloud
@@ -60,7 +58,7 @@ void read_vpc(source_reader& in, std::uint32_t node, import_result& out) {
   if (auto set = vpc->get("CidrBlockAssociationSet")) {
     for (auto item : in.items(set, "CidrBlockAssociationSet")) {
       auto a = in.object_at(item, "a CIDR block association");
-      if (!a || !in_use(in.text(a->at({"CidrBlockState", "State"}), "State"))) continue;
+      if (!a || !aws_block_in_use(in.text(a->at({"CidrBlockState", "State"}), "State"))) continue;
       if (auto r = in.range(a->get("CidrBlock"), "CidrBlock of VPC " + *id)) blocks.push_back(std::move(*r));
     }
   } else if (auto r = in.range(vpc->get("CidrBlock"), "CidrBlock of VPC " + *id)) {
@@ -68,7 +66,7 @@ void read_vpc(source_reader& in, std::uint32_t node, import_result& out) {
   }
   for (auto item : in.items(vpc->get("Ipv6CidrBlockAssociationSet"), "Ipv6CidrBlockAssociationSet")) {
     auto a = in.object_at(item, "an IPv6 CIDR block association");
-    if (!a || !in_use(in.text(a->at({"Ipv6CidrBlockState", "State"}), "State"))) continue;
+    if (!a || !aws_block_in_use(in.text(a->at({"Ipv6CidrBlockState", "State"}), "State"))) continue;
     if (auto r = in.range(a->get("Ipv6CidrBlock"), "Ipv6CidrBlock of VPC " + *id)) blocks.push_back(std::move(*r));
   }
   add_claim(o, range_role::external, claim_kind::exact, std::move(blocks));

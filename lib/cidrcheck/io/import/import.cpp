@@ -14,7 +14,7 @@ namespace cidrcheck {
 
 namespace {
 
-constexpr std::array<import_kind_info, 16> kinds{{
+constexpr std::array<import_kind_info, 18> kinds{{
     {import_kind::aws_vpcs, "aws-vpcs", "aws ec2 describe-vpcs",
      "the CIDR blocks of each VPC, IPv4 and IPv6, that are associated"},
     {import_kind::aws_eks, "aws-eks", "aws eks describe-cluster --name NAME",
@@ -47,12 +47,16 @@ constexpr std::array<import_kind_info, 16> kinds{{
      "each prefix not inside another of its VRF, as a network; the prefixes inside, duplicates, status and role"},
     {import_kind::netbox_csv, "netbox-csv", "NetBox's prefix list: Export, All data (CSV)",
      "the same as netbox, from the prefix list's CSV export"},
+    {import_kind::aws_subnets, "aws-subnets", "aws ec2 describe-subnets",
+     "each subnet's IPv4 and associated IPv6 blocks, as ranges inside its VPC"},
+    {import_kind::azure_vnets, "azure-vnets", "az network vnet list",
+     "each virtual network's address space and subnets; Connected peerings as connections"},
 }};
 
 using importer = void (*)(detail::source_reader&, const std::vector<std::uint32_t>&, detail::import_result&);
 
 // Indexed by import_kind, like `kinds`.
-constexpr std::array<importer, 16> importers{{
+constexpr std::array<importer, 18> importers{{
     detail::import_aws_vpcs,
     detail::import_aws_eks,
     detail::import_gke,
@@ -69,6 +73,8 @@ constexpr std::array<importer, 16> importers{{
     detail::import_cilium,
     detail::import_netbox,
     nullptr,  // netbox-csv: CSV, not YAML; read_import() reads it with import_netbox_csv()
+    detail::import_aws_subnets,
+    detail::import_azure_vnets,
 }};
 
 auto is_kind_word(std::string_view word) -> bool {

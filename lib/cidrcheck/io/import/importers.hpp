@@ -3,7 +3,7 @@
 // kubeadm.cpp, kubectl.cpp, terraform.cpp, terraform_plan.cpp (both through
 // terraform_resources.hpp), tailscale.cpp, kubectl_services.cpp,
 // kubeadm_config.cpp, cilium.cpp, netbox.cpp and netbox_csv.cpp (both through
-// netbox_prefixes.hpp). Each reads every
+// netbox_prefixes.hpp), aws_subnets.cpp, azure_vnets.cpp. Each reads every
 // document of its file into `out` and reports what it cannot read where it is.
 
 #include "imported.hpp"
@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,8 @@ void import_netbox(source_reader& in, const std::vector<std::uint32_t>& roots, i
 /// errors go to `diagnostics`, at most max_errors of them counting those there.
 void import_netbox_csv(std::string_view text, const std::string& file, std::size_t max_errors,
                        std::vector<diagnostic>& diagnostics, import_result& out);
+void import_aws_subnets(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_azure_vnets(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 
 /// Reads a kubeadm ClusterConfiguration (v1beta2 to v1beta4) into a new
 /// cluster of `out`: its name, version, pod and service subnets and the
@@ -48,9 +51,15 @@ auto read_cluster_configuration(source_reader& in, const source_reader::object& 
 /// text is no such path. Shared by the gcloud and Terraform importers and GKE's link.
 auto gcp_subnet_name(std::string_view path) -> std::string;
 
+/// Reports whether an AWS CIDR block association state is one whose block is
+/// in use: the API's states are associating, associated, disassociating,
+/// disassociated, failing and failed (older CLI versions print them in
+/// capitals); no state counts as in use. Shared by aws-vpcs and aws-subnets.
+auto aws_block_in_use(const std::optional<std::string>& state) -> bool;
+
 /// The name an Azure virtual network has as an owner, "group/name" in lower
 /// case, from a resource ID of it or of one of its subnets; "" if the ID names
-/// none. Shared by the AKS and Terraform importers.
+/// none. Shared by the AKS, Terraform and azure-vnets importers.
 auto azure_vnet_name(std::string_view id) -> std::string;
 
 }  // namespace cidrcheck::detail

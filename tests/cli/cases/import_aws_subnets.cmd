@@ -1,0 +1,1 @@
+import aws-subnets tests/fixtures/import/aws-subnets/subnets.json

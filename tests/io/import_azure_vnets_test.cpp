@@ -1,0 +1,127 @@
+// The azure-vnets importer: `az network vnet list` output.
+// Shared helpers: import_test_support.hpp.
+
+#include "import_test_support.hpp"
+
+#include <cidrcheck/fleet/check.hpp>
+
+#include <gtest/gtest.h>
+
+namespace cidrcheck::test {
+namespace {
+
+// The members of every connection, by owner name.
+auto members(const fleet_load_result& r) -> std::vector<v> {
+  std::vector<v> out;
+  for (const auto& c : r.value.connections) {
+    v names;
+    for (auto m : c.members) names.push_back(r.value.owners[m].name);
+    out.push_back(names);
+  }
+  return out;
+}
+
+TEST(ImportAzureVnets, ReadsAddressSpacesAndSubnets) {
+  auto r = load({{import_kind::azure_vnets, "azure-vnets/vnets.json"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  // Named group/name in lower case, as aks and terraform name them; the
+  // partner's network is known from the peering only.
+  EXPECT_EQ(names(r), (v{"rg-network/hub-vnet", "rg-app/app-vnet", "rg-legacy/legacy-vnet", "rg-partner/partner-vnet"}));
+  EXPECT_EQ(cidrs(r, "rg-app/app-vnet", range_role::external), (v{"10.101.0.0/16", "fd00:db8:deca::/48"}));
+  EXPECT_EQ(owner_of(r, "rg-app/app-vnet").type, "vnet");
+  EXPECT_EQ(owner_of(r, "rg-network/hub-vnet").description, "Azure virtual network in westeurope, from az network vnet list");
+  EXPECT_EQ(cidrs(r, "rg-partner/partner-vnet", range_role::external), (v{"10.200.0.0/16"}));
+  EXPECT_TRUE(r.value.conflicts.empty());
+}
+
+TEST(ImportAzureVnets, ConnectedPeeringsBecomeOneConnectionPerPair) {
+  auto r = load({{import_kind::azure_vnets, "azure-vnets/vnets.json"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  // hub-to-app and app-to-hub are one connection; legacy's peerings are Disconnected.
+  EXPECT_EQ(members(r), (std::vector<v>{{"rg-network/hub-vnet", "rg-app/app-vnet"},
+                                        {"rg-network/hub-vnet", "rg-partner/partner-vnet"}}));
+  EXPECT_EQ(r.value.connections.front().via, "peering");
+  EXPECT_EQ(r.value.connections.front().description, "Azure virtual network peering hub-to-app, from az network vnet list");
+  auto notes = with_code(r, "import-inactive");
+  ASSERT_EQ(notes.size(), 2u) << printed(r);
+  EXPECT_EQ(notes[0].message,
+            "azure-vnets: peering hub-to-legacy of rg-network/hub-vnet to rg-legacy/legacy-vnet is Disconnected, not "
+            "Connected: no connection");
+  EXPECT_EQ(notes[0].where, (source_location{fixtures + "azure-vnets/vnets.json", 104, 25}));
+}
+
+TEST(ImportAzureVnets, OverlappingPeeredNetworksAreAnError) {
+  // Azure/ipam#376: an address space changed after the peering was made.
+  auto r = load({{import_kind::azure_vnets, "azure-vnets/overlap.json"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  ASSERT_EQ(r.value.connections.size(), 1u);
+  auto findings = check(r.value, builtin_catalog());
+  auto overlap = std::find_if(findings.begin(), findings.end(), [](const finding& f) { return f.id == rule::overlap; });
+  ASSERT_NE(overlap, findings.end());
+  EXPECT_EQ(overlap->level, severity::error);
+  EXPECT_EQ(overlap->overlap->to_prefixes().front().to_string(), "10.43.2.192/26");
+}
+
+TEST(ImportAzureVnets, UnpeeredOverlapsAreNoError) {
+  // legacy-vnet overlaps nothing it is peered with: its peering is Disconnected.
+  auto r = load({{import_kind::azure_vnets, "azure-vnets/vnets.json"}});
+  for (const auto& f : check(r.value, builtin_catalog())) EXPECT_NE(f.level, severity::error) << f.message;
+}
+
+TEST(ImportAzureVnets, WithoutAnIdTheGroupAndNameInLowerCaseName) {
+  // Azure names are case-insensitive: group/name in lower case, as the
+  // Terraform importer names azurerm_virtual_network.
+  auto text = load_text(import_kind::azure_vnets,
+                        R"([{"name": "Hub-VNet", "resourceGroup": "RG-Network", "addressSpace": {"addressPrefixes": ["10.100.0.0/16"]}}])");
+  ASSERT_TRUE(text.ok()) << printed(text);
+  EXPECT_EQ(names(text), (v{"rg-network/hub-vnet"}));
+}
+
+TEST(ImportAzureVnets, AnAksClusterInTheNetworkTakesItsAddressSpace) {
+  // az network vnet show: one network, the one patty-kube's pools name.
+  auto r = load({{import_kind::aks, "aks/patty-kube.json"}, {import_kind::azure_vnets, "azure-vnets/aks-vnet.json"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(names(r), (v{"patty-kube"}));
+  EXPECT_EQ(cidrs(r, "patty-kube", range_role::network), (v{"10.224.0.0/12"}));
+  EXPECT_TRUE(r.value.conflicts.empty());
+}
+
+TEST(ImportAzureVnets, BadInputIsReportedWhereItIs) {
+  auto r = load({{import_kind::azure_vnets, "azure-vnets/bad.json"}});
+  ASSERT_FALSE(r.ok());
+  const std::string file = fixtures + "azure-vnets/bad.json";
+  auto cidr = with_code(r, "invalid-cidr");
+  ASSERT_EQ(cidr.size(), 1u) << printed(r);
+  EXPECT_EQ(cidr[0].where.line, 13u);
+  auto unplaced = with_code(r, "import-unplaced");
+  ASSERT_EQ(unplaced.size(), 2u) << printed(r);
+  EXPECT_EQ(unplaced[0].message, "azure-vnets: subnet pending of rg-broken/broken-vnet has no address prefix: left out");
+  EXPECT_EQ(unplaced[0].where, (source_location{file, 15, 7}));
+  EXPECT_EQ(unplaced[1].message,
+            "azure-vnets: peering to-nowhere of rg-broken/broken-vnet leads to rg-other/other-vnet, which this file "
+            "does not list, and gives no remoteAddressSpace: no connection");
+  auto missing = with_code(r, "missing-key");
+  ASSERT_EQ(missing.size(), 1u) << printed(r);
+  EXPECT_EQ(missing[0].message, "azure-vnets: peering no-remote of rg-broken/broken-vnet has no remoteVirtualNetwork.id");
+  EXPECT_EQ(missing[0].where, (source_location{file, 27, 7}));
+  EXPECT_TRUE(r.value.connections.empty());
+}
+
+TEST(ImportAzureVnets, ATruncatedFileIsAPositionedError) {
+  auto r = load({{import_kind::azure_vnets, "azure-vnets/truncated.json"}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics.front().where, (source_location{fixtures + "azure-vnets/truncated.json", 31, 14}));
+  EXPECT_EQ(r.diagnostics.front().message,
+            "azure-vnets: invalid JSON: while scanning a quoted scalar: found unexpected end of stream (the file ends "
+            "before the document does: is it truncated?)");
+}
+
+TEST(ImportAzureVnets, AnotherToolsOutputNamesTheCommandExpected) {
+  auto r = load({{import_kind::azure_vnets, "aws-vpcs/vpcs.json"}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics.front().message,
+            "azure-vnets: expected the output of `az network vnet list`: a virtual network with a name");
+}
+
+}  // namespace
+}  // namespace cidrcheck::test
