@@ -5,7 +5,7 @@
 // kubeadm_config.cpp, cilium.cpp. Each reads every
 // document of its file into `out` and reports what it cannot read where it is.
 
-#include "imported.hpp"
+#include "../../fleet/imported.hpp"
 #include "source_reader.hpp"
 
 #include <cstdint>

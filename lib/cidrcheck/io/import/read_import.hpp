@@ -3,7 +3,7 @@
 // YAML's flow style), so every value keeps its line and column.
 
 #include "../yaml_document.hpp"
-#include "imported.hpp"
+#include "../../fleet/imported.hpp"
 
 #include <cidrcheck/io/diagnostic.hpp>
 #include <cidrcheck/io/import.hpp>
