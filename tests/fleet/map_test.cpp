@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -166,6 +167,8 @@ TEST(Map, RefusesMoreRowsThanReadableAndBadSizes) {
   EXPECT_NO_THROW(draw(many_clusters(11), options));
   options.width = 0;
   EXPECT_THROW(draw(mesh, options), map_error);
+  EXPECT_THROW(draw(mesh, options), error);                  // the library's one base
+  EXPECT_THROW(draw(mesh, options), std::invalid_argument);  // and the standard one it was
 }
 
 TEST(Map, SizesEachKindOfTextFromTheRowLabelsFontSize) {

@@ -8,6 +8,7 @@
 // the Python bindings (matplotlib) only draw what the layout says, so their
 // pictures agree.
 
+#include <cidrcheck/error.hpp>
 #include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
@@ -41,9 +42,10 @@ struct map_options {
 };
 
 /// Thrown by layout_map() for options it cannot draw (too many rows, a bad width).
-class map_error : public std::invalid_argument {
+/// A cidrcheck::error and a std::invalid_argument.
+class map_error : public basic_error<std::invalid_argument> {
  public:
-  using std::invalid_argument::invalid_argument;
+  using basic_error::basic_error;
 };
 
 /// What a rectangle shows (a renderer picks its colour: map_color() in io/map_svg.hpp).
