@@ -2,6 +2,7 @@
 
 #include <cidrcheck/fleet/map.hpp>
 #include <cidrcheck/fleet/suppression.hpp>
+#include <cidrcheck/io/map_svg.hpp>
 #include <cidrcheck/limit_error.hpp>
 
 #include <algorithm>

@@ -6,6 +6,7 @@
 #include "options.hpp"
 
 #include <cidrcheck/fleet/map.hpp>
+#include <cidrcheck/io/map_svg.hpp>
 
 #include <iostream>
 #include <string>

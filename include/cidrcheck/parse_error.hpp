@@ -2,6 +2,8 @@
 // Parse failures: the non-throwing result<T> of try_parse() and the
 // parse_error that parse() throws.
 
+#include <cidrcheck/error.hpp>
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -69,9 +71,10 @@ struct parse_failure {
 };
 
 /// Thrown by result<T>::value() on a failed result, like std::bad_optional_access.
-class bad_result_access : public std::logic_error {
+/// A cidrcheck::error and a std::logic_error.
+class bad_result_access : public basic_error<std::logic_error> {
  public:
-  bad_result_access() : std::logic_error("cidrcheck: value() called on a failed parse result") {}
+  bad_result_access() : basic_error("cidrcheck: value() called on a failed parse result") {}
 };
 
 /// Either a parsed T or the parse_failure that prevented it. Usable in constant
@@ -111,13 +114,13 @@ enum class parse_kind : std::uint8_t { address, prefix, range };
 auto parse_error_message(parse_kind kind, std::string_view input, parse_failure failure,
                          std::string_view hint = {}) -> std::string;
 
-/// Thrown by the parse() functions. Derives from std::invalid_argument, so the
-/// Python bindings raise ValueError. what() names the input and the position:
+/// Thrown by the parse() functions. A cidrcheck::error and a std::invalid_argument,
+/// so the Python bindings raise ValueError. what() names the input and the position:
 /// `invalid prefix "10.0.0.256/24": octet out of range (at "256/24")`.
-class parse_error : public std::invalid_argument {
+class parse_error : public basic_error<std::invalid_argument> {
  public:
   parse_error(parse_kind kind, std::string_view input, parse_failure failure, std::string_view hint = {})
-      : std::invalid_argument(parse_error_message(kind, input, failure, hint)),
+      : basic_error(parse_error_message(kind, input, failure, hint)),
         kind_(kind),
         input_(input),
         failure_(failure) {}

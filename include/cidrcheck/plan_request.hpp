@@ -6,6 +6,7 @@
 // the fleet file's `plan:` section uses too.
 
 #include <cidrcheck/analysis.hpp>
+#include <cidrcheck/error.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/fleet/plan_limits.hpp>
@@ -18,10 +19,11 @@
 
 namespace cidrcheck {
 
-/// A plan option that cannot be used; what() is the message to show.
-class plan_option_error : public std::invalid_argument {
+/// A plan option that cannot be used; what() is the message to show. A
+/// cidrcheck::error and a std::invalid_argument.
+class plan_option_error : public basic_error<std::invalid_argument> {
  public:
-  using std::invalid_argument::invalid_argument;
+  using basic_error::basic_error;
 };
 
 /// How a front end names the options in messages: the CLI's flags

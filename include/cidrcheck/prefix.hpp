@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cidrcheck/address.hpp>
+#include <cidrcheck/error.hpp>
 #include <cidrcheck/detail/family.hpp>
 
 #include <compare>
@@ -101,21 +102,21 @@ class prefix {
   constexpr auto supernet_of(const prefix& other) const noexcept -> bool { return other.subnet_of(*this); }
 
   /// Returns the blocks of length new_length that make up this one, in order (a
-  /// lazy range, like Python's subnets()). Throws std::invalid_argument unless
-  /// length() <= new_length <= width().
+  /// lazy range, like Python's subnets()). Throws basic_error<std::invalid_argument>
+  /// (a cidrcheck::error) unless length() <= new_length <= width().
   auto subnets(int new_length) const -> subnet_range;
-  /// Returns the two halves of this block. Throws std::invalid_argument for a /width block.
+  /// Returns the two halves of this block. Throws basic_error<std::invalid_argument> for a /width block.
   auto subnets() const -> subnet_range;
   /// Returns the block of length new_length that contains this one. Throws
-  /// std::invalid_argument unless 0 <= new_length <= length().
+  /// basic_error<std::invalid_argument> unless 0 <= new_length <= length().
   auto supernet(int new_length) const -> prefix {
     if (!is_valid() || new_length < 0 || new_length > length_) {
-      throw std::invalid_argument("supernet length /" + std::to_string(new_length) + " is not in [0, " +
+      throw basic_error<std::invalid_argument>("supernet length /" + std::to_string(new_length) + " is not in [0, " +
                                   std::to_string(length_) + "] for " + to_string());
     }
     return containing(network_, new_length);
   }
-  /// Returns the block one bit shorter. Throws std::invalid_argument for a /0 block.
+  /// Returns the block one bit shorter. Throws basic_error<std::invalid_argument> for a /0 block.
   auto supernet() const -> prefix { return supernet(length_ - 1); }
 
   /// The longest text to_chars() writes.
@@ -232,7 +233,7 @@ class subnet_range {
 
 inline auto prefix::subnets(int new_length) const -> subnet_range {
   if (!is_valid() || new_length < length_ || new_length > width()) {
-    throw std::invalid_argument("subnet length /" + std::to_string(new_length) + " is not in [" +
+    throw basic_error<std::invalid_argument>("subnet length /" + std::to_string(new_length) + " is not in [" +
                                 std::to_string(length_) + ", " + std::to_string(width()) + "] for " + to_string());
   }
   return {*this, new_length};

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 
 namespace cidrcheck {
@@ -100,6 +101,8 @@ TEST(PlanRequest, WhatIfConnectionsNameOwnersOfTheFleet) {
   }
   r.connect = {{"payments"}};
   EXPECT_THROW(what_if_connections(loaded.value, r), plan_option_error);
+  EXPECT_THROW(what_if_connections(loaded.value, r), error);              // the library's one base
+  EXPECT_THROW(what_if_connections(loaded.value, r), std::invalid_argument);  // and the standard one it was
   r.connect = {{"payments", "ledger"}};
   r.routes = {"pods"};
   auto j = judgement_for(config{}, loaded.suppressions);

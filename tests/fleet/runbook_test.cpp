@@ -49,6 +49,7 @@ TEST(MigrationFacts, ARowGivesTextSourceAndStatus) {
 
 TEST(MigrationFacts, AnUnknownIdIsADefectNotAGuess) {
   EXPECT_THROW((void)migration_fact_by_id("no-such-fact"), std::out_of_range);
+  EXPECT_THROW((void)migration_fact_by_id("no-such-fact"), error);
 }
 
 struct planned {

@@ -12,6 +12,7 @@
 #include <cidrcheck/io/config_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/fleet_writer.hpp>
+#include <cidrcheck/io/map_svg.hpp>
 #include <cidrcheck/io/plan_writer.hpp>
 #include <cidrcheck/io/read_file.hpp>
 

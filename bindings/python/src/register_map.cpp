@@ -7,6 +7,7 @@
 
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/map.hpp>
+#include <cidrcheck/io/map_svg.hpp>
 
 #include <pybind11/stl.h>
 
@@ -63,7 +64,7 @@ auto layout_dict(const fleet_map& m) -> py::dict {
   for (std::size_t k = 0; k < kind_names.size(); ++k) {
     auto kind = static_cast<map_text_kind>(k);
     fonts[kind_names[k]] =
-        py::make_tuple(map_font_size(kind, m.font_size), map_font_bold(kind), std::string(map_text_color(kind)));
+        py::make_tuple(m.font_size(kind), map_font_bold(kind), std::string(map_text_color(kind)));
   }
   out["fills"] = fills();
   out["fonts"] = fonts;

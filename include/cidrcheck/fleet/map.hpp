@@ -1,22 +1,26 @@
 #pragma once
-// The fleet map: a picture of a fleet's address space, with one row per owner,
-// its ranges as bars coloured by role, overlaps as bands across the rows and
+// The fleet map's layout: a picture of a fleet's address space, with one row
+// per owner, its ranges as bars by role, overlaps as bands across the rows and
 // the free space of each pool visible. layout_map() computes the whole picture
-// once, in pixels; to_svg() (the CLI's `cidrcheck map`) and the Python
-// bindings (matplotlib) only draw what it says, so their pictures agree.
+// once, as data in pixels: what each rectangle shows, where each text goes and
+// how large it is. How it looks (colours, font weights) and the SVG writer are
+// the renderers' (io/map_svg.hpp); to_svg() (the CLI's `cidrcheck map`) and
+// the Python bindings (matplotlib) only draw what the layout says, so their
+// pictures agree.
 
+#include <cidrcheck/error.hpp>
 #include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/prefix.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace cidrcheck {
@@ -38,12 +42,13 @@ struct map_options {
 };
 
 /// Thrown by layout_map() for options it cannot draw (too many rows, a bad width).
-class map_error : public std::invalid_argument {
+/// A cidrcheck::error and a std::invalid_argument.
+class map_error : public basic_error<std::invalid_argument> {
  public:
-  using std::invalid_argument::invalid_argument;
+  using basic_error::basic_error;
 };
 
-/// What a rectangle shows; its colour is map_color(fill).
+/// What a rectangle shows (a renderer picks its colour: map_color() in io/map_svg.hpp).
 enum class map_fill : std::uint8_t {
   network,      ///< a cluster's network range
   pods,         ///< a cluster's pod range
@@ -58,12 +63,6 @@ enum class map_fill : std::uint8_t {
   stripe,       ///< every other owner row, faintly, to guide the eye along it
 };
 
-/// Returns the fill colour of a rectangle as "#rrggbb" (one palette for every renderer).
-auto map_color(map_fill fill) noexcept -> std::string_view;
-
-/// Returns the opacity of a fill (bands are translucent so the bars show through).
-auto map_opacity(map_fill fill) noexcept -> double;
-
 struct map_rect {
   double x = 0, y = 0, width = 0, height = 0;
   map_fill fill = map_fill::used;
@@ -72,17 +71,11 @@ struct map_rect {
   std::string tooltip;                  ///< what it is, in words (an SVG <title>)
 };
 
-/// The kinds of text, each with its own size (map_font_size) and weight.
+/// The kinds of text, each with its own size (fleet_map::font_size) and, in a renderer, its own weight and colour.
 enum class map_text_kind : std::uint8_t { title, caption, legend, segment, stats, row, bar, free, axis };
 
-/// Returns the font size of a kind of text, in pixels, for a map whose row labels are base pixels.
-auto map_font_size(map_text_kind kind, double base) noexcept -> double;
-
-/// Returns whether a kind of text is bold.
-auto map_font_bold(map_text_kind kind) noexcept -> bool;
-
-/// Returns the colour of a kind of text as "#rrggbb": secondary text is grey.
-auto map_text_color(map_text_kind kind) noexcept -> std::string_view;
+/// The number of map_text_kind values.
+inline constexpr std::size_t map_text_kind_count = static_cast<std::size_t>(map_text_kind::axis) + 1;
 
 enum class map_anchor : std::uint8_t { start, middle, end };
 
@@ -102,10 +95,16 @@ struct map_line {
 /// A laid-out map: everything to draw, in pixels, y growing downwards, in drawing order.
 struct fleet_map {
   double width = 0, height = 0;
-  double font_size = 11;  ///< the base font size of map_font_size()
+  /// The font size of each kind of text in pixels, by map_text_kind: the sizes
+  /// the layout estimated text widths with (map_options::font_size for rows,
+  /// the other kinds scaled from it).
+  std::array<double, map_text_kind_count> font_sizes{};
   std::vector<map_rect> rects;
   std::vector<map_line> lines;
   std::vector<map_text> texts;
+
+  /// Returns the font size of a kind of text, in pixels.
+  auto font_size(map_text_kind kind) const noexcept -> double { return font_sizes[static_cast<std::size_t>(kind)]; }
 };
 
 /// Lays out the map of a fleet: one segment per stretch of address space that
@@ -117,8 +116,5 @@ struct fleet_map {
 /// options.max_rows owners have ranges or the width is not positive.
 auto layout_map(const fleet& f, std::span<const finding> findings, const catalog& c, const map_options& options = {})
     -> fleet_map;
-
-/// Returns the map as a standalone SVG 1.1 document (UTF-8 text, XML-escaped).
-auto to_svg(const fleet_map& m) -> std::string;
 
 }  // namespace cidrcheck

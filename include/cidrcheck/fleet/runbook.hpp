@@ -16,8 +16,9 @@ namespace cidrcheck {
 /// which is their one source (compiled in): id, text, source and status.
 auto migration_facts() -> const std::vector<migration_fact>&;
 
-/// The fact with this id. Throws std::out_of_range for an id that
-/// docs/migration-facts.md does not list (a defect of the runbook citing it).
+/// The fact with this id. Throws basic_error<std::out_of_range> (a
+/// cidrcheck::error) for an id that docs/migration-facts.md does not list (a
+/// defect of the runbook citing it).
 auto migration_fact_by_id(std::string_view id) -> const migration_fact&;
 
 /// One file of a plan's runbooks, at a path relative to the folder it goes in.

@@ -1,6 +1,5 @@
 #include <cidrcheck/address_map.hpp>
 #include <cidrcheck/address_set.hpp>
-#include <cidrcheck/detail/xml.hpp>
 #include <cidrcheck/fleet/capacity.hpp>
 #include <cidrcheck/fleet/map.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
@@ -15,30 +14,10 @@
 
 namespace cidrcheck {
 
-auto map_color(map_fill fill) noexcept -> std::string_view {
-  // Tableau 10: distinguishable, and readable for the common colour blindnesses.
-  switch (fill) {
-    case map_fill::network: return "#4e79a7";
-    case map_fill::pods: return "#59a14f";
-    case map_fill::services: return "#f28e2b";
-    case map_fill::external: return "#b07aa1";
-    case map_fill::used: return "#a5a5a5";
-    case map_fill::free: return "#cfe8e6";
-    case map_fill::free_column: return "#eaf5f4";
-    case map_fill::overlap: return "#e15759";
-    case map_fill::latent: return "#edc948";
-    case map_fill::segment: return "#f7f7f7";
-    case map_fill::stripe: return "#000000";
-  }
-  return "#000000";
-}
+namespace {
 
-auto map_opacity(map_fill fill) noexcept -> double {
-  if (fill == map_fill::stripe) return 0.045;
-  return fill == map_fill::overlap || fill == map_fill::latent ? 0.45 : 1.0;
-}
-
-auto map_font_size(map_text_kind kind, double base) noexcept -> double {
+// The font size of each kind of text, scaled from the row labels' base size.
+auto scaled_font_size(map_text_kind kind, double base) noexcept -> double {
   switch (kind) {
     case map_text_kind::title: return base * 1.45;
     case map_text_kind::caption: return base * 0.9;
@@ -53,17 +32,6 @@ auto map_font_size(map_text_kind kind, double base) noexcept -> double {
   return base;
 }
 
-auto map_font_bold(map_text_kind kind) noexcept -> bool {
-  return kind == map_text_kind::title || kind == map_text_kind::segment;
-}
-
-auto map_text_color(map_text_kind kind) noexcept -> std::string_view {
-  return kind == map_text_kind::caption || kind == map_text_kind::stats || kind == map_text_kind::axis ? "#555555"
-                                                                                                       : "#222222";
-}
-
-namespace {
-
 constexpr double char_em = 0.62;  // the width of an average character, in ems (DejaVu Sans digits: 0.64)
 constexpr double pad = 10;        // around the picture
 constexpr double segment_gap = 14;
@@ -75,7 +43,7 @@ auto char_count(std::string_view s) -> std::size_t {
 }
 
 auto text_width(std::string_view s, map_text_kind kind, double base) -> double {
-  return static_cast<double>(char_count(s)) * char_em * map_font_size(kind, base);
+  return static_cast<double>(char_count(s)) * char_em * scaled_font_size(kind, base);
 }
 
 // Returns text cut to at most max_chars characters, ending in "…" when cut.
@@ -171,7 +139,9 @@ class map_builder {
     if (!(o.width > 0) || !(o.row_height > 0) || !(o.font_size > 0) || !(o.scale_exponent > 0)) {
       throw map_error("map width, row height, font size and scale exponent must be positive");
     }
-    out_.font_size = o.font_size;
+    for (std::size_t k = 0; k < map_text_kind_count; ++k) {
+      out_.font_sizes[k] = scaled_font_size(static_cast<map_text_kind>(k), o.font_size);
+    }
   }
 
   auto run() -> fleet_map {
@@ -192,7 +162,7 @@ class map_builder {
   }
 
  private:
-  auto fs(map_text_kind k) const -> double { return map_font_size(k, o_.font_size); }
+  auto fs(map_text_kind k) const -> double { return out_.font_size(k); }
   void text(double x, double y, std::string s, map_text_kind kind, map_anchor anchor = map_anchor::start,
             bool vertical = false) {
     out_.texts.push_back({x, y, std::move(s), kind, anchor, vertical});
@@ -611,102 +581,11 @@ class map_builder {
   fleet_map out_;
 };
 
-// Appends v with at most two decimals and no trailing zeros: "12", "12.5", "0.45".
-void append_number(std::string& out, double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  std::string_view s = buf;
-  while (s.ends_with('0')) s.remove_suffix(1);
-  if (s.ends_with('.')) s.remove_suffix(1);
-  out += s == "-0" ? "0" : s;
-}
-
 }  // namespace
 
 auto layout_map(const fleet& f, std::span<const finding> findings, const catalog& c, const map_options& options)
     -> fleet_map {
   return map_builder(f, findings, c, options).run();
-}
-
-auto to_svg(const fleet_map& m) -> std::string {
-  std::string out;
-  out.reserve(256 + m.rects.size() * 160 + m.texts.size() * 100);
-  auto attr = [&](const char* name, double v) {
-    out += ' ';
-    out += name;
-    out += "=\"";
-    append_number(out, v);
-    out += '"';
-  };
-  out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"";
-  attr("width", m.width);
-  attr("height", m.height);
-  out += " viewBox=\"0 0 ";
-  append_number(out, m.width);
-  out += ' ';
-  append_number(out, m.height);
-  out += "\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n<style>";
-  for (auto kind : {map_text_kind::title, map_text_kind::caption, map_text_kind::legend, map_text_kind::segment,
-                    map_text_kind::stats, map_text_kind::row, map_text_kind::bar, map_text_kind::free, map_text_kind::axis}) {
-    out += " .t";
-    out += std::to_string(static_cast<int>(kind));
-    out += "{font-size:";
-    append_number(out, map_font_size(kind, m.font_size));
-    out += "px";
-    if (map_font_bold(kind)) out += ";font-weight:bold";
-    out += ";fill:";
-    out += map_text_color(kind);
-    out += '}';
-  }
-  out += " </style>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  for (const auto& r : m.rects) {
-    out += "<rect";
-    attr("x", r.x);
-    attr("y", r.y);
-    attr("width", std::max(r.width, 0.5));
-    attr("height", r.height);
-    out += " fill=\"";
-    out += map_color(r.fill);
-    out += '"';
-    if (map_opacity(r.fill) < 1) attr("fill-opacity", map_opacity(r.fill));
-    if (r.defaulted) out += " stroke=\"#333333\" stroke-width=\"1\" stroke-dasharray=\"3,2\"";
-    if (r.tooltip.empty()) {
-      out += "/>\n";
-    } else {
-      out += "><title>";
-      detail::append_xml_escaped(out, r.tooltip);
-      out += "</title></rect>\n";
-    }
-  }
-  for (const auto& l : m.lines) {
-    out += "<line";
-    attr("x1", l.x1);
-    attr("y1", l.y1);
-    attr("x2", l.x2);
-    attr("y2", l.y2);
-    out += " stroke=\"#888888\" stroke-width=\"1\"/>\n";
-  }
-  for (const auto& t : m.texts) {
-    out += "<text class=\"t";
-    out += std::to_string(static_cast<int>(t.kind));
-    out += '"';
-    attr("x", t.x);
-    attr("y", t.y);
-    if (t.anchor == map_anchor::middle) out += " text-anchor=\"middle\"";
-    if (t.anchor == map_anchor::end) out += " text-anchor=\"end\"";
-    if (t.vertical) {
-      out += " transform=\"rotate(-90 ";
-      append_number(out, t.x);
-      out += ' ';
-      append_number(out, t.y);
-      out += ")\"";
-    }
-    out += '>';
-    detail::append_xml_escaped(out, t.text);
-    out += "</text>\n";
-  }
-  out += "</svg>\n";
-  return out;
 }
 
 }  // namespace cidrcheck

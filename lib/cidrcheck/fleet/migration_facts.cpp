@@ -3,6 +3,7 @@
 // page's statuses is a fact. The page is their one source, so a runbook can
 // cite only what the page lists, with the source and status it gives.
 
+#include <cidrcheck/error.hpp>
 #include <cidrcheck/fleet/runbook.hpp>
 
 #include <array>
@@ -64,7 +65,7 @@ auto read_facts() -> fact_table {
     auto cells = cells_of(line);
     if (cells.size() != 4 || !is_status(cells[3])) continue;
     if (!out.by_id.emplace(cells[0], out.facts.size()).second) {
-      throw std::logic_error("docs/migration-facts.md lists fact '" + cells[0] + "' twice");
+      throw basic_error<std::logic_error>("docs/migration-facts.md lists fact '" + cells[0] + "' twice");
     }
     out.facts.push_back({cells[0], cells[1], cells[2], cells[3]});
   }
@@ -83,7 +84,7 @@ auto migration_facts() -> const std::vector<migration_fact>& { return table().fa
 auto migration_fact_by_id(std::string_view id) -> const migration_fact& {
   const auto& t = table();
   auto it = t.by_id.find(std::string(id));
-  if (it == t.by_id.end()) throw std::out_of_range("no migration fact '" + std::string(id) + "' in docs/migration-facts.md");
+  if (it == t.by_id.end()) throw basic_error<std::out_of_range>("no migration fact '" + std::string(id) + "' in docs/migration-facts.md");
   return t.facts[it->second];
 }
 

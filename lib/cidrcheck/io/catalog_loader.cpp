@@ -1,3 +1,4 @@
+#include <cidrcheck/error.hpp>
 #include <cidrcheck/fleet/rules.hpp>
 #include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
@@ -311,7 +312,7 @@ auto builtin_catalog() -> const catalog& {
     std::vector<diagnostic> diagnostics;
     auto c = parse_catalog(detail::builtin_catalog_yaml, "data/catalog.yaml", diagnostics);
     // The shipped catalog is tested; a problem here is a build defect, not user input.
-    if (has_errors(diagnostics)) throw std::logic_error("the built-in catalog is invalid: " + diagnostics[0].message);
+    if (has_errors(diagnostics)) throw basic_error<std::logic_error>("the built-in catalog is invalid: " + diagnostics[0].message);
     return c;
   }();
   return shipped;

@@ -6,7 +6,7 @@
 #include <cidrcheck/fleet/plan_limits.hpp>
 #include <cidrcheck/io/read_file.hpp>
 
-#include "import/merge.hpp"
+#include "../fleet/import_merge.hpp"
 #include "plan_overlay.hpp"
 #include "import/read_import.hpp"
 #include "kube_version.hpp"

@@ -1,9 +1,12 @@
 #pragma once
 // A YAML (or JSON) document as a small tree of positioned nodes, parsed with
-// libyaml's event API. libyaml is used rather than yaml-cpp because it parses
-// about 15 times faster (2.9 MB fleet: 0.06 s against 0.9 s), which the
-// 10,000-cluster budget needs, and because building our own tree lets the
-// loader enforce depth, size and alias-expansion limits and see duplicate keys.
+// libyaml's event API. libyaml is used rather than yaml-cpp because this tree
+// is built about 4.3 times faster than yaml-cpp's YAML::Load builds its own
+// (10,000-cluster fleet of bench/gen_fleet.py, 2.7 MB: 0.12 s against 0.52 s
+// of CPU, tree against tree; reproduce with `cidrcheck_yaml_bench`,
+// bench/yaml_bench.cpp, and docs/architecture.md), which the 10,000-cluster
+// budget needs, and because building our own tree lets the loader enforce
+// depth, size and alias-expansion limits and see duplicate keys.
 //
 // Aliases point at their anchored node (the tree is a DAG); nothing is copied,
 // so an alias bomb costs nothing to hold. The limits count the document as if

@@ -6,7 +6,7 @@
 // netbox_prefixes.hpp), aws_subnets.cpp, azure_vnets.cpp. Each reads every
 // document of its file into `out` and reports what it cannot read where it is.
 
-#include "imported.hpp"
+#include "../../fleet/imported.hpp"
 #include "source_reader.hpp"
 
 #include <cstddef>

@@ -3,7 +3,7 @@
 // /api/ipam/prefixes/ (JSON), netbox_csv.cpp the prefix list's CSV export. Both
 // reduce a row to a netbox_prefix; add_netbox_prefixes() places them.
 
-#include "imported.hpp"
+#include "../../fleet/imported.hpp"
 
 #include <cidrcheck/io/diagnostic.hpp>
 

@@ -4,7 +4,7 @@
 // (netbox-csv) has a reader of its own (netbox_csv.cpp).
 
 #include "../yaml_document.hpp"
-#include "imported.hpp"
+#include "../../fleet/imported.hpp"
 
 #include <cidrcheck/io/diagnostic.hpp>
 #include <cidrcheck/io/import.hpp>

@@ -5,7 +5,7 @@
 // JSON and YAML exports read the same way.
 
 #include "../yaml_reader.hpp"
-#include "imported.hpp"
+#include "../../fleet/imported.hpp"
 
 #include <cidrcheck/io/import.hpp>
 

@@ -1,6 +1,8 @@
 #pragma once
 // Merging imports into a fleet: links (a cluster takes its VPC's ranges), one
-// owner per name across sources, and what the sources disagree on.
+// owner per name across sources, and what the sources disagree on. Domain
+// logic over what importers claim (imported.hpp); the readers in io/ only read
+// and position, and fleet_loader calls this once every source is read.
 
 #include "imported.hpp"
 

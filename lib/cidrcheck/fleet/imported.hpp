@@ -1,8 +1,8 @@
 #pragma once
 // What an importer reads from one exported file, before sources are merged:
 // owners with what the file says about their ranges, each range with the
-// position it was read at. merge_imports() (merge.hpp) turns these into fleet
-// owners and ranges.
+// position it was read at. merge_imports() (import_merge.hpp) turns these into
+// fleet owners and ranges. The importers (lib/cidrcheck/io/import/) fill it in.
 
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/address.hpp>

@@ -1,4 +1,4 @@
-#include "merge.hpp"
+#include "import_merge.hpp"
 
 #include <cidrcheck/address_set.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
@@ -503,7 +503,7 @@ void resolve_links(std::vector<imported_owner*>& all, merged_imports& out, std::
       auto it = networks.find(link.owner);
       if (it == networks.end()) {
         diagnostics.push_back({severity::warning, diag::unresolved_link,
-                               "cluster " + o->value.name + " is in " + link.what + " " + link.owner +
+                               describe_owner(o->value) + " is in " + link.what + " " + link.owner +
                                    ", which no source describes: its " + link.what +
                                    "'s ranges are unknown (import them too; see docs/import.md)",
                                link.where, {}});
