@@ -1,1 +1,0 @@
-plan --format yaml tests/fixtures/fleets/plan/more-pod-space.yaml
