@@ -29,9 +29,9 @@ namespace cidrcheck::cli {
 namespace {
 
 constexpr std::string_view plan_description =
-    "Proposes new CIDRs for as few ranges as possible (by cost: services 1, pods 3,\n"
-    "network 10) so that the fleet has no errors left, checks that every move is\n"
-    "transition-safe, and prints the migration steps of each. Settings come from the\n"
+    "Proposes the cheapest operations (by the catalog's costs and --cost) that leave\n"
+    "the fleet without errors, checks that every move is transition-safe, and\n"
+    "prints the migration steps of each. Settings come from the\n"
     "fleet file's `plan:` section and these flags (docs/planning.md); rule settings and\n"
     "suppressions from .cidrcheck.yaml and the fleet file apply as for check.\n"
     "\n"
@@ -39,11 +39,13 @@ constexpr std::string_view plan_description =
     "errors cannot be resolved (the partial plan is still printed), 2 bad usage or\n"
     "input, 3 internal error.";
 
-// Splits "ROLE=VALUE" (--pool, --cost); the library judges both halves.
+// Splits "KEY=VALUE" (--pool ROLE=CIDR, --cost KEY=N) at the last '='; the library judges both halves.
 auto split_role(const std::string& text, const std::string& option, const std::string& help)
     -> std::pair<std::string, std::string> {
-  auto eq = text.find('=');
-  if (eq == std::string::npos) throw usage_error(option + " takes ROLE=VALUE, not '" + text + "'", help);
+  auto eq = text.rfind('=');
+  if (eq == std::string::npos) {
+    throw usage_error(option + " takes " + (option == "--cost" ? "KEY" : "ROLE") + "=VALUE, not '" + text + "'", help);
+  }
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
@@ -79,8 +81,10 @@ auto plan_interfaces() -> std::vector<command_interface> {
     ("avoid", po::value<std::vector<std::string>>()->value_name("CIDR"), "space no new range may use (repeatable)")
     ("pin", po::value<std::vector<std::string>>()->value_name("PATTERN"),
      "keep ranges in place: owner or owner/role, '*' matches any text (repeatable)")
-    ("cost", po::value<std::vector<std::string>>()->value_name("ROLE=N"),
-     "the cost of moving a range of a role (repeatable)")
+    ("cost", po::value<std::vector<std::string>>()->value_name("KEY=N"),
+     "the base cost of operations (repeatable): KEY a role (network, pods, services, all: its in-place kinds), an "
+     "operation kind (replacement-cluster, ...), or either after owner:NAME/ or distribution:NAME/ (owner:NAME alone: "
+     "every kind); the most specific wins (docs/planning.md)")
     ("headroom", po::value<std::string>()->value_name("F"), "size pod ranges for nodes x F (default 1.25)")
     ("connect", po::value<std::vector<std::string>>()->value_name("A,B,..."),
      "plan as if these owners were connected (repeatable)")
@@ -182,14 +186,6 @@ auto run_plan(std::span<const std::string> args) -> int {
 
   auto render = [&](output& out) {
     if (format == "yaml") {
-      // Pod space an operation adds has no place in the file yet: say so rather than write a file that lacks it.
-      for (const auto& added : result.changes) {
-        if (added.range || added.request || !added.operation) continue;
-        throw usage_error("--format yaml cannot write the " + added.to.to_string() + " pod range that " +
-                              result.operations[*added.operation].kind + " adds to " + loaded.value.owners[added.owner].name +
-                              " yet; add it to the cluster's pods by hand, or use --format text or json",
-                          help);
-      }
       std::string text;
       fleet_loader reread(cat, limits);
       if (overlay) {

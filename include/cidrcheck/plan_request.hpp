@@ -42,7 +42,8 @@ struct plan_request {
   std::vector<std::pair<std::string, std::string>> pools;  ///< (ROLE, CIDR)
   std::vector<std::string> avoid;                          ///< CIDRs
   std::vector<std::string> pins;                           ///< owner or owner/role, '*' matches any text
-  std::vector<std::pair<std::string, std::string>> costs;  ///< (ROLE, N)
+  /// (KEY, N): KEY a role, an operation kind, or `owner:NAME/WHAT`, `distribution:NAME/WHAT` (plan_limits.hpp)
+  std::vector<std::pair<std::string, std::string>> costs;
   std::optional<std::string> headroom;                     ///< a number from 1 to 100
   std::vector<std::vector<std::string>> connect;           ///< what-if groups of owner names
   std::vector<std::string> routes{"all"};                  ///< what the what-if links carry
@@ -51,9 +52,10 @@ struct plan_request {
   plan_option_names names;
 };
 
-/// Validates the options that need no fleet (roles, CIDRs, costs, headroom,
-/// routes) and returns them as plan options, without what-if connections or
-/// triage. Throws plan_option_error with the message to show.
+/// Validates the options that need no fleet (roles, CIDRs, costs and the
+/// syntax of their keys, headroom, routes) and returns them as plan options,
+/// without what-if connections or triage. Throws plan_option_error with the
+/// message to show.
 auto plan_options_for(const plan_request& request) -> plan_options;
 
 /// Returns the what-if connections of request.connect in fleet f. Throws
@@ -61,7 +63,8 @@ auto plan_options_for(const plan_request& request) -> plan_options;
 auto what_if_connections(const fleet& f, const plan_request& request) -> std::vector<connection>;
 
 /// All of it: the plan options for fleet f, judged by j (which must outlive
-/// them) as `cidrcheck plan` judges. Throws plan_option_error.
+/// them) as `cidrcheck plan` judges; cost keys must name an operation kind of
+/// j's catalog, a distribution of it, an owner of f. Throws plan_option_error.
 auto plan_options_for(const fleet& f, const plan_request& request, const judgement& j) -> plan_options;
 
 }  // namespace cidrcheck

@@ -88,6 +88,29 @@ TEST(PlanRequest, ValidOptionsBecomePlanOptions) {
   EXPECT_FALSE(o.triage);
 }
 
+TEST(PlanRequest, CostKeysBecomeOverridesCheckedAgainstTheFleet) {
+  plan_request r;
+  r.costs = {{"replacement-cluster", "40"}, {"owner:payments/services", "5"}, {"services", "1"}};
+  auto o = plan_options_for(r);
+  EXPECT_EQ(o.settings.cost[2], 1);  // a role alone stays the role's cost
+  ASSERT_EQ(o.settings.cost_overrides.size(), 2u);
+  EXPECT_EQ(cost_key(o.settings.cost_overrides[1]), "owner:payments/services");
+  EXPECT_EQ(o.settings.cost_overrides[1].cost, 5);
+  auto loaded = load(two);
+  ASSERT_TRUE(loaded.ok());
+  judgement j{builtin_catalog(), {}, {}, {}};
+  EXPECT_NO_THROW(plan_options_for(loaded.value, r, j));
+  r.costs = {{"owner:paymets", "5"}};
+  try {
+    plan_options_for(loaded.value, r, j);
+    ADD_FAILURE() << "an unknown owner was accepted";
+  } catch (const plan_option_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cost of owner:paymets: no cluster or network is named 'paymets' (did you mean 'payments'?)");
+  }
+  r.costs = {{"region:eu", "5"}};
+  EXPECT_THROW(plan_options_for(r), plan_option_error);  // the syntax needs no fleet
+}
+
 TEST(PlanRequest, WhatIfConnectionsNameOwnersOfTheFleet) {
   auto loaded = load(two);
   ASSERT_TRUE(loaded.ok());

@@ -1,6 +1,7 @@
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/fleet_writer.hpp>
+#include <cidrcheck/fleet/plan_limits.hpp>
 
 #include <gtest/gtest.h>
 
@@ -179,7 +180,7 @@ plan:
   pools: {pods: [10.128.0.0/9], services: [10.64.0.0/12]}
   avoid: [10.200.0.0/16]
   pin: [office, "*/network"]
-  cost: {services: 2, network: 7}
+  cost: {services: 2, network: 7, replacement-cluster: 40, "owner:a/pods": 4}
   headroom: 1.3
 suppressions:
   - rule: overlap
@@ -213,6 +214,11 @@ suppressions:
   for (std::size_t r = 0; r < 3; ++r) {
     EXPECT_EQ(p2.pools[r], p1.pools[r]) << written;
     EXPECT_EQ(p2.cost[r], p1.cost[r]) << written;
+  }
+  ASSERT_EQ(p2.cost_overrides.size(), 2u) << written;
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(cost_key(p2.cost_overrides[k]), cost_key(p1.cost_overrides[k])) << written;
+    EXPECT_EQ(p2.cost_overrides[k].cost, p1.cost_overrides[k].cost) << written;
   }
   EXPECT_EQ(p2.avoid, p1.avoid);
   ASSERT_EQ(p2.pins.size(), p1.pins.size());

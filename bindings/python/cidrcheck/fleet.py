@@ -612,7 +612,12 @@ class Fleet:
           ["10.64.0.0/12"], ...}, roles network, pods, services or all; a plain
           prefix or list is for every role. Replaces the fleet file's pools per role.
         avoid: space no new range may use. pin: ranges that must not move
-          ("owner", "owner/role", "*" matches any text). cost: {"pods": 3, ...}.
+          ("owner", "owner/role", "*" matches any text).
+        cost: base costs of operations, keyed as `--cost` takes them: a role
+          ({"pods": 3}: its in-place kinds), an operation kind
+          ({"replacement-cluster": 40}), either after "owner:NAME/" or
+          "distribution:NAME/" ({"owner:prod-eu/services": 5}), or "owner:NAME"
+          alone for every kind; the most specific key wins (docs/planning.md).
         headroom: size pod ranges for nodes x headroom (default 1.25).
         connect: groups of owner names to plan as if connected (what-if), carrying
           routes ("all", "pods,services" or a list of roles).

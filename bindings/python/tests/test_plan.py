@@ -222,6 +222,56 @@ def test_the_cost_ceiling_is_one_limit_with_one_message(tmp_path):
     assert run.stderr == f"{fleet}:2:20: error: {message}\n"
 
 
+EKS_KUBEADM = ROOT / "tests" / "fixtures" / "fleets" / "plan" / "eks-kubeadm-mesh.yaml"
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("replacment-cluster", 30, "cost of replacment-cluster: 'replacment-cluster' is no role or operation kind"),
+    ("owner:ops-kubeadmm", 5, "cost of owner:ops-kubeadmm: no cluster or network is named 'ops-kubeadmm' "
+                              "(did you mean 'ops-kubeadm'?)"),
+    ("distribution:ekss/pods", 5, "cost of distribution:ekss/pods: unknown distribution 'ekss' (did you mean 'eks'?)"),
+    ("region:eu", 5, "cost of region:eu: 'region:' is no scope (owner:NAME/ or distribution:NAME/)"),
+    ("owner:ops-kubeadm/services", 2_000_000, "cost of owner:ops-kubeadm/services must be from 0 to 1000000, "
+                                              "not 2000000"),
+])
+def test_cost_overrides_are_refused_with_one_message(tmp_path, key, value, message):
+    """An unknown kind, owner, distribution or scope, and an out-of-range value, get the
+    same words from Fleet.plan(cost=...), `cidrcheck plan --cost` and the fleet file."""
+    with pytest.raises(ValueError) as python:
+        Fleet.load(EKS_KUBEADM).plan(cost={key: value})
+    assert str(python.value).startswith(message)
+    text = EKS_KUBEADM.read_text() + f"plan:\n  cost:\n    {key}: {value}\n"
+    with pytest.raises(FleetLoadError) as in_file:
+        Fleet.from_text(text, name="fleet.yaml")
+    [diagnostic] = in_file.value.diagnostics
+    assert diagnostic["message"] == str(python.value)
+    line = text.count("\n")
+    assert (diagnostic["line"], diagnostic["column"]) == (line, 5 if value <= 1_000_000 else 7 + len(key))  # the key, or the value
+    if not CLI:
+        pytest.skip("CIDRCHECK_CLI is not set (CTest sets it to the built cidrcheck)")
+    run = subprocess.run([CLI, "plan", "--no-config", "--cost", f"{key}={value}", EKS_KUBEADM], capture_output=True,
+                         text=True)
+    assert run.returncode == 2
+    assert run.stderr.splitlines()[0] == "cidrcheck: error: " + str(python.value)
+    fleet = tmp_path / "fleet.yaml"
+    fleet.write_text(text)
+    run = subprocess.run([CLI, "plan", "--no-config", fleet], capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.splitlines()[0] == f"{fleet}:{diagnostic['line']}:{diagnostic['column']}: error: {python.value}"
+
+
+def test_cost_overrides_plan_as_the_cli_does():
+    """Fleet.plan(cost=...) takes the keys of --cost: the plan and what its cost counted are the CLI's."""
+    cost = {"owner:ops-kubeadm": 50, "distribution:eks/replacement-cluster": 30}
+    plan = Fleet.load(EKS_KUBEADM).plan(cost=cost)
+    [op] = plan.operations
+    assert (op["kind"], op["owners"], op["counted"][0]) == (
+        "replacement-cluster", ["shop-eks"], "base 30 (cost distribution:eks/replacement-cluster; the catalog's 20)")
+    expected = cli_plan(*[f"--cost={k}={v}" for k, v in cost.items()], EKS_KUBEADM)
+    assert [(o["kind"], o["owners"], o["cost"], o["counted"]) for o in expected["operations"]] == [
+        (op["kind"], op["owners"], op["cost"], op["counted"])]
+
+
 def slow_fleet(clusters: int) -> dict:
     """Clusters with one pod and one service range each, all connected: every pair overlaps twice."""
     return {

@@ -258,13 +258,28 @@ struct pin_pattern {
 };
 
 /// How `cidrcheck plan` may renumber: the `plan:` section of a fleet file.
+/// A cost `plan` gives operations instead of the catalog's: for one operation
+/// kind, the in-place kinds of a role, or every kind (`what`), of one owner, of
+/// one distribution's clusters, or of all. Written `[owner:NAME/|distribution:NAME/]WHAT`
+/// (`replacement-cluster`, `owner:prod-eu/services`, `distribution:eks`); see
+/// fleet/plan_limits.hpp for the key's syntax and docs/planning.md for precedence.
+struct cost_override {
+  enum class scope : std::uint8_t { any, owner, distribution };
+  scope of = scope::any;
+  std::string name;  ///< the owner or distribution; empty for any
+  std::string what;  ///< an operation kind, a role (network, pods, services, all), or "*" (every kind)
+  int cost = 0;
+  source_location where;  ///< where the file wrote its key; unknown for flags
+};
+
 struct plan_settings {
   /// Where new ranges may come from, per role (network, pods, services); empty
   /// means the default: RFC 1918 space, and fd00::/8 for IPv6.
   std::vector<prefix> pools[3];
   std::vector<prefix> avoid;        ///< space nobody may be given
   std::vector<pin_pattern> pins;
-  std::optional<int> cost[3];       ///< per role; defaults network 10, pods 3, services 1
+  std::optional<int> cost[3];       ///< per role: the base of that role's in-place kinds
+  std::vector<cost_override> cost_overrides;  ///< per kind, owner, distribution, in the order given
   std::optional<double> headroom;   ///< pod ranges are sized for nodes x headroom (default 1.25)
   source_location where;
 };

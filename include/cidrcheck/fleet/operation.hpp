@@ -90,14 +90,23 @@ struct operation_cost {
   std::vector<std::string> counted;
 };
 
-/// Returns kind k's cost for owner o: its base (or `base_override`) plus its scaling
-/// with what the fleet knows of o, each part said in `counted`.
-inline auto cost_of(const operation_kind& k, const owner& o, std::optional<int> base_override = std::nullopt)
+/// A base cost that replaces a kind's, and the plan setting it came from, as
+/// written ("services", "owner:prod-eu/replacement-cluster").
+struct cost_base {
+  int cost = 0;
+  std::string setting;
+};
+
+/// Returns kind k's cost for owner o: its base (or `base`, whose setting `counted`
+/// names beside the catalog's base) plus its scaling with what the fleet knows of o,
+/// each part said in `counted`.
+inline auto cost_of(const operation_kind& k, const owner& o, const std::optional<cost_base>& base = std::nullopt)
     -> operation_cost {
   operation_cost c;
-  c.total = base_override.value_or(k.cost);
-  c.counted.push_back((base_override ? "base " + std::to_string(c.total) + " (overridden)"
-                                     : "base " + std::to_string(c.total)));
+  c.total = base ? base->cost : k.cost;
+  c.counted.push_back(base ? "base " + std::to_string(c.total) + " (cost " + base->setting + "; the catalog's " +
+                                 std::to_string(k.cost) + ")"
+                           : "base " + std::to_string(c.total));
   auto scale = [&](const std::optional<std::uint64_t>& count, std::uint64_t per, const char* what) {
     if (per == 0 || !count) return;
     auto extra = *count / per;

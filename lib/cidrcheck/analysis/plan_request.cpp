@@ -46,11 +46,21 @@ auto plan_options_for(const plan_request& request) -> plan_options {
   }
   for (const auto& text : request.avoid) o.settings.avoid.push_back(cidr(text, names.avoid));
   for (const auto& p : request.pins) o.settings.pins.push_back({p, {}});
-  for (const auto& [role, text] : request.costs) {
-    auto roles = roles_named(role, names.cost);
-    auto cost = parse_plan_cost(role, text);
+  for (const auto& [key, text] : request.costs) {
+    // A role alone is the base of its in-place kinds; anything else an override,
+    // whose names the fleet and its catalog judge (below).
+    auto parsed = parse_cost_key(key);
+    if (auto* problem = std::get_if<cost_key_problem>(&parsed)) throw plan_option_error(problem->message);
+    auto cost = parse_plan_cost(key, text);
     if (!cost.value) throw plan_option_error(cost.error);
-    for_each_role(roles, [&](range_role r) { o.settings.cost[static_cast<std::size_t>(r)] = *cost.value; });
+    if (is_role_cost_key(key)) {
+      for_each_role(roles_named(key, names.cost),
+                    [&](range_role r) { o.settings.cost[static_cast<std::size_t>(r)] = *cost.value; });
+    } else {
+      auto& x = std::get<cost_override>(parsed);
+      x.cost = *cost.value;
+      o.settings.cost_overrides.push_back(std::move(x));
+    }
   }
   if (request.headroom) {
     auto headroom = parse_plan_headroom(*request.headroom);
@@ -88,6 +98,11 @@ auto what_if_connections(const fleet& f, const plan_request& request) -> std::ve
 
 auto plan_options_for(const fleet& f, const plan_request& request, const judgement& j) -> plan_options {
   auto o = plan_options_for(request);
+  for (const auto& x : o.settings.cost_overrides) {
+    auto problem = check_cost_names(x, j.cat);
+    if (!problem) problem = check_cost_owner(x, f);
+    if (problem) throw plan_option_error(problem->message);
+  }
   o.connect = what_if_connections(f, request);
   o.triage = j.triage();
   return o;

@@ -5,6 +5,7 @@
 #include "vpc.hpp"
 
 #include <cidrcheck/address_set.hpp>
+#include <cidrcheck/fleet/plan_limits.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
 
@@ -63,6 +64,7 @@ struct effective_settings {
   std::vector<pin_pattern> pins;
   int cost[3];
   bool cost_set[3] = {false, false, false};  // given in the file or as a flag: overrides the in-place kinds' base
+  std::vector<cost_override> overrides;      // the file's, then the flags' (a later one wins a tie)
   double headroom;
 };
 
@@ -77,6 +79,8 @@ auto merge_settings(const plan_settings& file, const plan_settings& flags) -> ef
     s.cost[r] = flags.cost[r].value_or(file.cost[r].value_or(default_cost[r]));
     s.cost_set[r] = flags.cost[r].has_value() || file.cost[r].has_value();
   }
+  s.overrides = file.cost_overrides;
+  s.overrides.insert(s.overrides.end(), flags.cost_overrides.begin(), flags.cost_overrides.end());
   s.avoid = file.avoid;
   s.avoid.insert(s.avoid.end(), flags.avoid.begin(), flags.avoid.end());
   s.pins = file.pins;
@@ -187,20 +191,48 @@ class planner {
     std::optional<std::pair<const operation_kind*, operation_cost>> best;
     for (const auto& k : c_.operations) {
       if (k.changes != scope || !applies(k, o)) continue;
-      auto cost = cost_of(k, o, base_override(k));
+      auto cost = cost_of(k, o, base_override(k, o));
       if (!best || cost.total < best->second.total) best = std::pair(&k, std::move(cost));
     }
     return best;
   }
 
-  // The `cost` per role of the plan settings overrides the base of the in-place kinds of that role.
-  auto base_override(const operation_kind& k) const -> std::optional<int> {
-    switch (k.changes) {
-      case operation_scope::services: return settings_.cost_set[2] ? std::optional(settings_.cost[2]) : std::nullopt;
-      case operation_scope::pods: return settings_.cost_set[1] ? std::optional(settings_.cost[1]) : std::nullopt;
-      case operation_scope::network: return settings_.cost_set[0] ? std::optional(settings_.cost[0]) : std::nullopt;
-      default: return std::nullopt;
+  // The base cost settings give kind k on owner o, the most specific first: an
+  // owner's over a distribution's over any owner's; within each, the kind by name
+  // over its role (network, pods, services: the in-place kinds) over `all` (the
+  // three roles) over `*` (every kind). The per-role `cost` is the role for any
+  // owner. Equally specific: the later wins (the flags come after the file).
+  auto base_override(const operation_kind& k, const owner& o) const -> std::optional<cost_base> {
+    const char* role = k.changes == operation_scope::services ? "services"
+                       : k.changes == operation_scope::pods   ? "pods"
+                       : k.changes == operation_scope::network ? "network"
+                                                              : nullptr;
+    std::optional<cost_base> best;
+    int best_rank = 100;
+    auto consider = [&](int rank, int cost, std::string setting) {
+      if (rank > best_rank) return;
+      best_rank = rank;
+      best = cost_base{cost, std::move(setting)};
+    };
+    for (const auto& x : settings_.overrides) {
+      int scope = 2;
+      if (x.of == cost_override::scope::owner) {
+        if (x.name != o.name) continue;
+        scope = 0;
+      } else if (x.of == cost_override::scope::distribution) {
+        if (o.kind != owner_kind::cluster || x.name != o.type) continue;
+        scope = 1;
+      }
+      int what = x.what == k.name                ? 0
+                 : role && x.what == role         ? 1
+                 : role && x.what == "all"        ? 2
+                 : x.what == "*"                  ? 3
+                                                  : -1;
+      if (what >= 0) consider(scope * 4 + what, x.cost, cost_key(x));
     }
+    auto r = k.changes == operation_scope::services ? 2 : k.changes == operation_scope::pods ? 1 : 0;
+    if (role && settings_.cost_set[r]) consider(2 * 4 + 1, settings_.cost[r], role);
+    return best;
   }
 
   // Every operation the plan may choose, per owner in fleet order.
@@ -313,8 +345,11 @@ class planner {
     candidate op;
     op.kind = kind;
     op.owners.push_back(vpc);
-    op.cost.total = base_override(*kind).value_or(kind->cost);
-    op.cost.counted.push_back("base " + std::to_string(op.cost.total) + " for the new VPC of " + v.name);
+    auto base = base_override(*kind, v);
+    op.cost.total = base ? base->cost : kind->cost;
+    op.cost.counted.push_back("base " + std::to_string(op.cost.total) + " for the new VPC of " + v.name +
+                              (base ? " (cost " + base->setting + "; the catalog's " + std::to_string(kind->cost) + ")"
+                                    : std::string()));
     for (auto k : v.ranges) {
       if (pinned_[k]) return;  // a VPC that is not ours to move (mark it movable: true)
       op.ranges.push_back(k);
@@ -323,7 +358,7 @@ class planner {
       const auto& o = working_.owners[m];
       op.owners.push_back(m);
       if (applies(*kind, o)) {
-        auto scaled = cost_of(*kind, o, 0);
+        auto scaled = cost_of(*kind, o, cost_base{0, {}});
         op.cost.total += scaled.total;
         for (std::size_t j = 1; j < scaled.counted.size(); ++j) op.cost.counted.push_back(scaled.counted[j] + " in " + o.name);
         for (auto k : o.ranges) {

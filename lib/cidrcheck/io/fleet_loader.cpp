@@ -247,23 +247,61 @@ struct fleet_loader::state {
       } else if (e.key == "pools" && r.node(e.value).kind != detail::yaml_kind::mapping) {
         auto all = cidrs(e.value, "plan pools");  // one list for every role
         for (auto& pool : settings.pools) pool.insert(pool.end(), all.begin(), all.end());
-      } else if (e.key == "pools" || e.key == "cost") {
-        auto per_role = r.mapping(e.value, "plan " + std::string(e.key));
+      } else if (e.key == "pools") {
+        auto per_role = r.mapping(e.value, "plan pools");
         if (!per_role) continue;
-        r.only_keys(*per_role, {"network", "pods", "services"}, "plan " + std::string(e.key));
+        r.only_keys(*per_role, {"network", "pods", "services"}, "plan pools");
         for (const auto& x : *per_role) {
           auto role = static_cast<std::size_t>(x.key == "network" ? 0 : x.key == "pods" ? 1 : 2);
-          if (e.key == "pools") {
-            settings.pools[role] = cidrs(x.value, "plan pools " + std::string(x.key));
-          } else if (auto v = r.integer(x.value, INT64_MIN, INT64_MAX, "plan cost " + std::string(x.key))) {
-            auto cost = check_plan_cost(x.key, *v);  // the limits every front end uses
-            if (cost.value) {
-              settings.cost[role] = *cost.value;
-            } else {
-              r.error(x.value, diag::range, cost.error);
-            }
+          settings.pools[role] = cidrs(x.value, "plan pools " + std::string(x.key));
+        }
+      } else if (e.key == "cost") {
+        read_plan_costs(r, e.value, settings);
+      }
+    }
+  }
+
+  // `cost:` keys as `--cost` takes them (plan_limits.hpp): a role (network, pods,
+  // services, all), an operation kind, owner:NAME/WHAT,
+  // distribution:NAME/WHAT. Owners are checked in finish(), once every source is read.
+  void read_plan_costs(yaml_reader& r, std::uint32_t node, plan_settings& settings) {
+    auto entries = r.mapping(node, "plan cost");
+    if (!entries) return;
+    for (const auto& x : *entries) {
+      auto parsed = parse_cost_key(x.key);
+      if (auto* problem = std::get_if<cost_key_problem>(&parsed)) {
+        r.error(x.key_node, problem->code, problem->message);
+        continue;
+      }
+      auto& o = std::get<cost_override>(parsed);
+      if (auto problem = check_cost_names(o, cat)) {
+        r.error(x.key_node, problem->code, problem->message);
+        continue;
+      }
+      auto v = r.integer(x.value, INT64_MIN, INT64_MAX, "plan cost " + std::string(x.key));
+      if (!v) continue;
+      auto cost = check_plan_cost(x.key, *v);  // the limits every front end uses
+      if (!cost.value) {
+        r.error(x.value, diag::range, cost.error);
+      } else if (is_role_cost_key(x.key)) {
+        for (std::size_t role = 0; role < 3; ++role) {
+          if (x.key == "all" || x.key == (role == 0 ? "network" : role == 1 ? "pods" : "services")) {
+            settings.cost[role] = *cost.value;
           }
         }
+      } else {
+        o.cost = *cost.value;
+        o.where = r.where(x.key_node);
+        settings.cost_overrides.push_back(std::move(o));
+      }
+    }
+  }
+
+  // Cost keys that name an owner no source has.
+  void check_cost_owners() {
+    for (const auto& x : result.value.plan.cost_overrides) {
+      if (auto problem = check_cost_owner(x, result.value)) {
+        result.diagnostics.push_back({severity::error, problem->code, problem->message, x.where, {}});
       }
     }
   }
@@ -825,6 +863,7 @@ auto fleet_loader::finish() -> fleet_load_result {
   s.resolve_routes();
   s.warn_unknown_distributions(apply_defaults(s.result.value, s.cat));
   detail::apply_renumbering(s.renumbering, s.result.value, s.owner_index, s.result.diagnostics);
+  s.check_cost_owners();
   s.sort_diagnostics();
   if (s.result.value.owners.empty() && s.result.ok()) {
     s.result.diagnostics.push_back({severity::error, diag::empty_input, "no clusters or networks in the input", {}, {}});

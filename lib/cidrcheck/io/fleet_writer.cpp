@@ -2,6 +2,8 @@
 
 #include "yaml_scalar.hpp"
 
+#include <cidrcheck/fleet/plan_limits.hpp>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -237,7 +239,7 @@ class writer {
   }
 
   void write_plan_settings(const plan_settings& s) {
-    bool any = !s.avoid.empty() || !s.pins.empty() || s.headroom;
+    bool any = !s.avoid.empty() || !s.pins.empty() || s.headroom || !s.cost_overrides.empty();
     for (std::size_t r = 0; r < 3; ++r) any = any || !s.pools[r].empty() || s.cost[r];
     if (!any) return;
     out_ += "plan:" + comment(s.where) + "\n";
@@ -252,6 +254,7 @@ class writer {
       pools = pools || !s.pools[r].empty();
       cost = cost || s.cost[r];
     }
+    cost = cost || !s.cost_overrides.empty();
     if (pools) {
       out_ += "  pools:\n";
       for (std::size_t r = 0; r < 3; ++r) {
@@ -269,6 +272,10 @@ class writer {
       for (std::size_t r = 0; r < 3; ++r) {
         if (!s.cost[r]) continue;
         out_ += (first ? "" : ", ") + std::string(roles[r]) + ": " + std::to_string(*s.cost[r]);
+        first = false;
+      }
+      for (const auto& x : s.cost_overrides) {
+        out_ += (first ? "" : ", ") + scalar(cost_key(x)) + ": " + std::to_string(x.cost);
         first = false;
       }
       out_ += "}\n";

@@ -15,9 +15,11 @@ void read_renumbering(yaml_reader& r, std::uint32_t node, std::vector<renumberin
     if (r.exhausted()) return;
     auto entries = r.mapping(item, "a renumber entry");
     if (!entries) continue;
-    r.only_keys(*entries, {"owner", "role", "from", "to"}, "a renumber entry");
+    r.only_keys(*entries, {"owner", "role", "from", "to", "add"}, "a renumber entry");
     renumbering x;
     bool complete = true;
+    // `add: CIDR` (a range an operation adds) instead of `from` and `to`.
+    x.add = std::any_of(entries->begin(), entries->end(), [](const auto& e) { return e.key == "add"; });
     auto field = [&](std::string_view key, std::string& into, source_location& where) -> const yaml_reader::entry* {
       auto it = std::find_if(entries->begin(), entries->end(), [&](const auto& e) { return e.key == key; });
       if (it == entries->end()) {
@@ -36,8 +38,8 @@ void read_renumbering(yaml_reader& r, std::uint32_t node, std::vector<renumberin
     field("owner", x.owner, x.owner_where);
     source_location role_where;
     auto role = field("role", x.role, role_where);
-    field("from", x.from, x.from_where);
-    auto to = field("to", x.to, x.to_where);
+    if (!x.add) field("from", x.from, x.from_where);
+    auto to = field(x.add ? "add" : "to", x.to, x.to_where);
     if (to) {
       const auto& n = r.node(to->value);
       if (n.line == n.end_line) x.to_end_column = n.end_column;
@@ -50,8 +52,12 @@ void read_renumbering(yaml_reader& r, std::uint32_t node, std::vector<renumberin
     }
     if (!complete) continue;
     // The new value, checked where it is written.
+    if (x.add && x.role == "dns") {
+      r.error(role->value, diag::invalid_role, "a renumber entry adds ranges, not a DNS address");
+      continue;
+    }
     bool valid = x.role == "dns" ? r.ip(to->value, "to of a renumber entry").has_value()
-                                 : r.cidr(to->value, "to of a renumber entry").has_value();
+                                 : r.cidr(to->value, std::string(x.add ? "add" : "to") + " of a renumber entry").has_value();
     if (valid) out.push_back(std::move(x));
   }
 }
@@ -115,6 +121,12 @@ void apply_renumbering(const std::vector<renumbering>& entries, fleet& f,
     moved.role = role;
     moved.where = x.to_where;
     moved.end_column = x.to_end_column;
+    if (x.add) {
+      o.ranges.push_back(static_cast<std::uint32_t>(f.ranges.size()));
+      f.ranges.push_back(moved);
+      o.declared.add(role);
+      continue;
+    }
     bool request = x.from == "auto" || x.from.starts_with("/") || x.from.starts_with("ipv6/");
     if (request) {
       // A requested size the plan filled: the request gives way to the range.

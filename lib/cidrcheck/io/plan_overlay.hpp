@@ -17,7 +17,8 @@
 
 namespace cidrcheck::detail {
 
-/// One entry: `{owner: NAME, role: ROLE, from: OLD, to: NEW}`. ROLE is network,
+/// One entry: `{owner: NAME, role: ROLE, from: OLD, to: NEW}`, or `{owner: NAME,
+/// role: ROLE, add: NEW}` for a range an operation adds. ROLE is network,
 /// pods, services, cidrs (a network's ranges) or dns; OLD is the CIDR the
 /// sources give, a requested size (/16, ipv6/64, auto), or the DNS address.
 struct renumbering {
@@ -29,6 +30,7 @@ struct renumbering {
   std::string to;
   source_location to_where;
   std::uint32_t to_end_column = 0;
+  bool add = false;  ///< `{owner, role, add: CIDR}`: `to` is added beside the owner's ranges (no `from`)
 };
 
 /// Reads a `renumber:` list, reporting what is malformed at its position.

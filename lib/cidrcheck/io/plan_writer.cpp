@@ -137,6 +137,8 @@ class plan_text_writer {
         } else {
           whole[{q.owner, q.role}];
         }
+      } else if (change.operation && f_.owners[change.owner].where.file == file_) {
+        whole[{change.owner, change.role}];  // a range an operation adds: the role is written with it
       }
       const auto& o = f_.owners[change.owner];
       if (change.dns_to && o.dns_where.file == file_ && o.dns_where.line != 0) {
@@ -249,6 +251,13 @@ class plan_text_writer {
       was += (was.empty() ? "" : ", ") + f_.ranges[k].cidr.to_string();
       defaulted = defaulted || f_.ranges[k].origin != range_origin::declared;
     }
+    // Ranges an operation adds sit after the input's in the applied fleet.
+    std::string added, kept;
+    for (auto k : applied_.owners[owner_index].ranges) {
+      if (applied_.ranges[k].role != role) continue;
+      auto& into = k >= f_.ranges.size() ? added : kept;
+      into += (into.empty() ? "" : ", ") + applied_.ranges[k].cidr.to_string();
+    }
     std::string origin = !defaulted ? "the shared value"
                          : o.kind == owner_kind::cluster ? o.type + "'s default"
                                                          : "the " + o.type + " type's range";
@@ -260,7 +269,9 @@ class plan_text_writer {
       return;
     }
     std::string indent(o.layout.key_column > 0 ? o.layout.key_column - 1 : 0, ' ');
-    std::string comment = "  # planned by cidrcheck; was " + origin + (was.empty() ? "" : " " + was);
+    std::string comment = moved.empty() ? "  # planned by cidrcheck: " + added + " added" +
+                                              (kept.empty() ? std::string() : " beside the default " + kept)
+                                        : "  # planned by cidrcheck; was " + origin + (was.empty() ? "" : " " + was);
     auto type_at = index_.offset(o.type_where.line, o.type_where.column);
     auto owner_at = skip_anchor(text_, index_.offset(o.where.line, o.where.column));
     if (o.type_where.line != 0 && type_at >= owner_at && o.type_where.file == file_) {
@@ -409,8 +420,10 @@ auto write_plan_overlay(const fleet& f, const plan_result& p, std::span<const st
   auto entry = [&](const owner& o, std::string_view role, const std::string& from, const std::string& to,
                    const std::string& was) {
     out += "  - {owner: " + detail::yaml_scalar(o.name) + ", role: " + std::string(role) +
-           ", from: " + detail::yaml_scalar(from) + ", to: " + detail::yaml_scalar(to) + "}";
-    if (!was.empty()) out += "  # was " + detail::yaml_comment_text(was);
+           (from.empty() ? ", add: " + detail::yaml_scalar(to)
+                         : ", from: " + detail::yaml_scalar(from) + ", to: " + detail::yaml_scalar(to)) +
+           "}";
+    if (!was.empty()) out += "  # " + std::string(from.empty() ? "" : "was ") + detail::yaml_comment_text(was);
     out += "\n";
   };
   std::size_t entries = 0;
@@ -429,6 +442,10 @@ auto write_plan_overlay(const fleet& f, const plan_result& p, std::span<const st
                          : q.version == ip_version::v6 ? "ipv6/" + std::to_string(*q.length)
                                                        : "/" + std::to_string(*q.length);
       entry(o, role_key(q.role), size, change.to.to_string(), "requested at " + to_string(q.where));
+      ++entries;
+    } else if (change.operation) {
+      // A range an operation adds beside the owner's own (pod space grown).
+      entry(o, role_key(change.role), "", change.to.to_string(), "added by " + p.operations[*change.operation].kind);
       ++entries;
     }
     if (change.dns_to && change.dns_from && *change.dns_to != *change.dns_from) {

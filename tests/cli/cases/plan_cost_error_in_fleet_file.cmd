@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/plan/cost-overrides-bad.yaml

@@ -1,0 +1,1 @@
+plan --cost replacment-cluster=30 tests/fixtures/fleets/plan/eks-kubeadm-mesh.yaml

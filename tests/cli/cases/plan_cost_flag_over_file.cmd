@@ -1,0 +1,1 @@
+plan --cost owner:ops-kubeadm=3 tests/fixtures/fleets/plan/cost-overrides.yaml

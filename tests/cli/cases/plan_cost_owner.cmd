@@ -1,0 +1,1 @@
+plan --cost owner:ops-kubeadm=50 tests/fixtures/fleets/plan/eks-kubeadm-mesh.yaml
