@@ -270,7 +270,7 @@ networks:
     cidrs: [10.8.0.0/24]
     routes:
       - {cidr: 10.40.0.0/16, to: staging, advertised_by: gw-1}
-      - {cidr: 10.40.8.0/24, advertised_by: gw-2}
+      - {cidr: 10.40.128.0/24, to: staging, advertised_by: gw-2}
       - {cidr: 10.40.0.0/15, to: staging, advertised_by: gw-3}
   - {name: office, cidrs: [10.40.0.0/20]}
 clusters:
@@ -292,8 +292,8 @@ connections:
   ASSERT_EQ(routes.size(), 2u);
   EXPECT_EQ(routes[0]->from, prefix::parse("10.40.0.0/16"));
   EXPECT_EQ(routes[0]->to, network->to);
-  EXPECT_EQ(routes[1]->from, prefix::parse("10.40.8.0/24"));
-  EXPECT_EQ(routes[1]->to, prefix::containing(address::from_bits(ip_version::v4, network->to.network().bits() + 8 * 256), 24));
+  EXPECT_EQ(routes[1]->from, prefix::parse("10.40.128.0/24"));
+  EXPECT_EQ(routes[1]->to, prefix::containing(address::from_bits(ip_version::v4, network->to.network().bits() + 128 * 256), 24));
   for (const auto* r : routes) EXPECT_EQ(r->operation, network->operation);
   // One operation; the new routes come first, the old ones are withdrawn last.
   ASSERT_EQ(p.result.operations.size(), 1u);

@@ -91,23 +91,17 @@ void ranges_runbook(const fleet& planned, const plan_operation& op, const std::v
   if (op.scope == operation_scope::network && op.owners.size() > 1) {
     return shared_network_runbook(planned, op, changes, out);
   }
-  if (op.changes.size() == 1) {
-    // The planner moves each family of a dual-stack service range in an
-    // operation of its own; the flag and the ServiceCIDR take one CIDR per
-    // family, so the two moves are one runbook, in the first operation
-    // (svc-dual-stack-move).
-    const auto& c = changes[op.changes.front()];
-    auto moves = [&](const plan_change& x) {
-      return x.owner == c.owner && x.role == range_role::services && x.from.is_valid() && x.from != x.to &&
-             x.operation.has_value();
+  if (op.changes.size() == 2) {
+    // Both families of a dual-stack service range move in one operation: the
+    // flag and a ServiceCIDR take one CIDR per family and switch once for both,
+    // so the two moves are one runbook (svc-dual-stack-move).
+    const auto& a = changes[op.changes[0]];
+    const auto& b = changes[op.changes[1]];
+    auto moves = [](const plan_change& x) {
+      return x.role == range_role::services && x.from.is_valid() && x.from != x.to;
     };
-    if (moves(c)) {
-      for (const auto& other : changes) {
-        if (!moves(other) || other.to.version() == c.to.version()) continue;
-        const owner& o = planned.owners[c.owner];
-        if (*c.operation < *other.operation) return dual_stack_services_runbook(planned, o, c, other, out);
-        return moved_with_other_family(o, c, *other.operation, out);
-      }
+    if (moves(a) && moves(b) && a.owner == b.owner && a.to.version() != b.to.version()) {
+      return dual_stack_services_runbook(planned, planned.owners[a.owner], a, b, out);
     }
   }
   for (auto k : op.changes) change_runbook(planned, changes[k], out);

@@ -123,9 +123,6 @@ void services_runbook(const fleet& planned, const owner& o, const plan_change& c
 /// ServiceCIDR and one flag value for both families (svc-dual-stack-move).
 void dual_stack_services_runbook(const fleet& planned, const owner& o, const plan_change& a, const plan_change& b,
                                  runbook_builder& out);
-/// The runbook of service move c whose steps are those of operation `with`
-/// (the other family's, dual_stack_services_runbook): a pointer there and the check.
-void moved_with_other_family(const owner& o, const plan_change& c, std::uint32_t with, runbook_builder& out);
 void services_creation_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out);
 
 void pods_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out);

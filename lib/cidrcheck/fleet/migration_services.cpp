@@ -724,18 +724,6 @@ void dual_stack_services_runbook(const fleet& planned, const owner& o, const pla
   api_runbook(planned, o, m, primary->to.version(), stage, out);
 }
 
-void moved_with_other_family(const owner& o, const plan_change& c, std::uint32_t with, runbook_builder& out) {
-  const std::string from = c.from.to_string(), to = c.to.to_string();
-  auto& s = out.step("follow the runbook of operation " + std::to_string(with + 1) + " of this plan: it moves " + from +
-                         " to " + to + " together with " + o.name + "'s other service range, since "
-                         "--service-cluster-ip-range and a ServiceCIDR hold one CIDR per family and switch once for "
-                         "both. When it is done, verify that no Service keeps an address in " + from + ": `kubectl get "
-                         "services -A -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} "
-                         "{.spec.clusterIPs}{\"\\n\"}{end}'` lists none in it",
-                     {"svc-dual-stack-move", "svc-fields", "kas-flag-two"});
-  s.makes = {"old-range-unused"};
-}
-
 void services_creation_runbook(const fleet& planned, const owner& o, const plan_change& c, runbook_builder& out) {
   const std::string to = c.to.to_string();
   const bool v6 = c.to.version() == ip_version::v6;
