@@ -315,7 +315,8 @@ class planner {
       const auto& op = candidates_[j];
       if (op.ranges.size() == 1 && !reasons_[op.ranges.front()].empty()) by_scope[op.kind->changes].push_back(j);
     }
-    for (const auto& [scope, singles] : by_scope) {
+    for (const auto& entry : by_scope) {
+      const auto& singles = entry.second;  // not a structured binding: clang 14 cannot capture one
       auto add = [&](auto&& in_set) {
         auto op = candidates_[singles.front()];
         op.ranges.clear();
