@@ -334,6 +334,57 @@ TEST(ServiceRunbooks, DualStackBothFamiliesMoveInOneRunbook) {
   EXPECT_EQ(servicecidrs, 1u);
 }
 
+// svc-kubernetes-single-stack: when only the secondary family moves, kubernetes.default, the DNS
+// address and every Service's primary address stay. The runbook names no address of the moved range as
+// kubernetes.default or DNS, reissues no certificate, adds no DNS Service, leaves kubelets alone, and
+// gives dual-stack Services their new address by patching ipFamilyPolicy (svc-secondary-family-patch).
+TEST(ServiceRunbooks, SecondaryFamilyMoveKeepsKubernetesDefaultAndDns) {
+  struct branch {
+    const char* name;
+    const char* kind;
+    const char* moved_first;  // the first address of the moved range, never kubernetes.default
+  };
+  for (auto b : {branch{"dualstack-secondary-133", "service-cidr-api", "fd00:10:96::1"},
+                 branch{"dualstack-secondary-126", "service-window", "fd00:10:96::1"},
+                 branch{"dualstack-secondary-rke2-128", "service-cidr-api", "fd00:10:96::1"},
+                 branch{"dualstack-secondary-v4-130", "service-cidr-api", "10.96.0.1"}}) {
+    SCOPED_TRACE(b.name);
+    auto p = run_file(fixture(b.name));
+    ASSERT_EQ(p.result.operations.size(), 1u);
+    const auto& op = p.result.operations.front();
+    ASSERT_EQ(op.kind, b.kind);
+    ASSERT_EQ(op.changes.size(), 1u);
+    auto text = all_text(op.steps);
+    for (const auto* absent : {"kubernetes.default address", "kube-dns-next", "clusterDNS", "certSANs",
+                               "--cluster-dns", "delete service kubernetes", "restart every pod"}) {
+      EXPECT_EQ(text.find(absent), std::string::npos) << absent << "\n" << text;
+    }
+    EXPECT_EQ(text.find(std::string(b.moved_first) + " ("), std::string::npos) << text;
+    EXPECT_EQ(maker(op.steps, "cert-has-both-kubernetes-ips"), -1);
+    EXPECT_EQ(maker(op.steps, "new-dns-serving"), -1);
+    EXPECT_NE(text.find("\"ipFamilyPolicy\":\"SingleStack\""), std::string::npos) << text;
+    int services = maker(op.steps, "services-recreated"), flags = maker(op.steps, "flags-on-new-range");
+    ASSERT_GE(services, 0);
+    EXPECT_TRUE(cites(op.steps[static_cast<std::size_t>(services)], "svc-secondary-family-patch"));
+    EXPECT_TRUE(cites(op.steps[static_cast<std::size_t>(services)], "svc-kubernetes-single-stack"));
+    // With the API, Services move before the flag (svc-reconfigure-order); in the window, after it.
+    if (op.kind == std::string("service-cidr-api")) {
+      EXPECT_LT(services, flags);
+    } else {
+      EXPECT_GT(services, flags);
+    }
+    for (const auto& [path, file] : p.files) {
+      for (const auto* absent : {"kubeadm-certs.sh", "kube-dns-next.yaml", "kubelet-config.yaml"}) {
+        EXPECT_FALSE(path.ends_with(std::string("/") + absent)) << path;
+      }
+      EXPECT_EQ(file.find("certSANs"), std::string::npos) << path;
+    }
+  }
+  // The kubeadm configuration after the switch names the kept IPv4 range first, then the new IPv6 one.
+  auto p = run_file(fixture("dualstack-secondary-133"));
+  EXPECT_NE(p.file("kubeadm-clusterconfiguration-final.yaml").find("serviceSubnet: \"10.96.0.0/12,"), std::string::npos);
+}
+
 // kops-apiserver-sans: nodeup puts only the first address of the current range in the certificate,
 // so the old kubernetes.default address goes into the additional SANs before the range switches.
 TEST(ServiceRunbooks, KopsCertificateKeepsTheOldAddressThroughAdditionalSans) {
@@ -345,8 +396,15 @@ TEST(ServiceRunbooks, KopsCertificateKeepsTheOldAddressThroughAdditionalSans) {
   EXPECT_TRUE(cites(steps[cert], "kops-apiserver-sans"));
   EXPECT_EQ(steps[cert].text.find("unverified"), std::string::npos);
   auto sans = p.file("kops-cluster-sans.yaml");
-  EXPECT_NE(sans.find("  api:\n    additionalSANs:\n"), std::string::npos) << sans;
-  EXPECT_NE(steps.back().text.find("from spec.api.additionalSANs"), std::string::npos);
+  // The kops.k8s.io/v1alpha2 field that `kops edit cluster` shows; spec.api.additionalSANs is the internal
+  // API's, which v1alpha2's conversion overwrites from this one.
+  EXPECT_NE(sans.find("spec:\n  additionalSans:\n"), std::string::npos) << sans;
+  EXPECT_EQ(sans.find("  api:"), std::string::npos) << sans;
+  EXPECT_NE(steps.back().text.find("from spec.additionalSans"), std::string::npos);
+  // kops-cluster-dns: the roll that switches the range derives kubelet clusterDNS unless the spec pins it.
+  EXPECT_TRUE(cites(steps[flags], "kops-cluster-dns"));
+  EXPECT_EQ(steps[flags].text.find("unverified"), std::string::npos) << steps[flags].text;
+  EXPECT_NE(steps[flags].text.find("spec.kubelet.clusterDNS"), std::string::npos) << steps[flags].text;
 }
 
 // kops-svc-one-cidr: kops parses serviceClusterIPRange as one CIDR, so a kops cluster given two

@@ -71,6 +71,11 @@ struct service_move {
   std::string old_ranges, ranges;
   std::string kept;              // the other family's range when it does not move, else empty
   bool both = false;             // both families move (svc-dual-stack-move)
+  // The primary family moves. When only the secondary family of a dual-stack
+  // cluster moves, kubernetes.default, the cluster DNS address and every
+  // Service's spec.clusterIP stay where they are (svc-kubernetes-single-stack,
+  // svc-env-primary), so the runbook has no certificate, DNS or pod-restart steps.
+  bool primary = true;
   std::string old_first, first;  // kubernetes.default before and after (svc-first-ip)
   std::string old_dns, dns;      // the cluster DNS address before and after
   std::string name;              // the new ServiceCIDR object's name
@@ -104,9 +109,13 @@ auto move_of(const fleet& planned, const owner& o, const plan_change& c, const p
   m.ranges = service_ranges(planned, o, {}, false);
   m.both = second != nullptr;
   if (!second) {
+    bool first_range = true;
     for (auto k : o.ranges) {
       const auto& r = planned.ranges[k];
-      if (r.role == range_role::services && r.cidr.version() != c.to.version()) m.kept = r.cidr.to_string();
+      if (r.role != range_role::services) continue;
+      if (first_range) m.primary = r.cidr.version() == c.to.version();
+      first_range = false;
+      if (r.cidr.version() != c.to.version()) m.kept = r.cidr.to_string();
     }
   }
   m.old_first = c.from.network().next().to_string();
@@ -214,9 +223,10 @@ auto kubeadm_cluster_configuration(const owner& o, const service_move& m, bool n
       "apiVersion: " + std::string(kubeadm_api_version(o)) + "\n"
       "kind: ClusterConfiguration\n"
       "networking:\n"
-      "  serviceSubnet: \"" + (new_subnet ? m.ranges : m.old_ranges) + "\"\n"
-      "apiServer:\n"
-      "  certSANs:\n";
+      "  serviceSubnet: \"" + (new_subnet ? m.ranges : m.old_ranges) + "\"\n";
+  if (!m.primary) return out;  // kubernetes.default stays in the primary family (svc-kubernetes-single-stack)
+  out += "apiServer:\n"
+         "  certSANs:\n";
   if (old_san) out += "    - \"" + m.old_first + "\"  # the old kubernetes.default address, until no pod uses it\n";
   out += "    - \"" + m.first + "\"  # the new kubernetes.default address\n";
   return out;
@@ -262,13 +272,12 @@ auto kops_range_yaml(const service_move& m) -> std::string {
 auto kops_sans_yaml(const service_move& m) -> std::string {
   return "# Field to add to the kops cluster spec (kops edit cluster): nodeup adds these addresses to the\n"
          "# API server certificate beside the first address of the current serviceClusterIPRange\n"
-         "# (kops-apiserver-sans). Older kops versions name it spec.additionalSans; keep any SANs\n"
-         "# the list already has.\n"
+         "# (kops-apiserver-sans). This is the kops.k8s.io/v1alpha2 spec that `kops edit cluster` shows;\n"
+         "# kops' internal API names the field spec.api.additionalSANs. Keep any SANs the list already has.\n"
          "spec:\n"
-         "  api:\n"
-         "    additionalSANs:\n"
-         "      - \"" + m.old_first + "\"\n"
-         "      - \"" + m.first + "\"\n";
+         "  additionalSans:\n"
+         "    - \"" + m.old_first + "\"\n"
+         "    - \"" + m.first + "\"\n";
 }
 
 // --- steps shared by the branches --------------------------------------------
@@ -300,7 +309,7 @@ void certificate_step(const owner& o, const service_move& m, runbook_builder& ou
   if (o.type == "kops") {
     auto& s = out.step("add both kubernetes.default addresses, " + m.old_first + " (old) and " + m.first + " (new), "
                            "to the additional SANs of the API server certificate in the kops cluster spec "
-                           "(spec.api.additionalSANs; spec.additionalSans in older kops), then `kops update cluster "
+                           "(spec.additionalSans in the kops.k8s.io/v1alpha2 spec that `kops edit cluster` shows), then `kops update cluster "
                            "--yes` and `kops rolling-update cluster --yes`: kops' nodeup puts only the first address of "
                            "the current serviceClusterIPRange in the certificate, so the roll that switches the range "
                            "would drop the old address while pods still use it." + verify +
@@ -317,14 +326,54 @@ void certificate_step(const owner& o, const service_move& m, runbook_builder& ou
   s.makes = {"cert-has-both-kubernetes-ips"};
 }
 
+// When only the secondary family moves: Services with an address in it get one
+// in the new range. A dual-stack Service keeps its primary address and is
+// patched down to single-stack and back (svc-secondary-family-patch); one whose
+// only family is the moved one is recreated. Makes services-recreated and
+// lb-services-recreated; needs `ready`, the state in which the new range allocates.
+void secondary_services_step(const owner& o, const service_move& m, ip_version v, const std::string& ready,
+                             runbook_builder& out) {
+  const std::string family = v == ip_version::v6 ? "IPv6" : "IPv4";
+  std::string count = o.service_count ? " (of the " + std::to_string(*o.service_count) + " Services)" : std::string();
+  auto& s = out.step(
+      "give every Service with an address in " + m.from + count + " one in " + m.to + "; list them with `kubectl get "
+      "services -A -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {.spec.ipFamilyPolicy} "
+      "{.spec.clusterIPs}{\"\\n\"}{end}'`. A dual-stack Service (PreferDualStack or RequireDualStack) keeps its "
+      "primary address: `kubectl -n NAMESPACE patch service NAME --type=merge -p "
+      "'{\"spec\":{\"ipFamilyPolicy\":\"SingleStack\"}}'` makes kube-apiserver drop its " + family + " address, and "
+      "patching ipFamilyPolicy back to the Service's policy allocates a new one in " + m.to + " (the Service has no " +
+      family + " address between the two patches). A Service whose only family is " + family + " has its address as "
+      "its primary clusterIP, which cannot change: delete it and create it without spec.clusterIP (on AWS a "
+      "recreated LoadBalancer Service gets a new load balancer, so move its DNS records). kubernetes.default, "
+      "kube-dns and the kept family's addresses do not change; leave headless Services alone",
+      {"svc-secondary-family-patch", "svc-kubernetes-single-stack", "svc-clusterip-immutable", "svc-headless",
+       "svc-lb-recreate"});
+  s.needs = {ready};
+  s.makes = {"services-recreated", "lb-services-recreated"};
+}
+
+// When only the secondary family moves: the pods that still hold an old address.
+void secondary_pods_step(runbook_builder& out) {
+  auto& s = out.step("restart the pods that read the address of a recreated Service from its environment variable "
+                     "({NAME}_SERVICE_HOST is the Service's spec.clusterIP, its primary address, so only Services "
+                     "whose only family moved changed it), or started before those Services were recreated and "
+                     "cached their addresses; kubernetes.default and the DNS address do not change, so no other pod "
+                     "needs a restart",
+                     {"svc-env-vars", "svc-env-primary", "svc-kubernetes-single-stack"});
+  s.needs = {"services-recreated", "flags-on-new-range"};
+  s.makes = {"pods-use-new-addresses"};
+}
+
 // The retirement step every runbook ends with.
 void retire_step(const owner& o, const service_move& m, bool with_api, runbook_builder& out) {
   std::string text = std::string(m.both ? "retire the old ranges " : "retire the old range ") + m.from + ": ";
-  if (o.type == "kubeadm") {
+  if (!m.primary) {
+    // The certificate never held an address of the secondary family.
+  } else if (o.type == "kubeadm") {
     text += "remove " + m.old_first + " from apiServer.certSANs (kubeadm-config and kubeadm.yaml) and reissue the "
             "certificate as in step 2; ";
   } else if (o.type == "kops") {
-    text += "remove " + m.old_first + " from spec.api.additionalSANs, then `kops update cluster --yes` and `kops "
+    text += "remove " + m.old_first + " from spec.additionalSans, then `kops update cluster --yes` and `kops "
             "rolling-update cluster --yes`; ";
   } else {
     text += "drop " + m.old_first + " from the API server certificate; ";
@@ -340,8 +389,9 @@ void retire_step(const owner& o, const service_move& m, bool with_api, runbook_b
   }
   auto& s = out.step(text, {"svc-old-ip-in-use"});
   if (with_api) cite(s, {"svc-finalizer", "svc-out-of-range-event"});
-  if (o.type == "kops") cite(s, {"kops-apiserver-sans"});
-  s.needs = {"pods-use-new-addresses", "services-recreated", "dns-service-in-new-range"};
+  if (o.type == "kops" && m.primary) cite(s, {"kops-apiserver-sans"});
+  s.needs = {"pods-use-new-addresses", "services-recreated"};
+  if (m.primary) s.needs.push_back("dns-service-in-new-range");
   s.makes = {"old-range-unused"};
 }
 
@@ -391,8 +441,9 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
     out.step(o.type + " documents no procedure for changing the service range of a running cluster, and its "
                        "maintainers call changing CIDRs on an existing cluster not well supported: nothing moves existing "
                        "Services (users saw them stay in the old range while kubernetes.default moved), which the steps "
-                       "below do by hand. --service-cidr (and --cluster-dns) are critical values: change them on every "
-                       "server at once when the range is switched",
+                       "below do by hand. " + std::string(m.primary ? "--service-cidr (and --cluster-dns) are critical "
+                       "values: change them" : "--service-cidr is a critical value: change it") + " on every server at "
+                       "once when the range is switched",
                        {"k3s-no-procedure", "k3s-critical"});
   }
 
@@ -444,7 +495,7 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
   }
 
   // 2. Both kubernetes.default addresses in the certificate.
-  certificate_step(o, m, out);
+  if (m.primary) certificate_step(o, m, out);
 
   // 3. The new range served beside the old one.
   {
@@ -464,7 +515,7 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
   }
 
   // 4. A second DNS Service at the new DNS address, before anything else takes it.
-  {
+  if (m.primary) {
     auto& s = out.step("create a second DNS Service, kube-dns-next in kube-system, with clusterIP " + m.dns +
                            " and kube-dns's selector and ports, so that pods with either DNS address in "
                            "/etc/resolv.conf resolve until all are restarted (pods keep the DNS address they started "
@@ -489,7 +540,7 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
   }
 
   // 6. Kubelets hand the new DNS address to new pods (kops, k3s and RKE2: with the flags).
-  if (!kops && !is_k3s(o.type)) {
+  if (m.primary && !kops && !is_k3s(o.type)) {
     std::string text = "point kubelets at the new DNS address " + m.dns + " (clusterDNS): ";
     if (kubeadm) {
       text += "edit the kubelet-config ConfigMap in kube-system (key kubelet; kubelet-config-1.<minor> in older "
@@ -505,7 +556,9 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
   }
 
   // 7. Services recreated into the new range.
-  {
+  if (!m.primary) {
+    secondary_services_step(o, m, v, "old-range-not-allocating", out);
+  } else {
     std::string count = o.service_count ? " (" + std::to_string(*o.service_count) + " Services)" : std::string();
     auto& s = out.step("recreate the ClusterIP Services" + count + " one by one, the ones other workloads call "
                        "first: delete and create each without spec.clusterIP (or with an address in " + m.to + "), "
@@ -515,7 +568,7 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
     s.needs = {"old-range-not-allocating"};
     s.makes = {"services-recreated"};
   }
-  {
+  if (m.primary) {
     std::string count = o.load_balancer_count ? std::to_string(*o.load_balancer_count) + " " : std::string();
     auto& s = out.step("recreate the " + count + "LoadBalancer Services too: on AWS the load balancer is not kept, so "
                        "move the DNS records to the new one (the kops story left them in the old range instead, which "
@@ -529,31 +582,33 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
   {
     std::string text = "switch --service-cluster-ip-range to " + m.ranges + " on kube-apiserver and kube-controller-manager";
     if (kubeadm) {
-      text += ": set networking.serviceSubnet to " + m.ranges + " in the kubeadm-config ConfigMap (keeping both "
-              "addresses in apiServer.certSANs), so that the next `kubeadm upgrade` does not put " + m.from + " back, "
+      text += ": set networking.serviceSubnet to " + m.ranges + " in the kubeadm-config ConfigMap" +
+              (m.primary ? " (keeping both addresses in apiServer.certSANs)" : "") + ", so that the next `kubeadm upgrade` does not put " + m.from + " back, "
               "and edit kube-apiserver.yaml and kube-controller-manager.yaml in /etc/kubernetes/manifests on each "
               "control-plane node, one node at a time";
     } else if (kops) {
       text += ": set spec.serviceClusterIPRange to " + m.to + " in the kops cluster spec and keep spec.nonMasqueradeCIDR as it is if it still holds podCIDR (" +
               kops_non_masquerade_text(planned, o, v) + "), then `kops update cluster --yes` and "
-              "`kops rolling-update cluster --yes`. The roll also gives kubelets the new cluster DNS address " +
-              m.dns + ": unverified: kops derives kubelet clusterDNS itself (the kops story changed no DNS setting); "
-              "check that `kops get cluster --full -o yaml` shows spec.kubelet.clusterDNS " + m.dns + ", and set it "
-              "there before the roll if it does not";
+              "`kops rolling-update cluster --yes`. The roll also gives kubelets the new cluster DNS address " + m.dns +
+              ": kops fills kubelet clusterDNS with the tenth address of serviceClusterIPRange when the spec leaves it "
+              "empty; if `kops get cluster -o yaml` shows spec.kubelet.clusterDNS set, set it to " + m.dns + " in "
+              "the same edit (with NodeLocal DNSCache, kubelets use its local address and need no change)";
     } else if (is_k3s(o.type)) {
-      text += ": --service-cidr=" + m.ranges + " and --cluster-dns=" + m.dns + " in the configuration of every server, "
-              "all servers restarted together (a server whose critical values differ fails to join)";
+      text += ": --service-cidr=" + m.ranges + (m.primary ? " and --cluster-dns=" + m.dns : std::string()) +
+              " in the configuration of every server, all servers restarted together (a server whose critical values "
+              "differ fails to join)";
     } else {
       text += ", one API server at a time; every kube-apiserver must end with the same value";
     }
     auto& s = out.step(text, {"svc-reconfigure-order", "svc-default-object", "kas-flag-two", "kas-flag-size",
                               "kcm-svc-flag"});
     if (kubeadm) cite(s, {"kadm-config-cm", "kadm-upgrade-reverts", "kadm-manifests"});
-    if (kops) cite(s, {"kops-nonmasq-pod", "kops-nonmasq-svc", "kops-nonmasq-network"});
+    if (kops) cite(s, {"kops-nonmasq-pod", "kops-nonmasq-svc", "kops-nonmasq-network", "kops-cluster-dns"});
     if (is_k3s(o.type)) cite(s, {"k3s-critical"});
-    s.needs = {"services-recreated", "lb-services-recreated", "cert-has-both-kubernetes-ips"};
+    s.needs = {"services-recreated", "lb-services-recreated"};
+    if (m.primary) s.needs.push_back("cert-has-both-kubernetes-ips");
     s.makes = {"flags-on-new-range"};
-    if (kops || is_k3s(o.type)) {
+    if (m.primary && (kops || is_k3s(o.type))) {
       cite(s, {"svc-recreate-dns"});
       s.needs.push_back("new-dns-serving");
       s.makes.push_back("kubelets-use-new-dns");
@@ -562,7 +617,7 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
   }
 
   // 9. kubernetes.default.
-  {
+  if (m.primary) {
     auto& s = out.step("delete the kubernetes Service in default (`kubectl delete service kubernetes -n default`): it is "
                        "never updated, and kube-apiserver recreates it at " + m.first + ". Check: `kubectl get service "
                        "kubernetes -n default` shows " + m.first,
@@ -572,7 +627,9 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
   }
 
   // 10. Pods restarted: KUBERNETES_SERVICE_HOST and resolv.conf.
-  {
+  if (!m.primary) {
+    secondary_pods_step(out);
+  } else {
     auto& s = out.step("restart every pod (`kubectl rollout restart` of each Deployment, StatefulSet and DaemonSet; "
                        "delete bare pods): a container keeps the KUBERNETES_SERVICE_HOST (" + m.old_first + ") and the "
                        "DNS address (" + m.old_dns + ") it started with",
@@ -582,7 +639,7 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
   }
 
   // 11. kube-dns itself at the new address.
-  {
+  if (m.primary) {
     auto& s = out.step("move kube-dns to " + m.dns + ": export it (`kubectl -n kube-system get service kube-dns -o "
                        "yaml`), set spec.clusterIP and spec.clusterIPs to " + m.dns + ", then in one command delete "
                        "kube-dns-next and kube-dns and create kube-dns from the edited file (new lookups pause for "
@@ -598,7 +655,7 @@ void api_runbook(const fleet& planned, const owner& o, const service_move& m, ip
                        "1.33, stable 1.34): kube-apiserver stops also writing the old bitmap allocator, which is only "
                        "needed while the migration is not complete",
                        {"svc-dual-write", "kas-flag-size"});
-    s.needs = {"dns-service-in-new-range"};
+    s.needs = {m.primary ? "dns-service-in-new-range" : "pods-use-new-addresses"};
     s.makes = {"dual-write-off"};
   }
 
@@ -612,28 +669,31 @@ void window_runbook(const fleet& planned, const owner& o, const service_move& m,
   {
     std::string text = o.kubernetes ? "Kubernetes " + version_text(o) + " has no ServiceCIDR API"
                                     : std::string("the Kubernetes version is unknown, so no ServiceCIDR API can be assumed");
-    text += " (alpha from 1.29, unclear in 1.27-1.28): kube-apiserver serves one service range, so the move is a "
-            "maintenance window in which every Service is recreated (or upgrade to 1.29 or later first and follow "
-            "the service-cidr-api runbook). Zendesk avoided the window only with a forked kube-proxy and a patched "
+    text += std::string(" (alpha from 1.29, unclear in 1.27-1.28): kube-apiserver serves one service range per "
+                        "family, so the move is a maintenance window in which every Service ") +
+            (m.primary ? "is recreated" : "with an address in " + m.from + " gets a new one") +
+            " (or upgrade to 1.29 or later first and follow the service-cidr-api runbook). Zendesk avoided the window only with a forked kube-proxy and a patched "
             "kube-apiserver. Before the window, back up etcd and /etc/kubernetes";
     auto& s = out.step(text,
                        {"svc-noapi-window", "svc-noapi-zendesk", "svc-api-1.29", "kadm-flant-order"});
     s.makes = {"backup-taken"};
   }
-  certificate_step(o, m, out);
+  if (m.primary) certificate_step(o, m, out);
   {
     std::string text = "window starts: switch --service-cluster-ip-range to " + m.ranges +
                        " on kube-apiserver and kube-controller-manager";
     if (kubeadm) {
-      text += " (networking.serviceSubnet in the kubeadm-config ConfigMap, keeping both addresses in "
-              "apiServer.certSANs, and the static pod manifests in /etc/kubernetes/manifests)";
+      text += std::string(" (networking.serviceSubnet in the kubeadm-config ConfigMap, ") +
+              (m.primary ? "keeping both addresses in apiServer.certSANs, " : "") +
+              "and the static pod manifests in /etc/kubernetes/manifests)";
     } else if (kops) {
       text += " (spec.serviceClusterIPRange in the kops cluster spec, nonMasqueradeCIDR kept if it still holds podCIDR; " +
               kops_non_masquerade_text(planned, o, v) +
               "; `kops update cluster --yes`, `kops rolling-update cluster --yes`)";
     } else if (is_k3s(o.type)) {
-      text += " (--service-cidr and --cluster-dns on every server at once, since they are critical values that "
-              "must match; k3s and RKE2 document no procedure for this, and nothing moves the Services for you)";
+      text += std::string(m.primary ? " (--service-cidr and --cluster-dns" : " (--service-cidr") +
+              " on every server at once, since they are critical values that must match; k3s and RKE2 document no "
+              "procedure for this, and nothing moves the Services for you)";
     }
     text += ". If Services then fail with \"no free Cluster IPs\", stop kube-controller-manager and delete the "
             "RangeAllocation object of the old range from etcd, as Zendesk did";
@@ -641,9 +701,15 @@ void window_runbook(const fleet& planned, const owner& o, const service_move& m,
     if (kubeadm) cite(s, {"kadm-config-cm", "kadm-upgrade-reverts", "kadm-manifests"});
     if (kops) cite(s, {"kops-nonmasq-pod", "kops-nonmasq-svc", "kops-nonmasq-network"});
     if (is_k3s(o.type)) cite(s, {"k3s-critical", "k3s-no-procedure"});
-    s.needs = {"backup-taken", "cert-has-both-kubernetes-ips"};
+    s.needs = {"backup-taken"};
+    if (m.primary) s.needs.push_back("cert-has-both-kubernetes-ips");
     s.makes = {"flags-on-new-range"};
     range_switch_files(out, o, m, kops, kubeadm);
+  }
+  if (!m.primary) {
+    secondary_services_step(o, m, v, "flags-on-new-range", out);
+    secondary_pods_step(out);
+    return retire_step(o, m, false, out);
   }
   {
     auto& s = out.step("recreate kube-dns with clusterIP " + m.dns + " first, then delete the kubernetes Service in "

@@ -125,11 +125,19 @@ for folder in folders:
                   f"{where}: serviceSubnet holds at most one CIDR per family")
             for n in subnets:
                 service_range_ok(n, where)
-            sans = [ipaddress.ip_address(s) for s in doc["apiServer"]["certSANs"]]
-            check(len(sans) == 2, f"{where}: certSANs must hold the old and the new kubernetes.default address")
+            # kubernetes.default lives in the primary family (the first CIDR; fact svc-kubernetes-single-stack):
+            # the certificate changes only when that family moves.
+            moved = {network(r) for pair in re.findall(r"services (\S+) -> ([^\s,]+)", book) for r in pair}
+            if network(subnets[0]) in moved:
+                sans = [ipaddress.ip_address(s) for s in doc["apiServer"]["certSANs"]]
+                check(len(sans) == 2, f"{where}: certSANs must hold the old and the new kubernetes.default address")
+                check(all(a.version == network(subnets[0]).version for a in sans), f"{where}: certSANs of the primary family")
+            else:
+                check("apiServer" not in doc, f"{where}: the primary family stays, so the certificate does not change")
         elif path.name == "kops-cluster-sans.yaml":
             # kops-apiserver-sans: the old and the new kubernetes.default address, IPs as strings.
-            sans = doc["spec"]["api"]["additionalSANs"]
+            # In kops.k8s.io/v1alpha2, what `kops edit cluster` shows, the field is spec.additionalSans.
+            sans = doc["spec"]["additionalSans"]
             check(len(sans) == 2 and all(isinstance(a, str) for a in sans), f"{where}: two addresses as strings")
             for a in sans:
                 ipaddress.ip_address(a)
