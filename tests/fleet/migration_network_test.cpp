@@ -43,6 +43,24 @@ TEST(MigrationNetwork, KopsNeverMovesControlPlane) {
   EXPECT_NE(spec.find("podCIDR: "), std::string::npos);
 }
 
+// eks-ipv6-assigned: EKS picks an IPv6 cluster's service range itself (inside fc00::/7), so the planned one is a
+// placeholder; the runbook reads the real one back and re-checks before any traffic moves. IPv4 EKS has no such step.
+TEST(MigrationNetwork, EksIpv6ReplacementReadsBackTheAssignedServiceRange) {
+  auto p = plan_fixture("services-eks-ipv6");
+  expect_ordered(p);
+  ASSERT_EQ(p.result.operations.front().kind, "replacement-cluster");
+  int read = p.step_with("fc00::/7"), connect = p.step_with("connect the replacement");
+  ASSERT_GE(read, 0);
+  EXPECT_LT(read, connect);
+  const auto& step = p.steps().at(static_cast<std::size_t>(read));
+  EXPECT_NE(step.text.find("serviceIpv6Cidr"), std::string::npos);
+  EXPECT_NE(step.text.find("services fd69::10:0/108"), std::string::npos) << step.text;
+  bool cited = false;
+  for (const auto& f : step.facts) cited = cited || f.id == "eks-ipv6-assigned";
+  EXPECT_TRUE(cited);
+  EXPECT_LT(plan_fixture("services-eks").step_with("fc00::/7"), 0);
+}
+
 // I11 and M17: GKE in GCP words, no AWS words; a managed cluster's runbook starts with the replacement, not with a
 // new network and peering.
 TEST(MigrationNetwork, GkeSpeaksGcp) {

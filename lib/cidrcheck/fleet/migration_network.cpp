@@ -207,12 +207,36 @@ void replacement_steps(const fleet& planned, const owner& o, cloud c, const std:
                           : "  # nonMasqueradeCIDR: a block holding podCIDR that avoids networkCIDR\n");
     });
   }
+  // EKS on IPv6 chooses the service range itself and takes pod addresses from
+  // the subnets (eks-ipv6-assigned): the plan's IPv6 ranges are placeholders.
+  std::string assigned;
+  if (o.type == "eks") {
+    for (auto k : o.ranges) {
+      const auto& r = planned.ranges[k];
+      if (r.cidr.version() == ip_version::v6 && (r.role == range_role::services || r.role == range_role::pods)) {
+        assigned += std::string(assigned.empty() ? "" : ", ") + std::string(to_string(r.role)) + " " +
+                    r.cidr.to_string();
+      }
+    }
+  }
+  if (!assigned.empty()) {
+    auto& a = out.step("read the IPv6 ranges EKS gave the replacement: it picks an IPv6 cluster's service range "
+                       "itself, inside fc00::/7, and pods take the subnets' IPv6 addresses, so the plan's " + assigned +
+                       " only stood in for them while the plan was checked. `aws eks describe-cluster --name NAME "
+                       "--query cluster.kubernetesNetworkConfig.serviceIpv6Cidr` shows the service range; put it, "
+                       "and the subnets' IPv6 blocks as pod ranges, in the fleet file and run `cidrcheck check` "
+                       "before any traffic moves",
+                       {"eks-ipv6-assigned"});
+    a.needs = {"replacement-built"};
+    a.makes = {"replacement-ranges-checked"};
+  }
   auto& j = out.step("connect the replacement wherever " + o.name + " is connected (" + w.peering + ", VPNs, "
                      "firewall rules), deploy every workload to it, and move traffic over service by service (DNS "
                      "records, load balancers: a load balancer's targets stay in one network)",
                      {"adobe-order", "blend-mirror"});
   cite(j, w.fact);
   j.needs = {"replacement-built"};
+  if (!assigned.empty()) j.needs.push_back("replacement-ranges-checked");
   j.makes = {"traffic-on-replacement"};
 }
 
