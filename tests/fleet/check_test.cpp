@@ -103,6 +103,22 @@ clusters:
   EXPECT_NE(internal[0]->message.find("(cilium default)"), std::string::npos) << internal[0]->message;
 }
 
+// catalog `pods_from: network` (VPC CNI, Cilium ENI): pods inside their own cluster's network are the design
+// (custom networking's pods in a secondary VPC CIDR), so no overlap-internal; pods only partly inside, pods
+// of a CNI with a pool of its own, and pods inside another owner's network are still findings.
+TEST(CheckCni, PodsInsideTheirOwnNetworkAreNoOverlapWhereTheCniTakesThemFromIt) {
+  auto c = run(R"(
+clusters:
+  - {name: custom, distribution: eks, cni: vpc-cni, ipam: custom-networking, network: [10.20.0.0/16, 100.64.0.0/16], pods: 100.64.0.0/17, services: 172.20.0.0/16}
+  - {name: eni, distribution: kops, cni: cilium, ipam: eni, network: 10.30.0.0/16, pods: 10.30.128.0/17, services: 10.96.0.0/16}
+  - {name: partly, distribution: eks, cni: vpc-cni, network: 10.40.0.0/17, pods: 10.40.0.0/16, services: 172.21.0.0/16}
+  - {name: calico, distribution: kubeadm, cni: calico, network: 10.50.0.0/16, pods: 10.50.0.0/17, services: 10.97.0.0/16}
+)");
+  std::vector<std::string> owners;
+  for (const auto* x : c.of(rule::overlap_internal)) owners.push_back(c.owner_of(*x, 0));
+  EXPECT_EQ(owners, (std::vector<std::string>{"partly", "calico"}));
+}
+
 TEST(CheckCni, CalicoCapacityCountsBlocksOfItsBlockSize) {
   auto c = run(R"(
 clusters:

@@ -208,6 +208,7 @@ class checker {
           }
           // A cluster network inside its VPC, or beside another cluster's in one VPC, shares its space.
           if (f_.ranges[i].owner != f_.ranges[j].owner && vpcs_.shared(i, j)) return;
+          if (pods_in_own_network(i, j)) return;
           make_room();
           // Order the two sides: cheaper to move first, then declaration order.
           if (std::make_tuple(move_rank(f_.ranges[j]), j) < std::make_tuple(move_rank(f_.ranges[i]), i)) std::swap(i, j);
@@ -437,6 +438,21 @@ class checker {
 
   auto pinned(const fleet_range& r) const -> bool {
     return std::any_of(f_.plan.pins.begin(), f_.plan.pins.end(), [&](const pin_pattern& p) { return pins(p, f_, r); });
+  }
+
+  // Pods inside a network range of their own cluster whose IPAM mode takes pod
+  // addresses from the network (the VPC CNI, Cilium ENI: catalog `pods_from:
+  // network`) are the design, not an overlap: custom networking puts them in a
+  // secondary CIDR of the cluster's VPC.
+  auto pods_in_own_network(std::uint32_t i, std::uint32_t j) const -> bool {
+    const auto& a = f_.ranges[i];
+    const auto& b = f_.ranges[j];
+    if (a.owner != b.owner) return false;
+    const fleet_range* pods = a.role == range_role::pods ? &a : b.role == range_role::pods ? &b : nullptr;
+    const fleet_range* network = a.role == range_role::network ? &a : b.role == range_role::network ? &b : nullptr;
+    if (pods == nullptr || network == nullptr || !pods->cidr.subnet_of(network->cidr)) return false;
+    const auto* mode = c_.ipam_of(f_.owners[a.owner]);
+    return mode != nullptr && mode->pods_from == pod_source::network;
   }
 
   void check_catalog(std::uint32_t k) {
