@@ -129,7 +129,7 @@ TEST(CostKey, ChecksNamesAgainstTheCatalogAndTheFleet) {
 TEST(CostOverrides, KindOverrideIsCountedWithItsSetting) {
   auto p = plan_with(mesh, {{"service-cidr-api", "3"}});
   ASSERT_EQ(p.operations, std::vector<std::string>{"ops service-cidr-api 3"});
-  EXPECT_EQ(p.counted.front(), "base 3 (cost service-cidr-api; the catalog's 2)");
+  EXPECT_EQ(p.counted.front(), "base 3 set by cost service-cidr-api instead of the catalog's 2");
 }
 
 TEST(CostOverrides, OwnerOverrideMovesTheChoiceToAnotherCluster) {
@@ -146,12 +146,12 @@ TEST(CostOverrides, PrecedenceIsOwnerThenDistributionThenKindThenRole) {
     std::vector<std::pair<std::string, std::string>> costs;
     std::string_view want;
   } cases[] = {
-      {{{"services", "9"}, {"service-cidr-api", "3"}}, "base 3 (cost service-cidr-api"},  // kind over role
-      {{{"distribution:kubeadm", "4"}, {"service-cidr-api", "3"}}, "base 4 (cost distribution:kubeadm"},
-      {{{"owner:ops/*", "5"}, {"distribution:kubeadm/service-cidr-api", "3"}}, "base 5 (cost owner:ops"},
-      {{{"owner:ops/service-cidr-api", "3"}, {"owner:ops/services", "6"}}, "base 3 (cost owner:ops/service-cidr-api"},
-      {{{"owner:ops/services", "7"}, {"owner:ops/all", "3"}}, "base 7 (cost owner:ops/services"},
-      {{{"owner:ops/all", "8"}, {"owner:ops", "3"}}, "base 8 (cost owner:ops/all"},
+      {{{"services", "9"}, {"service-cidr-api", "3"}}, "base 3 set by cost service-cidr-api"},  // kind over role
+      {{{"distribution:kubeadm", "4"}, {"service-cidr-api", "3"}}, "base 4 set by cost distribution:kubeadm"},
+      {{{"owner:ops/*", "5"}, {"distribution:kubeadm/service-cidr-api", "3"}}, "base 5 set by cost owner:ops"},
+      {{{"owner:ops/service-cidr-api", "3"}, {"owner:ops/services", "6"}}, "base 3 set by cost owner:ops/service-cidr-api"},
+      {{{"owner:ops/services", "7"}, {"owner:ops/all", "3"}}, "base 7 set by cost owner:ops/services"},
+      {{{"owner:ops/all", "8"}, {"owner:ops", "3"}}, "base 8 set by cost owner:ops/all"},
   };
   for (const auto& c : cases) {
     for (bool reversed : {false, true}) {  // the order given does not matter between levels
@@ -167,7 +167,7 @@ TEST(CostOverrides, PrecedenceIsOwnerThenDistributionThenKindThenRole) {
 TEST(CostOverrides, EquallySpecificSettingsTheLaterWins) {
   auto p = plan_with(mesh, {{"service-cidr-api", "3"}, {"service-cidr-api", "4"}});
   ASSERT_FALSE(p.counted.empty());
-  EXPECT_EQ(p.counted.front(), "base 4 (cost service-cidr-api; the catalog's 2)");
+  EXPECT_EQ(p.counted.front(), "base 4 set by cost service-cidr-api instead of the catalog's 2");
 }
 
 TEST(CostOverrides, ReplacementStaysAboveTheDearestInPlaceChange) {
@@ -181,7 +181,7 @@ TEST(CostOverrides, ReplacementStaysAboveTheDearestInPlaceChange) {
   auto p = plan_with(both, {{"owner:ops/replacement-cluster", "1"}});
   ASSERT_EQ(p.operations, std::vector<std::string>{"ops replacement-cluster 11"});
   ASSERT_EQ(p.counted.size(), 2u);
-  EXPECT_EQ(p.counted.front(), "base 1 (cost owner:ops/replacement-cluster; the catalog's 20)");
+  EXPECT_EQ(p.counted.front(), "base 1 set by cost owner:ops/replacement-cluster instead of the catalog's 20");
   EXPECT_EQ(p.counted.back(), "raised to 11: more than the dearest in-place change of ops");
 }
 
@@ -221,7 +221,7 @@ TEST(CostOverrides, FleetFileKeysAreKeptAndFlagsWinTies) {
   flags.settings.cost_overrides.back().cost = 6;
   auto result = plan(loaded.value, builtin_catalog(), flags);
   ASSERT_EQ(result.operations.size(), 1u);
-  EXPECT_EQ(result.operations[0].counted.front(), "base 6 (cost owner:ops; the catalog's 2)");
+  EXPECT_EQ(result.operations[0].counted.front(), "base 6 set by cost owner:ops instead of the catalog's 2");
 }
 
 }  // namespace

@@ -266,7 +266,7 @@ def test_cost_overrides_plan_as_the_cli_does():
     plan = Fleet.load(EKS_KUBEADM).plan(cost=cost)
     [op] = plan.operations
     assert (op["kind"], op["owners"], op["counted"][0]) == (
-        "replacement-cluster", ["shop-eks"], "base 30 (cost distribution:eks/replacement-cluster; the catalog's 20)")
+        "replacement-cluster", ["shop-eks"], "base 30 set by cost distribution:eks/replacement-cluster instead of the catalog's 20")
     expected = cli_plan(*[f"--cost={k}={v}" for k, v in cost.items()], EKS_KUBEADM)
     assert [(o["kind"], o["owners"], o["cost"], o["counted"]) for o in expected["operations"]] == [
         (op["kind"], op["owners"], op["cost"], op["counted"])]

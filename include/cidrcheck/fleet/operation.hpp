@@ -104,8 +104,8 @@ inline auto cost_of(const operation_kind& k, const owner& o, const std::optional
     -> operation_cost {
   operation_cost c;
   c.total = base ? base->cost : k.cost;
-  c.counted.push_back(base ? "base " + std::to_string(c.total) + " (cost " + base->setting + "; the catalog's " +
-                                 std::to_string(k.cost) + ")"
+  c.counted.push_back(base ? "base " + std::to_string(c.total) + " set by cost " + base->setting +
+                                 " instead of the catalog's " + std::to_string(k.cost)
                            : "base " + std::to_string(c.total));
   auto scale = [&](const std::optional<std::uint64_t>& count, std::uint64_t per, const char* what) {
     if (per == 0 || !count) return;

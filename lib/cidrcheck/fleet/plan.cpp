@@ -349,7 +349,7 @@ class planner {
     auto base = base_override(*kind, v);
     op.cost.total = base ? base->cost : kind->cost;
     op.cost.counted.push_back("base " + std::to_string(op.cost.total) + " for the new VPC of " + v.name +
-                              (base ? " (cost " + base->setting + "; the catalog's " + std::to_string(kind->cost) + ")"
+                              (base ? " set by cost " + base->setting + " instead of the catalog's " + std::to_string(kind->cost)
                                     : std::string()));
     for (auto k : v.ranges) {
       if (pinned_[k]) return;  // a VPC that is not ours to move (mark it movable: true)
