@@ -23,6 +23,19 @@ TEST(ImportAwsVpcs, ReadsEveryAssociatedBlockIPv4AndIPv6) {
   EXPECT_EQ(owner_of(r, "vpc-0e9801d1295ce6ff8").description, "AWS VPC shared-services, from aws ec2 describe-vpcs");
 }
 
+TEST(ImportAwsVpcs, BlocksNotInUseAreNotesAtTheirState) {
+  auto r = load({{import_kind::aws_vpcs, "aws-vpcs/vpcs.json"}});
+  std::vector<std::string> notes;
+  for (const auto& d : r.diagnostics) {
+    if (d.code == "import-inactive") notes.push_back(format_diagnostic(d));
+  }
+  const auto file = fixtures + "aws-vpcs/vpcs.json";
+  EXPECT_EQ(notes, (v{file + ":40:34: note: aws-vpcs: VPC vpc-0e9801d1295ce6ff8: block 100.64.0.0/16 is disassociated, "
+                             "not associated: left out\n",
+                      file + ":89:34: note: aws-vpcs: VPC vpc-0012b8e1cc0abb17d: IPv6 block 2600:1f18:2c41:9a00::/56 "
+                             "is DISASSOCIATING, not associated: left out\n"}));
+}
+
 TEST(ImportAwsVpcs, RangesPointAtTheirValue) {
   auto r = load({{import_kind::aws_vpcs, "aws-vpcs/vpcs.json"}});
   const auto* x = range_at(r, "vpc-0e9801d1295ce6ff8", "10.1.0.0/16");

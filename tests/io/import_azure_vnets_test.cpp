@@ -68,6 +68,82 @@ TEST(ImportAzureVnets, UnpeeredOverlapsAreNoError) {
   for (const auto& f : check(r.value, builtin_catalog())) EXPECT_NE(f.level, severity::error) << f.message;
 }
 
+auto messages(const fleet_load_result& r, severity level) -> v {
+  v out;
+  for (const auto& d : r.diagnostics) {
+    if (d.level == level) out.push_back(d.message);
+  }
+  return out;
+}
+
+// The routes an owner carries: "CIDR -> destination".
+auto routes(const fleet_load_result& r, std::string_view owner_name) -> v {
+  v out;
+  for (const auto& x : r.value.ranges) {
+    if (!x.is_route() || r.value.owners[x.owner].name != owner_name) continue;
+    const auto& route = r.value.routes[x.route];
+    out.push_back(x.cidr.to_string() + " -> " + (route.to_owner ? r.value.owners[*route.to_owner].name : "?"));
+  }
+  return out;
+}
+
+TEST(ImportAzureVnets, SubnetPeeringsCarryTheNamedSubnetsOnly) {
+  // hub-vnet and spoke-vnet both use 10.0.0.0/16 and peer one subnet each from a space of their own.
+  auto r = load({{import_kind::azure_vnets, "azure-vnets/subnet-peering.json"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_TRUE(r.value.connections.empty());
+  EXPECT_EQ(routes(r, "rg-network/hub-vnet"), (v{"10.101.0.0/26 -> rg-spoke/spoke-vnet"}));
+  EXPECT_EQ(routes(r, "rg-spoke/spoke-vnet"), (v{"10.100.0.0/25 -> rg-network/hub-vnet"}));
+  const auto* route = range_at(r, "rg-network/hub-vnet", "10.101.0.0/26");
+  ASSERT_NE(route, nullptr);
+  EXPECT_EQ(route->where, (source_location{fixtures + "azure-vnets/subnet-peering.json", 68, 11}));  // "frontend"
+  // A subnet the peering names that its network does not have.
+  EXPECT_EQ(messages(r, severity::warning),
+            (v{"azure-vnets: subnet peering hub-to-spoke of rg-network/hub-vnet to rg-spoke/spoke-vnet: remote subnet "
+               "backend is not in rg-spoke/spoke-vnet: no route to it"}));
+  // The shared 10.0.0.0/16 is never routed at both networks: a latent overlap, no error.
+  for (const auto& f : check(r.value, builtin_catalog())) EXPECT_NE(f.level, severity::error) << f.message;
+}
+
+// Two networks with a subnet peering between a and b (a's side only), as the REST API nests it.
+auto subnet_peering(std::string_view a_subnet, std::string_view b_space, std::string_view b_subnet, bool ipv6_only)
+    -> std::string {
+  auto vnet = [](std::string name, std::string space, std::string subnet, std::string peering) {
+    return R"({"name": ")" + name + R"(", "id": "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/)" +
+           name + R"(", "properties": {"addressSpace": {"addressPrefixes": )" + space +
+           R"(}, "subnets": [{"name": "s", "properties": {"addressPrefixes": )" + subnet +
+           R"(}}], "virtualNetworkPeerings": [)" + peering + "]}}";
+  };
+  std::string peering = R"({"name": "a-to-b", "properties": {"peeringState": "Connected", "peerCompleteVnets": false,
+      "enableOnlyIPv6Peering": )" + std::string(ipv6_only ? "true" : "false") + R"(,
+      "localSubnetNames": ["s", "t"], "remoteSubnetNames": ["s"],
+      "remoteVirtualNetwork": {"id": "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/b"}}})";
+  return R"({"value": [)" + vnet("a", R"(["10.1.0.0/16", "fd00:a::/48"])", std::string(a_subnet), peering) + "," +
+         vnet("b", std::string(b_space), std::string(b_subnet), "") + "]}";
+}
+
+TEST(ImportAzureVnets, SubnetPeeringsOfIpv6OnlyCarryTheIpv6Prefixes) {
+  auto r = load_text(import_kind::azure_vnets,
+                     subnet_peering(R"(["10.1.0.0/24", "fd00:a:0:1::/64"])", R"(["10.2.0.0/16", "fd00:b::/48"])",
+                                    R"(["10.2.0.0/24", "fd00:b:0:1::/64"])", true));
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(routes(r, "rg/a"), (v{"fd00:b:0:1::/64 -> rg/b"}));
+  // The local subnet t is not in a.
+  EXPECT_EQ(messages(r, severity::warning),
+            (v{"azure-vnets: subnet peering a-to-b of rg/a to rg/b: local subnet t is not in rg/a"}));
+}
+
+TEST(ImportAzureVnets, APeeredSubnetInsideTheLocalSpaceIsAnError) {
+  // b reuses a's 10.1.0.0/16, and its peered subnet lies there: a cannot tell it from its own addresses.
+  auto r = load_text(import_kind::azure_vnets,
+                     subnet_peering(R"(["10.1.0.0/24"])", R"(["10.1.0.0/16"])", R"(["10.1.5.0/24"])", false));
+  ASSERT_TRUE(r.ok()) << printed(r);
+  auto findings = check(r.value, builtin_catalog());
+  auto shadow = std::find_if(findings.begin(), findings.end(), [](const finding& f) { return f.id == rule::route_in_overlay; });
+  ASSERT_NE(shadow, findings.end()) << printed(r);
+  EXPECT_EQ(shadow->level, severity::error);
+}
+
 TEST(ImportAzureVnets, WithoutAnIdTheGroupAndNameInLowerCaseName) {
   // Azure names are case-insensitive: group/name in lower case, as the
   // Terraform importer names azurerm_virtual_network.

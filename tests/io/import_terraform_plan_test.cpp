@@ -87,6 +87,19 @@ TEST(ImportTerraformPlan, ReadsPlannedValuesOfModulesAtAnyDepth) {
             "AWS VPC shared-services, from the Terraform plan aws_vpc.shared");
 }
 
+TEST(ImportTerraformPlan, AClusterIsNotPlacedInAVpcThatOverlapsAnother) {
+  // module.net.aws_eks_cluster.main's subnets (module.subnets.ids) lie in
+  // module.net.aws_vpc.main, whose 10.0.128.0/17 lies in aws_vpc.shared's
+  // 10.0.0.0/16. Placed there, the cluster's network would count as inside
+  // the shared VPC, and the overlap of the two VPCs would go unreported.
+  auto r = load(import_kind::terraform_plan, "plan.json");
+  EXPECT_EQ(messages(r, severity::warning).back(),
+            "terraform-plan: module.net.aws_eks_cluster.main: its subnets (vpc_config.subnet_ids) lie in VPC "
+            "module.net.aws_vpc.main, which overlaps VPC vpc-0e9801d1295ce6ff8's 10.0.0.0/16: not placed in it, so "
+            "that the overlap stays a finding");
+  EXPECT_EQ(cidrs(r, "payments", range_role::network), v{});
+}
+
 TEST(ImportTerraformPlan, ClustersFromPlannedBlocks) {
   auto r = load(import_kind::terraform_plan, "plan.json");
   // google_container_cluster: ip_allocation_policy and private_cluster_config.
@@ -108,7 +121,6 @@ TEST(ImportTerraformPlan, ValuesUnknownUntilApplyAreNotesNamingTheResource) {
   for (std::string_view want : {
            "module.net.aws_vpc.main: ipv6_cidr_block",
            "module.net.aws_eks_cluster.main: kubernetes_network_config.service_ipv4_cidr",
-           "module.net.aws_eks_cluster.main: vpc_config.vpc_id (the VPC it runs in)",
            "google_container_cluster.analytics: ip_allocation_policy.services_ipv4_cidr_block (\"/20\", a size GKE "
            "places)",
        }) {
@@ -121,6 +133,9 @@ TEST(ImportTerraformPlan, ValuesUnknownUntilApplyAreNotesNamingTheResource) {
   // The subnets' vpc_id is unknown too, but the configuration says which VPC it is.
   EXPECT_FALSE(has_message(r, "terraform-plan: module.net.module.subnets.aws_subnet.private[1]: vpc_id (the VPC its "
                               "range belongs to) is known only after apply: left out, not guessed"));
+  // The cluster's vpc_id is unknown too, but its subnets (module.subnets.ids) say which VPC (see below).
+  EXPECT_FALSE(has_message(r, "terraform-plan: module.net.aws_eks_cluster.main: vpc_config.vpc_id (the VPC it runs "
+                              "in) is known only after apply: left out, not guessed"));
   // A VPC that asks for no IPv6 block has none to wait for: no note about it.
   EXPECT_FALSE(has_message(
       r, "terraform-plan: aws_vpc.shared: ipv6_cidr_block is known only after apply: left out, not guessed"));
@@ -205,6 +220,130 @@ TEST(ImportTerraformPlan, AnUnknownVpcIdIsFollowedThroughTheConfiguration) {
   EXPECT_EQ(messages(unsaid, severity::note),
             (v{"terraform-plan: module.subnets.aws_subnet.a[0]: vpc_id (the VPC its range belongs to) is known only "
                "after apply: left out, not guessed"}));
+}
+
+// ---------------------------------------------------------------------------
+// Modules called with count and for_each (instances.json): module.vpc["eu"]
+// and ["us"] each make a VPC and two subnets, module.eks["eu"] and ["us"] a
+// cluster in the subnets of module.vpc[each.key], module.edge[0] a VPC that a
+// root subnet names through module.edge[0].vpc_id.
+
+TEST(ImportTerraformPlan, ModuleInstancesResolveTheirOwnReferences) {
+  auto r = load(import_kind::terraform_plan, "instances.json");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  // Each cluster is placed in the VPC of its own instance's subnets: the VPC's block is its network.
+  EXPECT_EQ(cidrs(r, "payments-eu", range_role::network), (v{"10.20.0.0/16"}));
+  EXPECT_EQ(cidrs(r, "payments-us", range_role::network), (v{"10.30.0.0/16"}));
+  EXPECT_EQ(cidrs(r, "payments-eu", range_role::services), (v{"172.20.0.0/16"}));
+  EXPECT_EQ(owner_of(r, "payments-eu").description,
+            "EKS cluster, from the Terraform plan module.eks[\"eu\"].aws_eks_cluster.this");
+  // A subnet of the root names module.edge[0].vpc_id: it lies in that instance's VPC, no note, no conflict.
+  EXPECT_EQ(cidrs(r, "module.edge[0].aws_vpc.this", range_role::external), (v{"10.40.0.0/16"}));
+  EXPECT_EQ(owner_of(r, "module.edge[0].aws_vpc.this").description,
+            "AWS VPC edge, from the Terraform plan module.edge[0].aws_vpc.this");
+  EXPECT_FALSE(has_message(r, "terraform-plan: aws_subnet.extra[0]: vpc_id (the VPC its range belongs to) is known "
+                              "only after apply: left out, not guessed"));
+  EXPECT_TRUE(r.value.conflicts.empty()) << printed(r);
+}
+
+TEST(ImportTerraformPlan, AClusterWhoseSubnetsDoNotSayItsVpcIsANote) {
+  auto r = load(import_kind::terraform_plan, "instances.json");
+  // Subnets of two instances of module.vpc: two VPCs, so none is taken.
+  EXPECT_TRUE(has_message(r, "terraform-plan: aws_eks_cluster.mixed: vpc_config.vpc_id (the VPC it runs in) is known "
+                             "only after apply, and its subnets (vpc_config.subnet_ids) lie in 2 VPCs "
+                             "(module.vpc[\"eu\"].aws_vpc.this, module.vpc[\"us\"].aws_vpc.this): left out, not "
+                             "guessed"))
+      << printed(r);
+  // Subnet IDs of subnets the plan does not hold.
+  EXPECT_TRUE(has_message(r, "terraform-plan: aws_eks_cluster.legacy: vpc_config.vpc_id (the VPC it runs in) is known "
+                             "only after apply, and its subnets (vpc_config.subnet_ids) subnet-0a1b2c3d4e5f60718, "
+                             "subnet-0f9e8d7c6b5a40312 are not in this file with their VPC: left out, not guessed"))
+      << printed(r);
+  EXPECT_EQ(cidrs(r, "mixed", range_role::network), v{});
+  EXPECT_EQ(cidrs(r, "legacy", range_role::network), v{});
+}
+
+// A plan of one module instance per key, whose cluster takes subnet_ids from
+// a module output: `reference` is the subnet_ids argument of the module.
+auto plan_with_instances(std::string_view reference) -> std::string {
+  std::string child, changes;
+  for (std::string key : {"a", "b"}) {
+    auto m = "module.vpc[\\\"" + key + "\\\"]";  // JSON text: module.vpc[\"a\"]
+    auto cidr = key == "a" ? std::string("10.1") : std::string("10.2");
+    child += std::string(child.empty() ? "" : ",") + R"({"address": ")" + m + R"(", "resources": [
+      {"address": ")" + m + R"(.aws_vpc.this", "type": "aws_vpc", "values": {"cidr_block": ")" + cidr + R"(.0.0/16"}},
+      {"address": ")" + m + R"(.aws_subnet.s[0]", "type": "aws_subnet", "values": {"cidr_block": ")" + cidr + R"(.0.0/24"}}]})";
+    changes += R"({"address": ")" + m + R"(.aws_subnet.s[0]", "change": {"actions": ["create"], "after_unknown": {"vpc_id": true}}},)";
+  }
+  return R"({"format_version": "1.2", "planned_values": {"root_module": {
+      "resources": [{"address": "aws_eks_cluster.c[\"a\"]", "type": "aws_eks_cluster", "values": {"name": "c"}}],
+      "child_modules": [)" + child + R"(]}},
+    "resource_changes": [)" + changes + R"(
+      {"address": "aws_eks_cluster.c[\"a\"]", "change": {"actions": ["create"],
+       "after_unknown": {"kubernetes_network_config": [{"service_ipv4_cidr": true}], "vpc_config": [{"vpc_id": true}]}}}],
+    "configuration": {"root_module": {
+      "resources": [{"address": "aws_eks_cluster.c", "type": "aws_eks_cluster", "name": "c",
+        "expressions": {"vpc_config": [{"subnet_ids": {"references": )" + std::string(reference) + R"(}}]}}],
+      "module_calls": {"vpc": {"source": "./vpc", "module": {
+        "outputs": {"subnets": {"expression": {"references": ["aws_subnet.s"]}}},
+        "resources": [{"address": "aws_subnet.s", "type": "aws_subnet", "name": "s",
+          "expressions": {"vpc_id": {"references": ["aws_vpc.this.id", "aws_vpc.this"]}}}]}}}}}})";
+}
+
+TEST(ImportTerraformPlan, ReferencesThroughModuleInstancesAreReadPerInstance) {
+  // Table: the references Terraform writes for an expression, and the VPC the cluster lands in ("" for none).
+  struct {
+    std::string_view references, vpc;
+  } cases[] = {
+      // module.vpc["b"].subnets: the instance the key names
+      {R"(["module.vpc[\"b\"].subnets", "module.vpc[\"b\"]"])", "10.2.0.0/16"},
+      // module.vpc[each.key].subnets: the key is not spelled; the cluster's own key is ["a"]
+      {R"(["module.vpc", "each.key"])", "10.1.0.0/16"},
+      // module.vpc[var.k].subnets: not the cluster's key, and not said which: both instances, two VPCs
+      {R"(["module.vpc", "var.k"])", ""},
+      // a module instance that does not exist
+      {R"(["module.vpc[\"c\"].subnets", "module.vpc[\"c\"]"])", ""},
+  };
+  for (const auto& c : cases) {
+    auto r = load_text(import_kind::terraform_plan, plan_with_instances(c.references));
+    ASSERT_TRUE(r.ok()) << c.references << "\n" << printed(r);
+    EXPECT_EQ(cidrs(r, "c", range_role::network), c.vpc.empty() ? v{} : v{std::string(c.vpc)}) << c.references;
+    bool noted = std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const diagnostic& d) {
+      return d.message.starts_with("terraform-plan: aws_eks_cluster.c[\"a\"]: vpc_config.vpc_id");
+    });
+    EXPECT_EQ(noted, c.vpc.empty()) << c.references << "\n" << printed(r);
+  }
+}
+
+TEST(ImportTerraformPlan, ReferencesThatLeadInCirclesEnd) {
+  // An output of the module that is its variable x, and x, in the call, that output.
+  auto text = plan_with_instances(R"(["module.vpc[\"a\"].loop", "module.vpc[\"a\"]"])");
+  auto at = text.find(R"("subnets": {"expression")");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at, R"("loop": {"expression": {"references": ["var.x"]}}, )");
+  at = text.find(R"("source": "./vpc", )");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at, R"("expressions": {"x": {"references": ["module.vpc[\"a\"].loop", "module.vpc[\"a\"]"]}}, )");
+  auto r = load_text(import_kind::terraform_plan, text);
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "c", range_role::network), v{});
+}
+
+// ---------------------------------------------------------------------------
+// GCP auto-mode networks: 10.128.0.0/9, in plan and state.
+
+TEST(ImportTerraformPlan, AnAutoModeNetworkClaimsTheAutoModeBlock) {
+  auto r = load(import_kind::terraform_plan, "instances.json");
+  EXPECT_EQ(cidrs(r, "acme-prod/default", range_role::external), (v{"10.128.0.0/9"}));
+  EXPECT_EQ(owner_of(r, "acme-prod/default").description,
+            "GCP VPC network in auto mode, from the Terraform plan google_compute_network.default");
+  EXPECT_TRUE(has_message(r, "terraform-plan: google_compute_network.default: auto_create_subnetworks is true, so GCP "
+                             "creates a subnet in each region from 10.128.0.0/9, the auto-mode block "
+                             "(cloud.google.com/vpc/docs/vpc; the provider's google_compute_network page): claimed as "
+                             "the network's range"))
+      << printed(r);
+  // auto_create_subnetworks = false: a custom-mode network, whose ranges are its subnets'.
+  EXPECT_EQ(cidrs(r, "acme-prod/custom", range_role::external), (v{"<no owner>"}));
 }
 
 // ---------------------------------------------------------------------------
@@ -302,14 +441,53 @@ TEST(ImportTerraformPlan, ClusterResourcesReadTheSameFromStateAndPlan) {
 TEST(ImportTerraformState, GcpNetworksWithUlaIpv6OwnTheirRange) {
   auto r = load_text(import_kind::terraform, R"({"version": 4, "resources": [
     {"mode": "managed", "type": "google_compute_network", "name": "ula", "instances": [{"attributes":
-      {"project": "acme-prod", "name": "acme-vpc", "enable_ula_internal_ipv6": true, "internal_ipv6_range": "fd20:a:b::/48"}}]},
+      {"project": "acme-prod", "name": "acme-vpc", "auto_create_subnetworks": false, "enable_ula_internal_ipv6": true,
+       "internal_ipv6_range": "fd20:a:b::/48"}}]},
     {"mode": "managed", "type": "google_compute_network", "name": "v4", "instances": [{"attributes":
-      {"project": "acme-prod", "name": "legacy", "enable_ula_internal_ipv6": false, "internal_ipv6_range": ""}}]}]})");
+      {"project": "acme-prod", "name": "legacy", "auto_create_subnetworks": false, "enable_ula_internal_ipv6": false,
+       "internal_ipv6_range": ""}}]}]})");
   ASSERT_TRUE(r.ok()) << printed(r);
   EXPECT_EQ(cidrs(r, "acme-prod/acme-vpc", range_role::external), (v{"fd20:a:b::/48"}));
   EXPECT_EQ(owner_of(r, "acme-prod/acme-vpc").type, "gcp-network");
-  // A network without ULA IPv6 has no range of its own: its subnets have them.
+  // A custom-mode network without ULA IPv6 has no range of its own: its subnets have them.
   EXPECT_EQ(cidrs(r, "acme-prod/legacy", range_role::external), (v{"<no owner>"}));
+}
+
+TEST(ImportTerraformState, AnAutoModeNetworkClaimsTheAutoModeBlock) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_import(import_kind::terraform, CIDRCHECK_FIXTURES "/import/terraform/gcp-networks.tfstate");
+  auto r = loader.finish();
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "acme-dev/default", range_role::external), (v{"10.128.0.0/9"}));
+  EXPECT_EQ(cidrs(r, "acme-dev/data-vpc", range_role::external), (v{"<no owner>"}));
+  EXPECT_EQ(cidrs(r, "acme-dev/europe-west1/data", range_role::external), (v{"10.200.0.0/20"}));
+  // The provider's default is true: a network that does not say is in auto mode.
+  auto unsaid = load_text(import_kind::terraform, R"({"version": 4, "resources": [
+    {"mode": "managed", "type": "google_compute_network", "name": "n", "instances": [{"attributes":
+      {"project": "p", "name": "n"}}]}]})");
+  EXPECT_EQ(cidrs(unsaid, "p/n", range_role::external), (v{"10.128.0.0/9"}));
+}
+
+TEST(ImportTerraformState, AnEksClusterWithoutVpcIdIsPlacedByItsSubnets) {
+  auto state = [](std::string_view subnet_ids) {
+    return std::string(R"({"version": 4, "resources": [
+      {"mode": "managed", "type": "aws_subnet", "name": "a", "instances": [
+        {"index_key": 0, "attributes": {"id": "subnet-0a", "vpc_id": "vpc-01", "cidr_block": "10.1.0.0/24"}},
+        {"index_key": 1, "attributes": {"id": "subnet-0b", "vpc_id": "vpc-02", "cidr_block": "10.2.0.0/24"}}]},
+      {"mode": "managed", "type": "aws_vpc", "name": "v", "instances": [
+        {"index_key": 0, "attributes": {"id": "vpc-01", "cidr_block": "10.1.0.0/16"}},
+        {"index_key": 1, "attributes": {"id": "vpc-02", "cidr_block": "10.2.0.0/16"}}]},
+      {"mode": "managed", "type": "aws_eks_cluster", "name": "c", "instances": [{"attributes":
+        {"name": "c", "vpc_config": [{"subnet_ids": )") + std::string(subnet_ids) + "}]}}]}]}";
+  };
+  auto one = load_text(import_kind::terraform, state(R"(["subnet-0a"])"));
+  ASSERT_TRUE(one.ok()) << printed(one);
+  EXPECT_EQ(cidrs(one, "c", range_role::network), (v{"10.1.0.0/16"}));
+  auto two = load_text(import_kind::terraform, state(R"(["subnet-0a", "subnet-0b"])"));
+  EXPECT_EQ(cidrs(two, "c", range_role::network), v{});
+  EXPECT_EQ(messages(two, severity::warning),
+            (v{"terraform: aws_eks_cluster.c: vpc_config.vpc_id (the VPC it runs in) is not given, and its subnets "
+               "(vpc_config.subnet_ids) lie in 2 VPCs (vpc-01, vpc-02): left out, not guessed"}));
 }
 
 TEST(ImportTerraformState, ASubnetWithoutItsVpcIsAnErrorAtTheInstance) {

@@ -24,6 +24,7 @@ inline constexpr char duplicate_prefix[] = "duplicate-prefix";
 inline constexpr char empty_input[] = "empty-input";
 inline constexpr char import_empty[] = "import-empty";
 inline constexpr char import_format[] = "import-format";
+inline constexpr char import_implied[] = "import-implied";
 inline constexpr char import_inactive[] = "import-inactive";
 inline constexpr char import_skipped[] = "import-skipped";
 inline constexpr char import_unknown[] = "import-unknown";
@@ -90,9 +91,10 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::empty_input, "the input holds nothing to read: no YAML document, no cluster or network, no CIDR, an empty export"},
     diagnostic_code_info{diag::import_empty, "warning: an export file lists nothing cidrcheck reads"},
     diagnostic_code_info{diag::import_format, "an export is not in the format its kind reads (for example `terraform show -json` instead of the state)"},
-    diagnostic_code_info{diag::import_inactive, "note: an export lists a block or link that is not in effect (an AWS subnet's IPv6 association disassociated or failed, an Azure peering not Connected); it is named and left out"},
+    diagnostic_code_info{diag::import_implied, "note: an export implies a range it does not list (a GCP auto-mode network's 10.128.0.0/9); the range is claimed, and the note names it and its source"},
+    diagnostic_code_info{diag::import_inactive, "note: an export lists a block or link that is not in effect (an AWS VPC's or subnet's CIDR block association disassociated or failed, an Azure peering not Connected); it is named and left out"},
     diagnostic_code_info{diag::import_skipped, "note: a Terraform state or plan holds resource types cidrcheck does not read; one note counts them per file"},
-    diagnostic_code_info{diag::import_unknown, "note: a Terraform plan leaves a range unknown until apply; the resource is named and the range left out, not guessed"},
+    diagnostic_code_info{diag::import_unknown, "note: a Terraform plan leaves a range (or the VPC an EKS cluster runs in) unknown until apply; the resource is named and the range left out, not guessed"},
     diagnostic_code_info{diag::import_unplaced, "warning: an export lists something cidrcheck cannot place (a subnet without an address, a peering to a virtual network no source of the file describes and whose address space the peering omits); it is named and left out"},
     diagnostic_code_info{diag::incomplete_export, "warning: a paginated export (NetBox's /api/ipam/prefixes/) lists fewer objects than its count says: pages are missing"},
     diagnostic_code_info{diag::inferred_name, "note: an export names no cluster, so the cluster is named after the file"},

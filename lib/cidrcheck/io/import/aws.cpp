@@ -53,21 +53,34 @@ void read_vpc(source_reader& in, std::uint32_t node, import_result& out) {
   auto name = read_tags(in, vpc->get("Tags"), o);
   o.value.description = "AWS VPC" + (name.empty() ? "" : " " + name) + ", from aws ec2 describe-vpcs";
   std::vector<imported_range> blocks;
+  // Reads one association of the set: its block when in use, else a note at its state.
+  auto association = [&](std::uint32_t item, std::string_view what, std::string_view block_key,
+                          std::string_view state_key) {
+    auto a = in.object_at(item, what);
+    if (!a) return;
+    auto state_node = a->at({state_key, "State"});
+    auto state = in.text(state_node, "State");
+    auto block = a->get(block_key);
+    if (!aws_block_in_use(state)) {
+      auto text = in.text(block, block_key);
+      in.yaml().report(severity::note, *state_node, diag::import_inactive,
+                       "VPC " + *id + ": " + (block_key == "CidrBlock" ? "block " : "IPv6 block ") +
+                           (text ? *text + " " : "") + "is " + *state + ", not associated: left out");
+      return;
+    }
+    if (auto r = in.range(block, std::string(block_key) + " of VPC " + *id)) blocks.push_back(std::move(*r));
+  };
   // Every block is in CidrBlockAssociationSet, the primary one too; CidrBlock
   // alone is what older CLI versions print.
   if (auto set = vpc->get("CidrBlockAssociationSet")) {
     for (auto item : in.items(set, "CidrBlockAssociationSet")) {
-      auto a = in.object_at(item, "a CIDR block association");
-      if (!a || !aws_block_in_use(in.text(a->at({"CidrBlockState", "State"}), "State"))) continue;
-      if (auto r = in.range(a->get("CidrBlock"), "CidrBlock of VPC " + *id)) blocks.push_back(std::move(*r));
+      association(item, "a CIDR block association", "CidrBlock", "CidrBlockState");
     }
   } else if (auto r = in.range(vpc->get("CidrBlock"), "CidrBlock of VPC " + *id)) {
     blocks.push_back(std::move(*r));
   }
   for (auto item : in.items(vpc->get("Ipv6CidrBlockAssociationSet"), "Ipv6CidrBlockAssociationSet")) {
-    auto a = in.object_at(item, "an IPv6 CIDR block association");
-    if (!a || !aws_block_in_use(in.text(a->at({"Ipv6CidrBlockState", "State"}), "State"))) continue;
-    if (auto r = in.range(a->get("Ipv6CidrBlock"), "Ipv6CidrBlock of VPC " + *id)) blocks.push_back(std::move(*r));
+    association(item, "an IPv6 CIDR block association", "Ipv6CidrBlock", "Ipv6CidrBlockState");
   }
   add_claim(o, range_role::external, claim_kind::exact, std::move(blocks));
 }

@@ -8,12 +8,19 @@
 #include "importers.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
 namespace cidrcheck::detail {
 
 namespace {
+
+// A subnet a subnet peering names, where it names it.
+struct named_subnet {
+  std::string name;
+  std::uint32_t node;
+};
 
 // A Connected peering, kept until every virtual network of the file is known.
 struct peering {
@@ -22,7 +29,18 @@ struct peering {
   std::uint32_t node;
   source_location where;
   std::vector<imported_range> remote_space;  // remoteAddressSpace: what the peering carries
+  /// A subnet peering (peerCompleteVnets false) connects the subnets it names only.
+  bool complete = true;
+  bool ipv6_only = false;  // enableOnlyIPv6Peering: only the subnets' IPv6 prefixes
+  std::vector<named_subnet> local_subnets = {}, remote_subnets = {};
 };
+
+// Azure names compare ignoring case.
+auto lower(std::string text) -> std::string {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
 
 class vnet_reader {
  public:
@@ -63,7 +81,8 @@ class vnet_reader {
       if (!subnet) continue;
       auto sp = properties(*subnet, "properties of a subnet");
       if (!sp) continue;
-      auto what = "subnet " + in_.text(subnet->get("name"), "name").value_or("without a name") + " of " + key;
+      auto subnet_name = in_.text(subnet->get("name"), "name");
+      auto what = "subnet " + subnet_name.value_or("without a name") + " of " + key;
       // addressPrefixes (several, or dual stack) wins over addressPrefix, as in the API.
       auto prefixes = sp->get("addressPrefixes") ? in_.ranges(sp->get("addressPrefixes"), "addressPrefixes of " + what)
                                                  : in_.ranges(sp->get("addressPrefix"), "addressPrefix of " + what);
@@ -71,6 +90,7 @@ class vnet_reader {
         in_.yaml().report(severity::warning, item, diag::import_unplaced, what + " has no address prefix: left out");
       }
       subnets.insert(subnets.end(), prefixes.begin(), prefixes.end());
+      if (subnet_name) subnets_[key + "|" + lower(*subnet_name)] = std::move(prefixes);
     }
     add_claim(o, range_role::external, claim_kind::within, std::move(subnets));
     for (auto item : in_.items(p->get("virtualNetworkPeerings"), "virtualNetworkPeerings")) read_peering(item, key);
@@ -83,6 +103,10 @@ class vnet_reader {
     std::set<std::pair<std::string, std::string>> connected;
     std::map<std::string, std::size_t> remote_only;  // owner name -> out_.owners
     for (auto& p : peerings_) {
+      if (!p.complete) {
+        subnet_routes(p);
+        continue;
+      }
       if (!owners_.contains(p.remote)) {
         if (p.remote_space.empty()) {
           in_.yaml().report(severity::warning, p.node, diag::import_unplaced,
@@ -113,6 +137,41 @@ class vnet_reader {
   auto properties(const source_reader::object& o, std::string_view what) -> std::optional<source_reader::object> {
     if (auto k = o.get("properties")) return in_.object_at(*k, what);
     return o;
+  }
+
+  // A subnet peering: the local network carries the remote subnets' prefixes
+  // as routes toward the remote network (the remote side's peering carries the
+  // local ones), so only those subnets meet. Subnets the file does not list are
+  // named in a warning.
+  void subnet_routes(const peering& p) {
+    auto unplaced = [&](std::uint32_t node, const std::string& why) {
+      in_.yaml().report(severity::warning, node, diag::import_unplaced,
+                        "subnet peering " + p.name + " of " + p.local + " to " + p.remote + ": " + why);
+    };
+    if (p.remote_subnets.empty()) unplaced(p.node, "remoteSubnetNames names no subnet: no routes");
+    for (const auto& s : p.local_subnets) {
+      if (!subnets_.contains(p.local + "|" + lower(s.name))) unplaced(s.node, "local subnet " + s.name + " is not in " + p.local);
+    }
+    auto remote_listed = owners_.find(p.remote);
+    if (remote_listed == owners_.end()) {
+      if (!p.remote_subnets.empty()) {
+        unplaced(p.node, p.remote + ", whose subnets it peers, is not in this file: no routes");
+      }
+      return;
+    }
+    auto& local = out_.owners[owners_.at(p.local)];
+    for (const auto& s : p.remote_subnets) {
+      auto it = subnets_.find(p.remote + "|" + lower(s.name));
+      if (it == subnets_.end()) {
+        unplaced(s.node, "remote subnet " + s.name + " is not in " + p.remote + ": no route to it");
+        continue;
+      }
+      for (const auto& r : it->second) {
+        if (p.ipv6_only && r.cidr.version() != ip_version::v6) continue;
+        local.routes.push_back({{r.cidr, in_.where(s.node), 0, {}}, "peering " + p.name, p.remote,
+                                "virtualNetworkPeerings.remoteSubnetNames"});
+      }
+    }
   }
 
   void read_peering(std::uint32_t item, const std::string& local) {
@@ -150,14 +209,28 @@ class vnet_reader {
                             " has no peeringState: no connection");
       return;
     }
-    peerings_.push_back({local, remote, name, item, in_.where(item),
-                         in_.ranges(p->at({"remoteAddressSpace", "addressPrefixes"}), "remoteAddressSpace.addressPrefixes")});
+    peering x{local, remote, name, item, in_.where(item), {}};
+    // Subnet peering (VirtualNetworkPeering's peerCompleteVnets, localSubnetNames,
+    // remoteSubnetNames, enableOnlyIPv6Peering); the whole networks otherwise, the default.
+    x.complete = in_.flag(p->get("peerCompleteVnets"), "peerCompleteVnets").value_or(true);
+    if (x.complete) {
+      x.remote_space = in_.ranges(p->at({"remoteAddressSpace", "addressPrefixes"}), "remoteAddressSpace.addressPrefixes");
+    } else {
+      x.ipv6_only = in_.flag(p->get("enableOnlyIPv6Peering"), "enableOnlyIPv6Peering").value_or(false);
+      for (auto [key, list] : {std::pair{"localSubnetNames", &x.local_subnets}, std::pair{"remoteSubnetNames", &x.remote_subnets}}) {
+        for (auto k : in_.items(p->get(key), key)) {
+          if (auto text = in_.text(k, "a subnet name")) list->push_back({*text, k});
+        }
+      }
+    }
+    peerings_.push_back(std::move(x));
   }
 
   source_reader& in_;
   import_result& out_;
   std::map<std::string, std::size_t> owners_;  // owner name -> out_.owners, the networks this file lists
   std::vector<peering> peerings_;
+  std::map<std::string, std::vector<imported_range>> subnets_;  // "owner|subnet name" (lower case) -> its prefixes
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 #pragma once
 // The importers, one per kind: aws.cpp, gcp.cpp, azure.cpp, kops.cpp,
 // kubeadm.cpp, kubectl.cpp, terraform.cpp, terraform_plan.cpp (both through
-// terraform_resources.hpp), tailscale.cpp, kubectl_services.cpp,
+// terraform_resources.hpp; the plan's configuration in terraform_configuration.hpp), tailscale.cpp, kubectl_services.cpp,
 // kubeadm_config.cpp, cilium.cpp, netbox.cpp and netbox_csv.cpp (both through
 // netbox_prefixes.hpp), aws_subnets.cpp, azure_vnets.cpp. Each reads every
 // document of its file into `out` and reports what it cannot read where it is.

@@ -7,6 +7,7 @@
 
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include <algorithm>
+#include <set>
 
 namespace cidrcheck::detail {
 
@@ -92,6 +93,9 @@ class terraform_resources::attrs {
 
 namespace {
 
+// The block GCP takes an auto-mode network's subnets from (docs/import/terraform.md cites it).
+constexpr prefix gcp_auto_mode_block = prefix::containing(address::v4(0x0A80'0000), 9);  // 10.128.0.0/9
+
 // A range attribute, or a note when it is known only after apply.
 template <class Attrs, class Unknown>
 auto range_or_note(source_reader& in, const Attrs& a, std::string_view key, std::string_view what, Unknown note)
@@ -124,13 +128,16 @@ void terraform_resources::read(const terraform_instance& r) {
   } else if (type == "aws_vpc_ipv4_cidr_block_association" || type == "aws_vpc_ipv6_cidr_block_association") {
     auto key = type == "aws_vpc_ipv4_cidr_block_association" ? "cidr_block" : "ipv6_cidr_block";
     if (auto v = vpc(a, r)) {
-      if (auto block = range_or_note(in_, a, key, key, note)) v->associations.push_back(std::move(*block));
+      if (auto block = range_or_note(in_, a, key, key, note)) v->second.associations.push_back(std::move(*block));
     }
   } else if (type == "aws_subnet" || type == "aws_default_subnet") {
     if (auto v = vpc(a, r)) {
       for (auto key : {"cidr_block", "ipv6_cidr_block"}) {
-        if (auto block = range_or_note(in_, a, key, key, note)) v->subnets.push_back(std::move(*block));
+        if (auto block = range_or_note(in_, a, key, key, note)) v->second.subnets.push_back(std::move(*block));
       }
+      // What an EKS cluster's subnet_ids may name: the subnet's ID, or (in a plan) its address.
+      if (auto id = in_.text(a.get("id"), "id")) subnet_vpcs_.emplace(*id, v->first);
+      subnet_vpcs_.emplace(r.address, v->first);
     }
   } else if (type == "aws_eks_cluster") {
     aws_eks(a, r);
@@ -165,6 +172,7 @@ void terraform_resources::read(const terraform_instance& r) {
 // Adds the VPCs: an aws_vpc's blocks and associations are the VPC's;
 // associations alone are more of a VPC described elsewhere; subnets lie inside.
 void terraform_resources::finish(std::uint32_t where) {
+  link_clusters();
   for (auto& [id, v] : vpcs_) {
     if (!v.owner) {
       v.owner = out_.owners.size();
@@ -192,7 +200,89 @@ void terraform_resources::finish(std::uint32_t where) {
                         " of types cidrcheck does not read: " + types);
 }
 
-auto terraform_resources::vpc(const attrs& a, const terraform_instance& r) -> vpc_facts* {
+// A cluster's subnets all in one VPC place it there; subnets in several VPCs,
+// or not in the input, leave it unplaced, with a note that says which.
+void terraform_resources::link_clusters() {
+  if (clusters_.empty()) return;
+  // Every VPC block, sorted: which other VPC a cluster's VPC overlaps.
+  std::vector<std::pair<prefix, const std::string*>> blocks;
+  for (const auto& [id, v] : vpcs_) {
+    for (const auto* list : {&v.blocks, &v.associations}) {
+      for (const auto& b : *list) blocks.emplace_back(b.cidr, &id);
+    }
+  }
+  using block = std::pair<prefix, const std::string*>;
+  auto by_prefix = [](const block& a, const block& b) { return a.first < b.first; };
+  std::sort(blocks.begin(), blocks.end(), by_prefix);
+  // Returns a block of another VPC that overlaps one of vpc's, as "VPC ID's PREFIX", or "".
+  auto overlapping = [&](const std::string& vpc) -> std::string {
+    const auto& v = vpcs_.at(vpc);
+    for (const auto* list : {&v.blocks, &v.associations}) {
+      for (const auto& b : *list) {
+        // Those inside b follow it in the sorted list; those around it are its supernets.
+        auto it = std::lower_bound(blocks.begin(), blocks.end(), block{b.cidr, nullptr}, by_prefix);
+        for (; it != blocks.end() && it->first.network() <= b.cidr.last(); ++it) {
+          if (*it->second != vpc && it->first.overlaps(b.cidr)) return "VPC " + *it->second + "'s " + it->first.to_string();
+        }
+        for (int length = b.cidr.length() - 1; length >= 0; --length) {
+          auto around = prefix::containing(b.cidr.network(), length);
+          auto at = std::lower_bound(blocks.begin(), blocks.end(), block{around, nullptr}, by_prefix);
+          for (; at != blocks.end() && at->first == around; ++at) {
+            if (*at->second != vpc) return "VPC " + *at->second + "'s " + around.to_string();
+          }
+        }
+      }
+    }
+    return "";
+  };
+  for (const auto& c : clusters_) {
+    std::set<std::string> found;
+    std::string missing;
+    for (const auto* names : {&c.ids, &c.addresses}) {
+      for (const auto& name : *names) {
+        auto it = subnet_vpcs_.find(name);
+        if (it != subnet_vpcs_.end()) {
+          found.insert(it->second);
+        } else {
+          missing += (missing.empty() ? "" : ", ") + name;
+        }
+      }
+    }
+    if (found.size() == 1 && missing.empty()) {
+      // A cluster takes its VPC's blocks as its network, and runs in the first
+      // VPC that holds its network: in a VPC that overlaps another, it would
+      // hide that overlap.
+      if (auto other = overlapping(*found.begin()); !other.empty()) {
+        in_.yaml().report(severity::warning, c.node, diag::import_unplaced,
+                          c.address + ": its subnets (vpc_config.subnet_ids) lie in VPC " + *found.begin() +
+                              ", which overlaps " + other +
+                              ": not placed in it, so that the overlap stays a finding");
+        continue;
+      }
+      out_.owners[c.owner].links.push_back({*found.begin(), "VPC", c.where, {}});
+      continue;
+    }
+    std::string why;
+    if (found.size() > 1) {
+      std::string vpcs;
+      for (const auto& v : found) vpcs += (vpcs.empty() ? "" : ", ") + v;
+      why = ", and its subnets (vpc_config.subnet_ids) lie in " + std::to_string(found.size()) + " VPCs (" + vpcs + ")";
+    } else if (!missing.empty()) {
+      why = ", and its subnets (vpc_config.subnet_ids) " + missing + " are not in this file with their VPC";
+    } else if (!c.unknown) {
+      continue;  // state without vpc_id nor subnets: nothing to say which
+    }
+    auto message = c.address + ": vpc_config.vpc_id (the VPC it runs in) is " +
+                   (c.unknown ? "known only after apply" : "not given") + why + ": left out, not guessed";
+    if (c.unknown) {
+      in_.yaml().report(severity::note, c.node, diag::import_unknown, message);
+    } else {
+      in_.yaml().report(severity::warning, c.node, diag::import_unplaced, message);
+    }
+  }
+}
+
+auto terraform_resources::vpc(const attrs& a, const terraform_instance& r) -> vpc_entry* {
   auto k = a.get("vpc_id");
   auto id = in_.text(k, "vpc_id");
   if (!id && a.unknown("vpc_id") && r.vpc_reference) id = r.vpc_reference;
@@ -204,12 +294,13 @@ auto terraform_resources::vpc(const attrs& a, const terraform_instance& r) -> vp
     }
     return nullptr;
   }
-  auto& v = vpcs_[*id];
+  auto& entry = *vpcs_.try_emplace(*id).first;
+  auto& v = entry.second;
   if (v.first_seen.file.empty()) {
     v.first_seen = in_.where(r.node);
     v.from = r.from;
   }
-  return &v;
+  return &entry;
 }
 
 void terraform_resources::aws_vpc(const attrs& a, const terraform_instance& r) {
@@ -258,7 +349,6 @@ void terraform_resources::kubernetes_version(const attrs& a, std::string_view ke
 void terraform_resources::aws_eks(const attrs& a, const terraform_instance& r) {
   auto& o = cluster(in_.text(a.get("name"), "name").value_or(r.address), "eks", "EKS cluster", r);
   kubernetes_version(a, "version", o);
-  auto note = [&](std::string_view what) { unknown(r, what); };
   auto network = a.block("kubernetes_network_config");
   // Without service_ipv4_cidr, EKS picks 10.100.0.0/16 or 172.20.0.0/16 at
   // apply (the provider's docs): unknown in the plan, noted.
@@ -287,26 +377,58 @@ void terraform_resources::aws_eks(const attrs& a, const terraform_instance& r) {
     add_claim(o, role, kind, std::move(ranges));
   }
   auto vpc = a.block("vpc_config");
-  if (auto k = vpc.get("vpc_id")) {
-    if (auto id = in_.text(k, "vpc_id")) o.links.push_back({*id, "VPC", in_.where(*k), {}});
-  } else if (vpc.unknown("vpc_id")) {
-    note("vpc_config.vpc_id (the VPC it runs in)");
+  auto k = vpc.get("vpc_id");
+  auto id = in_.text(k, "vpc_id");
+  if (id && !id->empty()) {
+    o.links.push_back({*id, "VPC", in_.where(*k), {}});
+    return;
   }
+  // vpc_id is computed: the VPC of the subnets the cluster is given (subnet_ids, required) is it.
+  cluster_subnets c{static_cast<std::size_t>(&o - out_.owners.data()), r.address, r.node, in_.where(r.node),
+                    {}, r.subnet_references, vpc.unknown("vpc_id")};
+  if (auto ids = vpc.get("subnet_ids")) {
+    c.where = in_.where(*ids);
+    for (auto item : in_.items(ids, "subnet_ids")) {
+      if (auto text = in_.text(item, "a subnet ID")) c.ids.push_back(*text);
+    }
+  }
+  if (c.ids.empty() && c.addresses.empty() && !c.unknown) return;
+  clusters_.push_back(std::move(c));
 }
 
 void terraform_resources::gcp_network(const attrs& a, const terraform_instance& r) {
-  // A network's only range of its own is the ULA /48 it takes when
-  // enable_ula_internal_ipv6 is set; its subnets are google_compute_subnetwork.
-  if (!in_.flag(a.get("enable_ula_internal_ipv6"), "enable_ula_internal_ipv6").value_or(false)) return;
+  // An auto-mode network (auto_create_subnetworks, true unless set false: the
+  // provider's default) has GCP create a subnet in each region from the
+  // auto-mode block; a network's other range of its own is the ULA /48 it
+  // takes when enable_ula_internal_ipv6 is set. Its other ranges are its
+  // subnets' (google_compute_subnetwork).
+  auto auto_node = a.get("auto_create_subnetworks");
+  bool auto_mode = in_.flag(auto_node, "auto_create_subnetworks").value_or(!a.unknown("auto_create_subnetworks"));
+  bool ula = in_.flag(a.get("enable_ula_internal_ipv6"), "enable_ula_internal_ipv6").value_or(false);
+  if (!auto_mode && !ula) return;
   auto project = in_.text(a.get("project"), "project");
   auto name = in_.text(a.get("name"), "name");
   auto& o = add_owner(out_, project && name ? *project + "/" + *name : r.address, owner_kind::network, "gcp-network",
                       in_.where(r.node));
-  o.value.description = "GCP VPC network, from " + std::string(r.from) + " " + r.address;
-  auto note = [&](std::string_view what) { unknown(r, what); };
-  if (auto range = range_or_note(in_, a, "internal_ipv6_range", "internal_ipv6_range", note)) {
-    add_claim(o, range_role::external, claim_kind::exact, {std::move(*range)});
+  o.value.description =
+      "GCP VPC network" + std::string(auto_mode ? " in auto mode" : "") + ", from " + std::string(r.from) + " " + r.address;
+  std::vector<imported_range> ranges;
+  if (auto_mode) {
+    auto at = auto_node.value_or(r.node);
+    ranges.push_back({gcp_auto_mode_block, in_.where(at), 0, {}});
+    in_.yaml().report(severity::note, at, diag::import_implied,
+                      r.address + ": auto_create_subnetworks is true, so GCP creates a subnet in each region from " +
+                          gcp_auto_mode_block.to_string() +
+                          ", the auto-mode block (cloud.google.com/vpc/docs/vpc; the provider's google_compute_network "
+                          "page): claimed as the network's range");
   }
+  auto note = [&](std::string_view what) { unknown(r, what); };
+  if (ula) {
+    if (auto range = range_or_note(in_, a, "internal_ipv6_range", "internal_ipv6_range", note)) {
+      ranges.push_back(std::move(*range));
+    }
+  }
+  add_claim(o, range_role::external, claim_kind::exact, std::move(ranges));
 }
 
 void terraform_resources::gcp_subnet(const attrs& a, const terraform_instance& r) {

@@ -31,6 +31,10 @@ struct terraform_instance {
   std::optional<std::string> vpc_reference;
   /// Where the instance comes from, for owners' descriptions: "Terraform state" or "the Terraform plan".
   std::string_view from = "Terraform state";
+  /// A plan's aws_eks_cluster: the subnets (by address) its vpc_config.subnet_ids
+  /// refers to, as the plan's configuration says; their VPC is the cluster's
+  /// when its vpc_id is known only after apply.
+  std::vector<std::string> subnet_references = {};
 };
 
 class terraform_resources {
@@ -42,8 +46,10 @@ class terraform_resources {
   /// the instance, naming it, and its range left out.
   void read(const terraform_instance& r);
 
-  /// Adds the VPCs, now that every instance has been seen, and notes, at
-  /// `where`, the instances of types cidrcheck does not read (per type, with counts).
+  /// Adds the VPCs, now that every instance has been seen, links each EKS
+  /// cluster whose vpc_id is not known to the one VPC its subnets lie in (or
+  /// notes why none), and notes, at `where`, the instances of types cidrcheck
+  /// does not read (per type, with counts).
   void finish(std::uint32_t where);
 
  private:
@@ -55,10 +61,23 @@ class terraform_resources {
     source_location first_seen;  // where a resource first named it
     std::string_view from;       // the first naming resource's terraform_instance::from
   };
+  // An EKS cluster whose vpc_id is not known: its subnets say which VPC it runs in.
+  struct cluster_subnets {
+    std::size_t owner;  // index into out_.owners
+    std::string address;
+    std::uint32_t node;
+    source_location where;  // the link's: subnet_ids, else the instance
+    std::vector<std::string> ids, addresses;  // subnet IDs the values give; subnets the configuration names
+    bool unknown;                             // vpc_id is known only after apply (else it is not given)
+  };
   class attrs;
+  using vpc_entry = std::pair<const std::string, vpc_facts>;
 
   void aws_vpc(const attrs& a, const terraform_instance& r);
-  auto vpc(const attrs& a, const terraform_instance& r) -> vpc_facts*;
+  /// Returns the VPC a subnet or association names by vpc_id (its ID, or the
+  /// address of a VPC the plan creates), or notes why there is none.
+  auto vpc(const attrs& a, const terraform_instance& r) -> vpc_entry*;
+  void link_clusters();
   void aws_eks(const attrs& a, const terraform_instance& r);
   void gcp_network(const attrs& a, const terraform_instance& r);
   void gcp_subnet(const attrs& a, const terraform_instance& r);
@@ -79,6 +98,8 @@ class terraform_resources {
   source_reader& in_;
   import_result& out_;
   std::map<std::string, vpc_facts> vpcs_;
+  std::map<std::string, std::string> subnet_vpcs_;  // subnet ID or address -> its VPC's key in vpcs_
+  std::vector<cluster_subnets> clusters_;
   std::map<std::string, std::size_t> vnets_;
   std::map<std::string, std::size_t> skipped_;  // type -> instances of it not read
 };

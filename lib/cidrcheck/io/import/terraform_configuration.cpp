@@ -1,0 +1,291 @@
+// A plan's configuration representation (developer.hashicorp.com/terraform/internals/json-format,
+// "Configuration Representation"): each module's resources with their
+// `expressions`, its `module_calls` with theirs and its `outputs`. An
+// expression's `references` are, in hashicorp/terraform
+// internal/command/jsonconfig/expression.go, each reference followed by its
+// shorter forms ("aws_subnet.a[0].id", "aws_subnet.a[0]", "aws_subnet.a";
+// "module.net[\"x\"].vpc_id", "module.net[\"x\"]"); an index that is an
+// expression (count.index, each.key) is not spelled: "aws_subnet.a" and
+// "count.index" stand for aws_subnet.a[count.index].
+
+#include "terraform_configuration.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <optional>
+
+namespace cidrcheck::detail {
+
+namespace {
+
+constexpr int max_depth = 64;  // steps through arguments and outputs: a configuration that refers in circles ends
+
+// Returns the offset just past the instance key that starts at k ("[0]", "[\"a.b\"]").
+auto skip_key(std::string_view text, std::size_t k) -> std::size_t {
+  bool quoted = false;
+  for (++k; k < text.size(); ++k) {
+    if (quoted && text[k] == '\\') {
+      ++k;
+    } else if (text[k] == '"') {
+      quoted = !quoted;
+    } else if (text[k] == ']' && !quoted) {
+      return k + 1;
+    }
+  }
+  return text.size();
+}
+
+// A name of `parts` dotted words with its key and what follows:
+// "aws_vpc.main[0].id" is aws_vpc.main, [0], ".id".
+struct name_parts {
+  std::string base, key;
+  std::string_view rest;
+};
+
+auto read_name(std::string_view text, std::size_t parts) -> std::optional<name_parts> {
+  std::size_t k = 0;
+  for (std::size_t p = 0; p < parts; ++p) {
+    if (p) {
+      if (k >= text.size() || text[k] != '.') return std::nullopt;
+      ++k;
+    }
+    auto end = std::min(text.find_first_of(".[", k), text.size());
+    if (end == k) return std::nullopt;
+    k = end;
+  }
+  name_parts out;
+  out.base = std::string(text.substr(0, k));
+  if (k < text.size() && text[k] == '[') {
+    auto end = skip_key(text, k);
+    out.key = std::string(text.substr(k, end - k));
+    k = end;
+  }
+  out.rest = text.substr(k);
+  return out;
+}
+
+auto read_resource(std::string_view text) -> std::optional<name_parts> {
+  return read_name(text, text.starts_with("data.") ? 3 : 2);
+}
+
+// Reports whether a reference names a resource (a managed or data one), not a
+// variable, local value, module, or count/each/path/terraform/self value.
+auto is_resource(std::string_view ref) -> bool {
+  for (std::string_view root : {"var.", "local.", "module.", "each.", "count.", "path.", "terraform.", "self."}) {
+    if (ref.starts_with(root)) return false;
+  }
+  return ref.find('.') != std::string_view::npos;
+}
+
+}  // namespace
+
+auto terraform_configuration::instance_of(const std::vector<step>& steps) -> std::string {
+  std::string out;
+  for (const auto& s : steps) out += (out.empty() ? "module." : ".module.") + s.name + s.key;
+  return out;
+}
+
+auto terraform_configuration::module_of(const std::vector<step>& steps) -> std::string {
+  std::string out;
+  for (const auto& s : steps) out += (out.empty() ? "module." : ".module.") + s.name;
+  return out;
+}
+
+namespace {
+
+// Reads the module steps at the start of an instance address into `steps`;
+// returns the rest ("aws_subnet.a[0]").
+template <class Step>
+auto read_steps(std::string_view address, std::vector<Step>& steps) -> std::string_view {
+  while (address.starts_with("module.")) {
+    auto p = read_name(address, 2);
+    if (!p || !p->rest.starts_with(".")) break;
+    steps.push_back({p->base.substr(7), p->key});
+    address = p->rest.substr(1);
+  }
+  return address;
+}
+
+}  // namespace
+
+terraform_configuration::terraform_configuration(source_reader& in, const source_reader::object& top) : in_(in) {
+  if (auto c = in.object_at(top.get("configuration"), "configuration")) walk(c->get("root_module"), "");
+}
+
+void terraform_configuration::walk(std::optional<std::uint32_t> module, const std::string& path) {
+  auto m = in_.object_at(module, "a module");
+  if (!m) return;
+  for (auto item : in_.items(m->get("resources"), "resources")) {
+    auto r = in_.object_at(item, "a resource");
+    if (!r) continue;
+    auto address = in_.text(r->get("address"), "address");
+    auto expressions = in_.object_at(r->get("expressions"), "expressions");
+    if (!address || !expressions) continue;
+    auto& said = resources_[path + "|" + *address];
+    said.vpc_id = references(expressions->get("vpc_id"));
+    // A block is a list of expression objects (one per block written), or one object.
+    auto block = expressions->get("vpc_config");
+    if (block && in_.yaml().node(*block).kind == yaml_kind::sequence) {
+      auto items = in_.items(block, "vpc_config");
+      block = items.empty() ? std::nullopt : std::optional(items.front());
+    }
+    if (auto b = in_.object_at(block, "vpc_config")) said.subnet_ids = references(b->get("subnet_ids"));
+  }
+  if (auto outputs = in_.object_at(m->get("outputs"), "outputs")) {
+    for (const auto& e : outputs->entries()) {
+      auto o = in_.object_at(e.value, "an output");
+      if (o) outputs_[path][std::string(e.key)] = references(o->get("expression"));
+    }
+  }
+  if (auto calls = in_.object_at(m->get("module_calls"), "module_calls")) {
+    for (const auto& e : calls->entries()) {
+      auto call = in_.object_at(e.value, "a module call");
+      if (!call) continue;
+      auto child = (path.empty() ? "" : path + ".") + "module." + std::string(e.key);
+      if (auto args = in_.object_at(call->get("expressions"), "expressions")) {
+        for (const auto& arg : args->entries()) arguments_[child + "|" + std::string(arg.key)] = references(arg.value);
+      }
+      walk(call->get("module"), child);
+    }
+  }
+}
+
+// An expression's "references"; an expression of another shape (a nested block's) has none.
+auto terraform_configuration::references(std::optional<std::uint32_t> expression) -> refs {
+  refs out;
+  if (!expression || in_.yaml().node(*expression).kind != yaml_kind::mapping) return out;
+  auto e = in_.object_at(*expression, "an expression");
+  for (auto item : in_.items(e ? e->get("references") : std::nullopt, "references")) {
+    if (auto text = in_.text(item, "a reference")) out.push_back(*text);
+  }
+  return out;
+}
+
+void terraform_configuration::add_instance(std::string_view address) {
+  std::vector<step> steps;
+  auto rest = read_steps(address, steps);
+  std::vector<step> outer;
+  for (const auto& s : steps) {
+    calls_[instance_of(outer) + "|" + s.name].insert(s.key);
+    outer.push_back(s);
+  }
+  if (auto p = read_resource(rest)) instances_[instance_of(steps) + "|" + p->base].insert(p->key);
+}
+
+auto terraform_configuration::vpc_id_targets(std::string_view address) const -> std::set<std::string> {
+  return targets(address, &resource_refs::vpc_id);
+}
+
+auto terraform_configuration::subnet_ids_targets(std::string_view address) const -> std::set<std::string> {
+  return targets(address, &resource_refs::subnet_ids);
+}
+
+auto terraform_configuration::targets(std::string_view address, refs resource_refs::*which) const
+    -> std::set<std::string> {
+  scope at;
+  auto p = read_resource(read_steps(address, at.steps));
+  if (!p) return {};
+  at.self_key = p->key;
+  auto it = resources_.find(module_of(at.steps) + "|" + p->base);
+  std::set<std::string> found;
+  if (it != resources_.end()) resolve(at, it->second.*which, found, 0);
+  return found;
+}
+
+void terraform_configuration::resolve(const scope& at, const refs& from, std::set<std::string>& found,
+                                      int depth) const {
+  if (depth > max_depth) return;
+  bool dynamic = std::any_of(from.begin(), from.end(), [](const std::string& r) {
+    return r == "count.index" || r == "each.key";
+  });
+  // The instances a reference without a key means: the only one; under
+  // count.index or each.key, the referring object's own; else all (a splat, or
+  // the whole object).
+  auto pick = [&](const std::set<std::string>& keys) -> std::vector<std::string> {
+    if (keys.size() == 1) return {*keys.begin()};
+    if (!dynamic) return {keys.begin(), keys.end()};
+    if (!at.self_key.empty() && keys.contains(at.self_key)) return {at.self_key};
+    return {};
+  };
+  std::map<std::string, std::set<std::string>> resources;                       // base -> keys written
+  std::map<std::string, std::set<std::pair<std::string, std::string>>> modules;  // name -> (key, output) written
+  for (const auto& ref : from) {
+    if (ref.starts_with("var.")) {
+      // The argument of this module instance's call, read in the calling
+      // module, where count.index and each.key are the call's own.
+      if (at.steps.empty()) continue;
+      auto name = std::string_view(ref).substr(4);
+      name = name.substr(0, name.find_first_of(".["));
+      auto args = arguments_.find(module_of(at.steps) + "|" + std::string(name));
+      if (args == arguments_.end()) continue;
+      scope up{std::vector<step>(at.steps.begin(), at.steps.end() - 1), at.steps.back().key};
+      resolve(up, args->second, found, depth + 1);
+    } else if (ref.starts_with("module.")) {
+      auto p = read_name(ref, 2);
+      if (!p) continue;
+      std::string output;
+      if (p->rest.starts_with(".")) output = std::string(p->rest.substr(1, p->rest.find_first_of(".[", 1) - 1));
+      modules[p->base.substr(7)].emplace(p->key, output);
+    } else if (is_resource(ref)) {
+      if (auto p = read_resource(ref)) resources[p->base].insert(p->key);
+    }
+  }
+  auto instance = instance_of(at.steps);
+  for (const auto& [base, written] : resources) {
+    auto it = instances_.find(instance + "|" + base);
+    if (it == instances_.end()) continue;
+    auto prefix = (instance.empty() ? "" : instance + ".") + base;
+    // A keyed reference comes with its unkeyed form, which then adds nothing.
+    bool keyed = written.size() > 1 || !written.begin()->empty();
+    std::vector<std::string> keys;
+    if (keyed) {
+      std::copy_if(written.begin(), written.end(), std::back_inserter(keys),
+                   [&](const std::string& k) { return !k.empty() && it->second.contains(k); });
+    } else {
+      keys = pick(it->second);
+    }
+    for (const auto& k : keys) found.insert(prefix + k);
+  }
+  for (const auto& [name, forms] : modules) {
+    auto it = calls_.find(instance + "|" + name);
+    if (it == calls_.end()) continue;
+    // module.X[k].OUT comes with module.X[k], and module.X.OUT with module.X: the longer form says which.
+    bool specific = std::any_of(forms.begin(), forms.end(), [](const auto& f) { return !f.second.empty(); });
+    bool keyed = std::any_of(forms.begin(), forms.end(), [](const auto& f) { return !f.first.empty(); });
+    for (const auto& [key, output] : forms) {
+      if ((specific && output.empty()) || (keyed && key.empty())) continue;
+      auto keys = key.empty() ? pick(it->second) : std::vector<std::string>{};
+      if (!key.empty() && it->second.contains(key)) keys.push_back(key);
+      for (const auto& k : keys) {
+        scope child{at.steps, ""};
+        child.steps.push_back({name, k});
+        if (!output.empty()) {
+          resolve_output(child, output, found, depth + 1);
+        } else if (auto outs = outputs_.find(module_of(child.steps)); outs != outputs_.end()) {
+          // The whole module object: what any of its outputs leads to.
+          for (const auto& o : outs->second) resolve_output(child, o.first, found, depth + 1);
+        }
+      }
+    }
+  }
+}
+
+// An output is evaluated once per module instance: memoized, and an output
+// that leads back to itself leads nowhere.
+void terraform_configuration::resolve_output(const scope& child, const std::string& output,
+                                             std::set<std::string>& found, int depth) const {
+  auto key = instance_of(child.steps) + "|" + output;
+  auto memo = output_memo_.find(key);
+  if (memo == output_memo_.end()) {
+    output_memo_.emplace(key, std::set<std::string>{});
+    std::set<std::string> out;
+    auto outs = outputs_.find(module_of(child.steps));
+    if (outs != outputs_.end()) {
+      if (auto o = outs->second.find(output); o != outs->second.end()) resolve(child, o->second, out, depth);
+    }
+    memo = output_memo_.insert_or_assign(key, std::move(out)).first;
+  }
+  found.insert(memo->second.begin(), memo->second.end());
+}
+
+}  // namespace cidrcheck::detail

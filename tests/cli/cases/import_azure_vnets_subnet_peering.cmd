@@ -1,0 +1,1 @@
+import azure-vnets tests/fixtures/import/azure-vnets/subnet-peering.json

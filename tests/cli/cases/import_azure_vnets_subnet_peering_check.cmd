@@ -1,0 +1,1 @@
+check azure-vnets:tests/fixtures/import/azure-vnets/subnet-peering.json

@@ -1,0 +1,1 @@
+import terraform-plan tests/fixtures/import/terraform-plan/instances.json
