@@ -11,7 +11,7 @@
 namespace cidrcheck {
 namespace {
 
-auto load(std::string_view text, fleet_limits limits = {}) -> fleet_load_result {
+auto load(std::string_view text, input_limits limits = {}) -> fleet_load_result {
   fleet_loader loader(builtin_catalog(), limits);
   loader.add_text(text, "f.yaml");
   return loader.finish();
@@ -239,7 +239,7 @@ TEST(FleetLoader, BoundsMergeKeysWithinMergeKeysByMaxDepth) {
 
   // Limits raised far enough to let 30,000 links through the parser: the reader
   // stops at max-depth rather than recursing 30,000 deep.
-  fleet_limits raised;
+  input_limits raised;
   raised.max_depth = 100;
   raised.max_nodes = raised.max_file_bytes = std::size_t{1} << 40;
   r = load(chain(30'000), raised);
@@ -309,7 +309,7 @@ TEST(FleetLoader, WarnsAboutAnUnknownDistribution) {
 }
 
 TEST(FleetLoader, EnforcesEveryLimitByName) {
-  fleet_limits limits;
+  input_limits limits;
   limits.max_depth = 4;
   auto r = load("clusters:\n  - name: a\n    pods: [[[[10.0.0.0/8]]]]\n", limits);
   ASSERT_FALSE(r.ok());

@@ -7,7 +7,7 @@
 
 namespace cidrcheck {
 
-auto read_run_config(const config_choice& choice, const fleet_limits& limits) -> config_load_result {
+auto read_run_config(const config_choice& choice, const input_limits& limits) -> config_load_result {
   std::optional<std::string> path = choice.file;
   if (!path && !choice.none) {
     if (auto found = find_config(choice.start)) {

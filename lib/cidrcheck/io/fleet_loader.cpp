@@ -74,7 +74,7 @@ struct pending_connection {
 
 struct fleet_loader::state {
   const catalog& cat;
-  fleet_limits limits;
+  input_limits limits;
   fleet_load_result result;
   std::vector<pending_connection> connections;
   std::unordered_map<std::string, std::uint32_t> owner_index;
@@ -83,7 +83,7 @@ struct fleet_loader::state {
   std::vector<detail::renumbering> renumbering;                         // a plan's overlay (plan_overlay.hpp)
   bool stopped = false;  // too many errors, or a limit hit: read nothing more
 
-  state(const catalog& c, fleet_limits l) : cat(c), limits(l) {}
+  state(const catalog& c, input_limits l) : cat(c), limits(l) {}
 
   auto error_count() const -> std::size_t {
     return static_cast<std::size_t>(std::count_if(result.diagnostics.begin(), result.diagnostics.end(),
@@ -383,17 +383,17 @@ struct fleet_loader::state {
       } else if (e.key == "node_cidr_mask_v6") {
         if (auto v = r.integer(e.value, 1, 128, "node_cidr_mask_v6")) o.node_cidr_mask_v6 = static_cast<int>(*v);
       } else if (e.key == "nodes") {
-        if (auto v = r.integer(e.value, 0, 100'000'000, "nodes")) {
+        if (auto v = r.integer(e.value, 0, max_declared_count, "nodes")) {
           o.nodes = static_cast<std::uint64_t>(*v);
           o.nodes_where = r.where(e.value);
         }
       } else if (e.key == "service_count") {
-        if (auto v = r.integer(e.value, 0, 100'000'000, "service_count")) {
+        if (auto v = r.integer(e.value, 0, max_declared_count, "service_count")) {
           o.service_count = static_cast<std::uint64_t>(*v);
           o.service_count_where = r.where(e.value);
         }
       } else if (e.key == "load_balancer_count") {
-        if (auto v = r.integer(e.value, 0, 100'000'000, "load_balancer_count")) {
+        if (auto v = r.integer(e.value, 0, max_declared_count, "load_balancer_count")) {
           o.load_balancer_count = static_cast<std::uint64_t>(*v);
           o.load_balancer_count_where = r.where(e.value);
         }
@@ -843,7 +843,7 @@ struct fleet_loader::state {
   }
 };
 
-fleet_loader::fleet_loader(const catalog& c, fleet_limits limits) : state_(std::make_unique<state>(c, limits)) {}
+fleet_loader::fleet_loader(const catalog& c, input_limits limits) : state_(std::make_unique<state>(c, limits)) {}
 fleet_loader::~fleet_loader() = default;
 fleet_loader::fleet_loader(fleet_loader&&) noexcept = default;
 auto fleet_loader::operator=(fleet_loader&&) noexcept -> fleet_loader& = default;
@@ -898,7 +898,7 @@ void fleet_loader::add_source(std::string_view spec) {
   }
 }
 
-auto load_fleet(std::span<const std::string> sources, const catalog& c, const fleet_limits& limits)
+auto load_fleet(std::span<const std::string> sources, const catalog& c, const input_limits& limits)
     -> fleet_load_result {
   fleet_loader loader(c, limits);
   for (const auto& s : sources) loader.add_source(s);
