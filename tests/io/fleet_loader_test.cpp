@@ -121,6 +121,53 @@ connections:
                         }));
 }
 
+// Each section's key table is the list both of its unknown-key errors (the
+// suggestion comes from that section's keys) and of the keys it reads.
+TEST(FleetLoader, EachSectionRefusesKeysItsTableLacksWithASuggestionFromIt) {
+  auto r = load(R"(version: 1
+clusers: []
+clusters:
+  - {name: a, pods: [10.1.0.0/16], nodez: 3}
+networks:
+  - name: n
+    cidr: 10.2.0.0/16
+    routes: [{cidrs: 10.3.0.0/16, to: a}]
+connections:
+  - {betwen: [a, n]}
+plan:
+  headrom: 2
+  pools: {pod: [10.64.0.0/10]}
+)");
+  EXPECT_EQ(printed(r),
+            (std::vector<std::string>{
+                "f.yaml:2:1: error: unknown key 'clusers' in the fleet file (did you mean 'clusters'?)\n",
+                "f.yaml:4:36: error: unknown key 'nodez' in cluster a (did you mean 'nodes'?)\n",
+                "f.yaml:7:5: error: unknown key 'cidr' in network n (did you mean 'cidrs'?)\n",
+                "f.yaml:8:14: error: a route of network n needs 'cidr', the prefix it carries\n",
+                "f.yaml:8:15: error: unknown key 'cidrs' in a route of network n (did you mean 'cidr'?)\n",
+                "f.yaml:10:5: error: a connection needs 'between', the list of owners it connects\n",
+                "f.yaml:10:6: error: unknown key 'betwen' in a connection (did you mean 'between'?)\n",
+                "f.yaml:12:3: error: unknown key 'headrom' in plan (did you mean 'headroom'?)\n",
+                "f.yaml:13:11: error: unknown key 'pod' in plan pools (did you mean 'pods'?)\n",
+            }));
+}
+
+// A key a section does not have is refused, and its value is not read as
+// another section's key (a network's `pods`, a cluster's `cidrs`).
+TEST(FleetLoader, AKeyOfAnotherKindOfOwnerIsRefusedNotRead) {
+  auto r = load(R"(networks:
+  - {name: n, cidrs: [10.0.0.0/16], pods: [10.9.0.1/16]}
+clusters:
+  - {name: a, pods: [10.1.0.0/16], cidrs: [10.8.0.0/16]}
+)");
+  EXPECT_EQ(printed(r),
+            (std::vector<std::string>{
+                "f.yaml:2:37: error: unknown key 'pods' in network n\n",  // no host-bits error: not read
+                "f.yaml:4:36: error: unknown key 'cidrs' in cluster a\n",
+            }));
+  EXPECT_EQ(r.value.ranges.size(), 2u);  // n's cidrs and a's pods, nothing of the refused keys
+}
+
 TEST(FleetLoader, PointsAtTheBadCharacterOfAQuotedCidr) {
   auto r = load("clusters:\n  - {name: a, services: [\"10.300.0.0/16\"]}\n");
   ASSERT_EQ(r.diagnostics.size(), 1u);

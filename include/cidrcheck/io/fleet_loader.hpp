@@ -16,6 +16,10 @@
 
 namespace cidrcheck {
 
+namespace detail {
+struct fleet_reading;  // the loader's state (lib/cidrcheck/io/fleet_loader_state.hpp)
+}  // namespace detail
+
 /// A fleet read from one or more sources, with every problem found on the way.
 struct fleet_load_result {
   fleet value;                          ///< usable as far as it was read, even with errors
@@ -65,8 +69,7 @@ class fleet_loader {
   auto finish() -> fleet_load_result;
 
  private:
-  struct state;
-  std::unique_ptr<state> state_;
+  std::unique_ptr<detail::fleet_reading> state_;
 };
 
 /// Reads the sources (fleet files, or KIND:PATH imports; see add_source()) as one fleet.
