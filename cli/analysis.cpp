@@ -115,7 +115,7 @@ auto read_configuration(const po::variables_map& vm, const std::string& help) ->
       return std::nullopt;
     }
   }
-  auto loaded = read_run_config(choice, limits_of(vm));
+  auto loaded = load_run_config(choice, limits_of(vm));
   // The configuration is an input of this run, never one of its outputs.
   if (choice.file) note_input(*choice.file);
   else if (!loaded.value.file.empty()) note_input(loaded.value.file);

@@ -38,7 +38,7 @@ struct config_choice {
 /// Reads the configuration a run uses: an empty config (and no diagnostics)
 /// when there is none. Never throws for bad input.
 /// Precondition: !(choice.file && choice.none).
-auto read_run_config(const config_choice& choice, const input_limits& limits = {}) -> config_load_result;
+auto load_run_config(const config_choice& choice, const input_limits& limits = {}) -> config_load_result;
 
 /// Returns the sources to read: `operands` if any, else the configuration's
 /// inputs; a directory stands for its *.yaml and *.yml files, sorted (an empty
