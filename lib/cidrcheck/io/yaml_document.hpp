@@ -1,12 +1,11 @@
 #pragma once
 // A YAML (or JSON) document as a small tree of positioned nodes, parsed with
 // libyaml's event API. libyaml is used rather than yaml-cpp because this tree
-// is built about 4.3 times faster than yaml-cpp's YAML::Load builds its own
-// (10,000-cluster fleet of bench/gen_fleet.py, 2.7 MB: 0.12 s against 0.52 s
-// of CPU, tree against tree; reproduce with `cidrcheck_yaml_bench`,
-// bench/yaml_bench.cpp, and docs/architecture.md), which the 10,000-cluster
-// budget needs, and because building our own tree lets the loader enforce
-// depth, size and alias-expansion limits and see duplicate keys.
+// is built faster than yaml-cpp's YAML::Load builds its own (1.5 to 4.7 times
+// on a 10,000-cluster fleet across runs; the runs and the command,
+// `cidrcheck_yaml_bench` of bench/yaml_bench.cpp, are in docs/architecture.md),
+// and because building our own tree lets the loader enforce depth, size and
+// alias-expansion limits and see duplicate keys.
 //
 // Aliases point at their anchored node (the tree is a DAG); nothing is copied,
 // so an alias bomb costs nothing to hold. The limits count the document as if
