@@ -147,7 +147,7 @@ template <auto Generate>
 void import_case(benchmark::State& state, import_kind kind) {
   auto n = static_cast<std::size_t>(state.range(0));
   const auto text = Generate(n);
-  fleet_limits limits;
+  input_limits limits;
   limits.max_file_bytes = std::size_t{1} << 30;
   limits.max_nodes = 50'000'000;
   for (auto _ : state) {
@@ -227,7 +227,7 @@ auto cilium_pools(std::size_t n) -> std::string {
 void kubectl_services_case(benchmark::State& state) {
   auto n = static_cast<std::size_t>(state.range(0));
   const auto text = kubectl_services(n);
-  fleet_limits limits;
+  input_limits limits;
   limits.max_file_bytes = std::size_t{1} << 30;
   limits.max_nodes = 50'000'000;
   for (auto _ : state) {

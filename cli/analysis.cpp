@@ -76,7 +76,7 @@ void add_config_options(po::options_description& d, std::vector<value_hint>& val
 }
 
 void add_limit_options(po::options_description& d) {
-  fleet_limits limits;
+  input_limits limits;
   d.add_options()
     ("max-file-bytes", po::value<std::size_t>()->value_name("N")->default_value(limits.max_file_bytes),
      "refuse input files (fleet files, exports, baselines) larger than N bytes")
@@ -115,7 +115,7 @@ auto read_configuration(const po::variables_map& vm, const std::string& help) ->
       return std::nullopt;
     }
   }
-  auto loaded = read_run_config(choice, limits_of(vm));
+  auto loaded = load_run_config(choice, limits_of(vm));
   // The configuration is an input of this run, never one of its outputs.
   if (choice.file) note_input(*choice.file);
   else if (!loaded.value.file.empty()) note_input(loaded.value.file);
@@ -124,8 +124,8 @@ auto read_configuration(const po::variables_map& vm, const std::string& help) ->
   return std::move(loaded.value);
 }
 
-auto limits_of(const po::variables_map& vm) -> fleet_limits {
-  fleet_limits limits;
+auto limits_of(const po::variables_map& vm) -> input_limits {
+  input_limits limits;
   limits.max_file_bytes = vm["max-file-bytes"].as<std::size_t>();
   limits.max_depth = vm["max-depth"].as<std::size_t>();
   limits.max_nodes = vm["max-nodes"].as<std::size_t>();

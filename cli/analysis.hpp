@@ -40,7 +40,7 @@ void add_findings_limit_option(boost::program_options::options_description& d);
 auto read_configuration(const boost::program_options::variables_map& vm, const std::string& help)
     -> std::optional<config>;
 /// Returns the input limits of --max-file-bytes and the rest.
-auto limits_of(const boost::program_options::variables_map& vm) -> fleet_limits;
+auto limits_of(const boost::program_options::variables_map& vm) -> input_limits;
 /// Returns how to check a fleet: --max-findings.
 auto check_options_of(const boost::program_options::variables_map& vm) -> check_options;
 
@@ -48,7 +48,7 @@ auto check_options_of(const boost::program_options::variables_map& vm) -> check_
 struct run_settings {
   config cfg;  ///< the configuration file's settings; empty without one
   report_policy policy;  ///< --fail-on, --min-severity over the configuration's
-  fleet_limits limits;
+  input_limits limits;
   check_options checking;  ///< --max-findings
   std::vector<report_target> targets;
   text_style style;

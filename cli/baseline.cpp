@@ -19,7 +19,7 @@ struct limit_hit {
 
 }  // namespace
 
-auto read_baseline(const std::string& path, const fleet_limits& limits)
+auto read_baseline(const std::string& path, const input_limits& limits)
     -> std::optional<std::unordered_set<std::string>> {
   auto fail = [&](const std::string& why) {
     std::cerr << detail::printable(display_name(path)) << ": error: " << why << "\n";

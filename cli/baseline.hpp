@@ -15,7 +15,7 @@ namespace cidrcheck::cli {
 /// `findings[].fingerprint` values). Prints why and returns nullopt when the
 /// file cannot be read, passes a limit of fleet files (max-file-bytes,
 /// max-depth, max-nodes) or is no such report. "-" reads standard input.
-auto read_baseline(const std::string& path, const fleet_limits& limits)
+auto read_baseline(const std::string& path, const input_limits& limits)
     -> std::optional<std::unordered_set<std::string>>;
 
 }  // namespace cidrcheck::cli

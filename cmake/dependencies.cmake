@@ -1,9 +1,10 @@
 # Every dependency comes from the system (Debian 12 packages); nothing is downloaded.
 # YAML is read with libyaml (found in lib/ through pkg-config) rather than yaml-cpp:
-# cidrcheck's tree of a 10,000-cluster fleet is built about 4.3 times faster than
-# yaml-cpp's (0.12 s against 0.52 s CPU; bench/yaml_bench.cpp measures it, tree against
-# tree), and it keeps positions, duplicate keys and limits. yaml-cpp is used by that
-# benchmark only (bench/CMakeLists.txt finds it if installed).
+# cidrcheck's tree keeps positions, duplicate keys and limits, and is built faster
+# than yaml-cpp's, tree against tree: 1.5 to 4.7 times on a 10,000-cluster fleet
+# across runs on a shared machine (docs/architecture.md has the runs and the command;
+# bench/yaml_bench.cpp measures it). yaml-cpp is used by that benchmark only
+# (bench/CMakeLists.txt finds it if installed).
 find_package(Boost 1.74 CONFIG REQUIRED COMPONENTS program_options)
 find_package(nlohmann_json 3.11 CONFIG REQUIRED)
 find_package(fmt 9 CONFIG REQUIRED)

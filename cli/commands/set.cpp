@@ -133,7 +133,7 @@ auto read_lists(const po::variables_map& vm, const std::string& help) -> std::op
   options.max_line_bytes = vm["max-line-bytes"].as<std::size_t>();
   options.max_errors = vm["max-errors"].as<std::size_t>();
   if (vm["lenient"].as<bool>()) options.mode = host_bits::mask;
-  auto list = read_prefix_lists(files, options);
+  auto list = load_prefix_lists(files, options);
   for (const auto& d : list.diagnostics) std::cerr << format_diagnostic(d);
   if (!list.ok()) return std::nullopt;
   return list;

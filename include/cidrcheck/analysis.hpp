@@ -14,6 +14,7 @@
 #include <cidrcheck/io/config_loader.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/io/input_limits.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -37,7 +38,7 @@ struct config_choice {
 /// Reads the configuration a run uses: an empty config (and no diagnostics)
 /// when there is none. Never throws for bad input.
 /// Precondition: !(choice.file && choice.none).
-auto read_run_config(const config_choice& choice, const fleet_limits& limits = {}) -> config_load_result;
+auto load_run_config(const config_choice& choice, const input_limits& limits = {}) -> config_load_result;
 
 /// Returns the sources to read: `operands` if any, else the configuration's
 /// inputs; a directory stands for its *.yaml and *.yml files, sorted (an empty
@@ -107,7 +108,7 @@ struct run_request {
   config_choice configuration;
   std::optional<fail_threshold> fail_on;     ///< overrides the configuration's
   std::optional<severity> min_severity;      ///< overrides the configuration's
-  fleet_limits limits;
+  input_limits limits;
   check_options checking;
   std::unordered_set<std::string> baseline;  ///< fingerprints to leave out
   std::chrono::year_month_day today = today_utc();

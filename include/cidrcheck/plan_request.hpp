@@ -44,7 +44,7 @@ struct plan_request {
   std::vector<std::string> pins;                           ///< owner or owner/role, '*' matches any text
   /// (KEY, N): KEY a role, an operation kind, or `owner:NAME/WHAT`, `distribution:NAME/WHAT` (plan_limits.hpp)
   std::vector<std::pair<std::string, std::string>> costs;
-  std::optional<std::string> headroom;                     ///< a number from 1 to 100
+  std::optional<std::string> headroom;                     ///< a number, min_plan_headroom to max_plan_headroom (fleet/plan_limits.hpp)
   std::vector<std::vector<std::string>> connect;           ///< what-if groups of owner names
   std::vector<std::string> routes{"all"};                  ///< what the what-if links carry
   bool fix_latent = false;

@@ -33,13 +33,13 @@ struct scratch {
 TEST(ReadRunConfig, NoneFileOrDiscovered) {
   config_choice no_file;
   no_file.none = true;
-  auto none = read_run_config(no_file);
+  auto none = load_run_config(no_file);
   EXPECT_TRUE(none.ok());
   EXPECT_TRUE(none.value.file.empty());
 
   config_choice named_file;
   named_file.file = settings;
-  auto named = read_run_config(named_file);
+  auto named = load_run_config(named_file);
   ASSERT_TRUE(named.ok());
   EXPECT_EQ(named.value.suppressions.size(), 1u);
 
@@ -49,14 +49,14 @@ TEST(ReadRunConfig, NoneFileOrDiscovered) {
   dir.write(".cidrcheck.yaml", "version: 1\nfail-on: never\n");
   config_choice discovered;
   discovered.start = (dir.path / "sub").string();
-  auto found = read_run_config(discovered);
+  auto found = load_run_config(discovered);
   ASSERT_TRUE(found.ok());
   ASSERT_TRUE(found.value.fail_on);
   EXPECT_FALSE(found.value.fail_on->level);  // never
 
   config_choice bad_file;
   bad_file.file = root + "/tests/fixtures/config/bad.yaml";
-  auto bad = read_run_config(bad_file);
+  auto bad = load_run_config(bad_file);
   EXPECT_FALSE(bad.ok());
 }
 

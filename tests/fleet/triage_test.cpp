@@ -54,40 +54,6 @@ auto suppress(rule id, std::vector<std::string_view> entities, std::optional<yea
   return s;
 }
 
-TEST(EntityPattern, ParsesOwnerOrOwnerAndRole) {
-  EXPECT_EQ(entity_pattern::parse("prod"), (entity_pattern{"prod", std::nullopt}));
-  EXPECT_EQ(entity_pattern::parse("prod/pods"), (entity_pattern{"prod", range_role::pods}));
-  EXPECT_EQ(entity_pattern::parse("team/prod/network"), (entity_pattern{"team/prod", range_role::network}));
-  EXPECT_FALSE(entity_pattern::parse("prod/pod"));     // not a role
-  EXPECT_FALSE(entity_pattern::parse("/pods"));        // no owner
-  EXPECT_FALSE(entity_pattern::parse(""));
-  EXPECT_EQ(entity_pattern::parse("prod/services")->to_string(), "prod/services");
-}
-
-TEST(EntityPattern, ReadsAndWritesEscapedSlashesAsEntityIdsDo) {
-  // Network "a/pods" is "a%2Fpods"; "a/pods" stays cluster a's pods.
-  EXPECT_EQ(entity_pattern::parse("a%2Fpods"), (entity_pattern{"a/pods", std::nullopt}));
-  EXPECT_EQ(entity_pattern::parse("a/pods"), (entity_pattern{"a", range_role::pods}));
-  EXPECT_EQ(entity_pattern::parse("team%2Fprod/network"), (entity_pattern{"team/prod", range_role::network}));
-  EXPECT_EQ(entity_pattern::parse("100%25"), (entity_pattern{"100%", std::nullopt}));
-  EXPECT_EQ((entity_pattern{"a/pods", std::nullopt}).to_string(), "a%2Fpods");
-  EXPECT_EQ((entity_pattern{"team/prod", range_role::network}).to_string(), "team%2Fprod/network");
-  for (std::string name : {"a/pods", "100%", "a%2Fb", "x/y/z"}) {
-    EXPECT_EQ(entity_pattern::parse(escape_entity_name(name))->owner, name);
-  }
-}
-
-TEST(IsoDate, ParsesAndPrintsValidDatesOnly) {
-  EXPECT_EQ(parse_iso_date("2026-12-31"), 2026y / December / 31);
-  EXPECT_EQ(parse_iso_date("2024-02-29"), 2024y / February / 29);
-  EXPECT_FALSE(parse_iso_date("2023-02-29"));  // not a leap year
-  EXPECT_FALSE(parse_iso_date("2026-13-01"));
-  EXPECT_FALSE(parse_iso_date("2026-1-01"));
-  EXPECT_FALSE(parse_iso_date("2026/01/01"));
-  EXPECT_FALSE(parse_iso_date("+026-01-01"));
-  EXPECT_EQ(to_iso_date(2026y / January / 5), "2026-01-05");
-}
-
 TEST(Triage, ASuppressionHidesTheFindingWhoseEntitiesItNames) {
   fixture f(mesh);
   auto t = f.run({suppress(rule::overlap, {"a/pods", "b/pods"})});

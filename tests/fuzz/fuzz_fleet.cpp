@@ -17,7 +17,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace cidrcheck;
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  fleet_limits limits;
+  input_limits limits;
   limits.max_nodes = 20'000;  // keep each input fast; the limits themselves are under test too
   limits.max_owners = 200;
   limits.max_ranges = 400;

@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto kinds = import_kinds();
   auto kind = kinds[static_cast<std::uint8_t>(data[0] - '0') % kinds.size()].kind;
   std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
-  fleet_limits limits;
+  input_limits limits;
   limits.max_nodes = 20'000;  // keep each input fast; the limits themselves are under test too
   limits.max_owners = 200;
   limits.max_ranges = 400;

@@ -89,7 +89,7 @@ TEST(ConfigLoader, CountsLinesByLineFeedAsEditorsDo) {
 // Found by the config fuzzer: the reader's last error, "too many errors", had no
 // file and was sorted first.
 TEST(ConfigLoader, TooManyErrorsComesLastAndNamesTheFile) {
-  fleet_limits limits;
+  input_limits limits;
   limits.max_errors = 2;
   auto r = parse_config("version: 1\nnope: 1\nnada: 2\nnein: 3\n", "c.yaml", "conf", limits);
   ASSERT_EQ(r.diagnostics.size(), 3u);
@@ -99,7 +99,7 @@ TEST(ConfigLoader, TooManyErrorsComesLastAndNamesTheFile) {
 }
 
 TEST(ConfigLoader, HonoursTheInputLimits) {
-  fleet_limits limits;
+  input_limits limits;
   limits.max_depth = 2;
   auto r = parse_config("version: 1\nreserved:\n  - {cidr: 10.200.0.0/16, name: lab}\n", "c.yaml", "conf", limits);
   ASSERT_EQ(printed(r), std::vector<std::string>{"c.yaml:3:5: error: nesting is deeper than the max-depth limit of 2 levels\n"});

@@ -90,7 +90,7 @@ TEST(DiagnosticCode, EveryCodeTheFixturesProduceIsRegistered) {
       collect(load_config(path).diagnostics, codes);
     } else if (top == "lists") {
       std::vector<std::string> paths{path};
-      collect(read_prefix_lists(paths).diagnostics, codes);
+      collect(load_prefix_lists(paths).diagnostics, codes);
     } else if (e.path().extension() == ".yaml") {
       std::vector<std::string> sources{path};
       collect(load_fleet(sources, cat).diagnostics, codes);

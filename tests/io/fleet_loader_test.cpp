@@ -11,7 +11,7 @@
 namespace cidrcheck {
 namespace {
 
-auto load(std::string_view text, fleet_limits limits = {}) -> fleet_load_result {
+auto load(std::string_view text, input_limits limits = {}) -> fleet_load_result {
   fleet_loader loader(builtin_catalog(), limits);
   loader.add_text(text, "f.yaml");
   return loader.finish();
@@ -119,6 +119,53 @@ connections:
                             "f.yaml:3:5: note: 'a' is first declared here\n",
                             "f.yaml:10:9: error: connection names 'ofice', which is no cluster or network\n",
                         }));
+}
+
+// Each section's key table is the list both of its unknown-key errors (the
+// suggestion comes from that section's keys) and of the keys it reads.
+TEST(FleetLoader, EachSectionRefusesKeysItsTableLacksWithASuggestionFromIt) {
+  auto r = load(R"(version: 1
+clusers: []
+clusters:
+  - {name: a, pods: [10.1.0.0/16], nodez: 3}
+networks:
+  - name: n
+    cidr: 10.2.0.0/16
+    routes: [{cidrs: 10.3.0.0/16, to: a}]
+connections:
+  - {betwen: [a, n]}
+plan:
+  headrom: 2
+  pools: {pod: [10.64.0.0/10]}
+)");
+  EXPECT_EQ(printed(r),
+            (std::vector<std::string>{
+                "f.yaml:2:1: error: unknown key 'clusers' in the fleet file (did you mean 'clusters'?)\n",
+                "f.yaml:4:36: error: unknown key 'nodez' in cluster a (did you mean 'nodes'?)\n",
+                "f.yaml:7:5: error: unknown key 'cidr' in network n (did you mean 'cidrs'?)\n",
+                "f.yaml:8:14: error: a route of network n needs 'cidr', the prefix it carries\n",
+                "f.yaml:8:15: error: unknown key 'cidrs' in a route of network n (did you mean 'cidr'?)\n",
+                "f.yaml:10:5: error: a connection needs 'between', the list of owners it connects\n",
+                "f.yaml:10:6: error: unknown key 'betwen' in a connection (did you mean 'between'?)\n",
+                "f.yaml:12:3: error: unknown key 'headrom' in plan (did you mean 'headroom'?)\n",
+                "f.yaml:13:11: error: unknown key 'pod' in plan pools (did you mean 'pods'?)\n",
+            }));
+}
+
+// A key a section does not have is refused, and its value is not read as
+// another section's key (a network's `pods`, a cluster's `cidrs`).
+TEST(FleetLoader, AKeyOfAnotherKindOfOwnerIsRefusedNotRead) {
+  auto r = load(R"(networks:
+  - {name: n, cidrs: [10.0.0.0/16], pods: [10.9.0.1/16]}
+clusters:
+  - {name: a, pods: [10.1.0.0/16], cidrs: [10.8.0.0/16]}
+)");
+  EXPECT_EQ(printed(r),
+            (std::vector<std::string>{
+                "f.yaml:2:37: error: unknown key 'pods' in network n\n",  // no host-bits error: not read
+                "f.yaml:4:36: error: unknown key 'cidrs' in cluster a\n",
+            }));
+  EXPECT_EQ(r.value.ranges.size(), 2u);  // n's cidrs and a's pods, nothing of the refused keys
 }
 
 TEST(FleetLoader, PointsAtTheBadCharacterOfAQuotedCidr) {
@@ -239,7 +286,7 @@ TEST(FleetLoader, BoundsMergeKeysWithinMergeKeysByMaxDepth) {
 
   // Limits raised far enough to let 30,000 links through the parser: the reader
   // stops at max-depth rather than recursing 30,000 deep.
-  fleet_limits raised;
+  input_limits raised;
   raised.max_depth = 100;
   raised.max_nodes = raised.max_file_bytes = std::size_t{1} << 40;
   r = load(chain(30'000), raised);
@@ -309,7 +356,7 @@ TEST(FleetLoader, WarnsAboutAnUnknownDistribution) {
 }
 
 TEST(FleetLoader, EnforcesEveryLimitByName) {
-  fleet_limits limits;
+  input_limits limits;
   limits.max_depth = 4;
   auto r = load("clusters:\n  - name: a\n    pods: [[[[10.0.0.0/8]]]]\n", limits);
   ASSERT_FALSE(r.ok());

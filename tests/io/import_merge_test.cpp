@@ -68,7 +68,7 @@ TEST(ImportMerge, AClusterAndANetworkOfOneNameIsAnError) {
 }
 
 TEST(ImportMerge, ImportsCountAgainstTheLimits) {
-  fleet_limits limits;
+  input_limits limits;
   limits.max_owners = 2;
   fleet_loader loader(builtin_catalog(), limits);
   loader.add_import(import_kind::aws_vpcs, fixtures + "aws-vpcs/vpcs.json");

@@ -74,7 +74,7 @@ TEST(PrefixList, EnforcesTheLineLengthLimit) {
 
 TEST(PrefixList, ReadsSeveralFilesAsOneList) {
   std::vector<std::string> paths{CIDRCHECK_FIXTURES "/lists/basic.txt", CIDRCHECK_FIXTURES "/lists/v6.txt"};
-  auto list = read_prefix_lists(paths);
+  auto list = load_prefix_lists(paths);
   ASSERT_TRUE(list.ok());
   EXPECT_EQ(list.sources.size(), 2u);
   EXPECT_EQ(list.entries.back().source, 1u);
@@ -82,7 +82,7 @@ TEST(PrefixList, ReadsSeveralFilesAsOneList) {
 
 TEST(PrefixList, ReportsAMissingFile) {
   std::vector<std::string> paths{"/nonexistent/list.txt"};
-  auto list = read_prefix_lists(paths);
+  auto list = load_prefix_lists(paths);
   ASSERT_EQ(list.diagnostics.size(), 1u);
   EXPECT_EQ(format_diagnostic(list.diagnostics[0]),
             "/nonexistent/list.txt: error: cannot open: No such file or directory\n");

@@ -475,8 +475,8 @@ def _json_lines(value: Any, path: str, key: str, comma: str, depth: int, out: li
         out.append((f"{indent}{key}{_scalar(value, path)}{comma}", path))
 
 
-def _limits(options: dict[str, int]) -> _core.FleetLimits:
-    limits = _core.FleetLimits()
+def _limits(options: dict[str, int]) -> _core.InputLimits:
+    limits = _core.InputLimits()
     for name, value in options.items():
         if name not in _LIMITS:
             raise TypeError(f"unknown option {name!r}; the limits are {', '.join(_LIMITS)}")

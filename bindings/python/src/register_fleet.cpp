@@ -111,7 +111,7 @@ auto route_record(const fleet& f, const fleet_route& x) -> py::dict {
 // Reads the sources (fleet files or KIND:FILE imports) and texts as one fleet.
 // A fleet of one fleet file or one text keeps that text (Plan.to_yaml()).
 auto load(const std::vector<std::string>& sources, const std::vector<std::pair<std::string, std::string>>& texts,
-          const fleet_limits& limits) -> fleet_model {
+          const input_limits& limits) -> fleet_model {
   fleet_model out;
   fleet_load_result loaded;
   {
@@ -146,14 +146,14 @@ auto to_prefixes(const std::vector<prefix_like>& pools) -> std::vector<prefix> {
 }
 
 void register_model(py::module_& m) {
-  py::class_<fleet_limits>(m, "FleetLimits", "Limits on fleet input (see docs/fleet-format.md).")
+  py::class_<input_limits>(m, "InputLimits", "Limits on input (see docs/limits.md).")
       .def(py::init<>())
-      .def_readwrite("max_file_bytes", &fleet_limits::max_file_bytes)
-      .def_readwrite("max_depth", &fleet_limits::max_depth)
-      .def_readwrite("max_nodes", &fleet_limits::max_nodes)
-      .def_readwrite("max_owners", &fleet_limits::max_owners)
-      .def_readwrite("max_ranges", &fleet_limits::max_ranges)
-      .def_readwrite("max_errors", &fleet_limits::max_errors);
+      .def_readwrite("max_file_bytes", &input_limits::max_file_bytes)
+      .def_readwrite("max_depth", &input_limits::max_depth)
+      .def_readwrite("max_nodes", &input_limits::max_nodes)
+      .def_readwrite("max_owners", &input_limits::max_owners)
+      .def_readwrite("max_ranges", &input_limits::max_ranges)
+      .def_readwrite("max_errors", &input_limits::max_errors);
 
   py::class_<fleet_model>(m, "FleetModel", "A fleet as read by the C++ loader; use cidrcheck.Fleet.")
       .def_property_readonly("ok", [](const fleet_model& f) { return !has_errors(f.diagnostics); },

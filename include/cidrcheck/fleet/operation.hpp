@@ -5,7 +5,9 @@
 // (data/catalog.yaml, `operations:`); `cidrcheck plan` chooses among them.
 
 #include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/plan_limits.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -110,7 +112,7 @@ inline auto cost_of(const operation_kind& k, const owner& o, const std::optional
   auto scale = [&](const std::optional<std::uint64_t>& count, std::uint64_t per, const char* what) {
     if (per == 0 || !count) return;
     auto extra = *count / per;
-    if (extra > 1'000'000) extra = 1'000'000;
+    extra = std::min(extra, static_cast<std::uint64_t>(max_plan_cost));  // the total stays an int
     c.total += static_cast<int>(extra);
     c.counted.push_back("+" + std::to_string(extra) + " for " + std::to_string(*count) + " " + what + " (1 per " +
                         std::to_string(per) + ")");

@@ -19,7 +19,7 @@ struct catalog;
 
 /// The largest cost a key may be given (costs add up per plan in an int).
 inline constexpr std::int64_t max_plan_cost = 1'000'000;
-/// Pod ranges are sized for nodes x headroom, headroom from 1 to 100.
+/// Pod ranges are sized for nodes x headroom, headroom from 1 to 100 (these two).
 inline constexpr double min_plan_headroom = 1.0;
 inline constexpr double max_plan_headroom = 100.0;
 

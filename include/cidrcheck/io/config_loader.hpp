@@ -6,7 +6,7 @@
 #include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/fleet/triage.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
-#include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/io/input_limits.hpp>
 #include <cidrcheck/severity.hpp>
 
 #include <filesystem>
@@ -61,11 +61,11 @@ auto find_config(const std::filesystem::path& start) -> std::optional<std::files
 /// unreadable file too). Inputs are resolved against the file's directory. The
 /// input limits of fleet files apply (size, YAML depth and nodes, errors); a
 /// limit hit is an error "limit". Never throws for bad input.
-auto load_config(const std::string& path, const fleet_limits& limits = {}) -> config_load_result;
+auto load_config(const std::string& path, const input_limits& limits = {}) -> config_load_result;
 
 /// Parses configuration text named `name`; inputs are resolved against `directory`.
 auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory,
-                  const fleet_limits& limits = {})
+                  const input_limits& limits = {})
     -> config_load_result;
 
 /// Returns the built-in catalog (builtin_catalog()) plus the configuration's

@@ -6,8 +6,8 @@
 #include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
 #include <cidrcheck/io/import.hpp>
+#include <cidrcheck/io/input_limits.hpp>
 
-#include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
@@ -16,18 +16,9 @@
 
 namespace cidrcheck {
 
-/// Limits on fleet input. The defaults are generous for real fleets (a
-/// 10,000-cluster fleet file is about 3 MB); every limit has the name its error
-/// message uses, and the CLI a flag of that name.
-/// Aliases count each time they are used, for the nodes and for the text.
-struct fleet_limits {
-  std::size_t max_file_bytes = std::size_t{32} << 20;  ///< "max-file-bytes": a file, and a document's text
-  std::size_t max_depth = 64;                          ///< "max-depth": YAML nesting, and merge keys in merged mappings
-  std::size_t max_nodes = 5'000'000;                   ///< "max-nodes": YAML nodes, and nodes walked
-  std::size_t max_owners = 1'000'000;                  ///< "max-owners": clusters and networks
-  std::size_t max_ranges = 10'000'000;                 ///< "max-ranges"
-  std::size_t max_errors = 100;                        ///< "max-errors": stop reading after this many errors
-};
+namespace detail {
+struct fleet_reading;  // the loader's state (lib/cidrcheck/io/fleet_loader_state.hpp)
+}  // namespace detail
 
 /// A fleet read from one or more sources, with every problem found on the way.
 struct fleet_load_result {
@@ -56,7 +47,7 @@ struct fleet_load_result {
 /// the catalog).
 class fleet_loader {
  public:
-  explicit fleet_loader(const catalog& c, fleet_limits limits = {});
+  explicit fleet_loader(const catalog& c, input_limits limits = {});
   ~fleet_loader();
   fleet_loader(fleet_loader&&) noexcept;
   auto operator=(fleet_loader&&) noexcept -> fleet_loader&;
@@ -78,12 +69,11 @@ class fleet_loader {
   auto finish() -> fleet_load_result;
 
  private:
-  struct state;
-  std::unique_ptr<state> state_;
+  std::unique_ptr<detail::fleet_reading> state_;
 };
 
 /// Reads the sources (fleet files, or KIND:PATH imports; see add_source()) as one fleet.
-auto load_fleet(std::span<const std::string> sources, const catalog& c, const fleet_limits& limits = {})
+auto load_fleet(std::span<const std::string> sources, const catalog& c, const input_limits& limits = {})
     -> fleet_load_result;
 
 }  // namespace cidrcheck

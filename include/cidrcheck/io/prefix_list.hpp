@@ -47,7 +47,7 @@ struct list_options {
 /// "-" reads standard input. Every bad line becomes a diagnostic at its file,
 /// line and the column of the offending character. An unreadable file, a file
 /// over a limit or a list without a CIDR is an error too. Never throws for bad input.
-auto read_prefix_lists(std::span<const std::string> paths, const list_options& options = {}) -> prefix_list;
+auto load_prefix_lists(std::span<const std::string> paths, const list_options& options = {}) -> prefix_list;
 
 /// Parses the text of one list, named `name` in diagnostics, appending to `into`.
 void parse_prefix_list(std::string_view text, std::string_view name, prefix_list& into,

@@ -7,7 +7,7 @@
 
 namespace cidrcheck {
 
-auto read_run_config(const config_choice& choice, const fleet_limits& limits) -> config_load_result {
+auto load_run_config(const config_choice& choice, const input_limits& limits) -> config_load_result {
   std::optional<std::string> path = choice.file;
   if (!path && !choice.none) {
     if (auto found = find_config(choice.start)) {
@@ -86,7 +86,7 @@ auto select(std::span<const finding> findings, std::span<const std::string> fing
 
 auto analyse_run(const run_request& request) -> run_result {
   run_result out;
-  auto cfg = read_run_config(request.configuration, request.limits);
+  auto cfg = load_run_config(request.configuration, request.limits);
   out.diagnostics = std::move(cfg.diagnostics);
   out.cfg = std::move(cfg.value);
   if (has_errors(out.diagnostics)) return out;

@@ -34,6 +34,13 @@ namespace {
 
 constexpr std::string_view role_words[] = {"network", "pods", "services", "all"};
 
+// The shortest text that reads back as v: 1 for 1.0, 1.25 for 1.25.
+auto number_text(double v) -> std::string {
+  char text[32];
+  auto end = std::to_chars(std::begin(text), std::end(text), v).ptr;
+  return {std::begin(text), end};
+}
+
 auto is_role(std::string_view word) -> bool {
   for (auto r : role_words) {
     if (r == word) return true;
@@ -116,7 +123,8 @@ auto parse_plan_headroom(std::string_view text) -> checked_setting<double> {
   char* end = nullptr;
   double v = std::strtod(copy.c_str(), &end);
   if (copy.empty() || end != copy.c_str() + copy.size() || !(v >= min_plan_headroom && v <= max_plan_headroom)) {
-    return {std::nullopt, "headroom must be a number from 1 to 100, not " + copy};
+    return {std::nullopt, "headroom must be a number from " + number_text(min_plan_headroom) + " to " +
+                              number_text(max_plan_headroom) + ", not " + copy};
   }
   return {v, {}};
 }

@@ -1,4 +1,5 @@
 #include <cidrcheck/error.hpp>
+#include <cidrcheck/fleet/plan_limits.hpp>
 #include <cidrcheck/fleet/rules.hpp>
 #include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
@@ -248,7 +249,7 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
         }
       }
     } else if (e.key == "cost") {
-      if (auto v = r.integer(e.value, 0, 1'000'000, "cost")) k.cost = static_cast<int>(*v);
+      if (auto v = r.integer(e.value, 0, max_plan_cost, "cost")) k.cost = static_cast<int>(*v);
     } else if (e.key == "per_nodes") {
       per(k.per_nodes);
     } else if (e.key == "per_services") {

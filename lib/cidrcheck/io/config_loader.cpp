@@ -122,7 +122,7 @@ auto fail_threshold::parse(std::string_view text) -> std::optional<fail_threshol
 }
 
 auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory,
-                  const fleet_limits& limits) -> config_load_result {
+                  const input_limits& limits) -> config_load_result {
   config_load_result out;
   out.value.file = name;
   auto doc = detail::parse_yaml(text, name, detail::yaml_limits_of(limits), out.diagnostics);
@@ -165,7 +165,7 @@ auto parse_config(std::string_view text, const std::string& name, const std::fil
   return out;
 }
 
-auto load_config(const std::string& path, const fleet_limits& limits) -> config_load_result {
+auto load_config(const std::string& path, const input_limits& limits) -> config_load_result {
   auto file = read_file(path, limits.max_file_bytes, "max-file-bytes");
   if (!file.error.empty()) {
     config_load_result out;

@@ -75,7 +75,7 @@ void parse_prefix_list(std::string_view text, std::string_view name, prefix_list
   }
 }
 
-auto read_prefix_lists(std::span<const std::string> paths, const list_options& options) -> prefix_list {
+auto load_prefix_lists(std::span<const std::string> paths, const list_options& options) -> prefix_list {
   prefix_list out;
   for (const auto& path : paths) {
     auto file = read_file(path, options.max_file_bytes, "max-file-bytes");

@@ -1,12 +1,11 @@
 #pragma once
 // A YAML (or JSON) document as a small tree of positioned nodes, parsed with
 // libyaml's event API. libyaml is used rather than yaml-cpp because this tree
-// is built about 4.3 times faster than yaml-cpp's YAML::Load builds its own
-// (10,000-cluster fleet of bench/gen_fleet.py, 2.7 MB: 0.12 s against 0.52 s
-// of CPU, tree against tree; reproduce with `cidrcheck_yaml_bench`,
-// bench/yaml_bench.cpp, and docs/architecture.md), which the 10,000-cluster
-// budget needs, and because building our own tree lets the loader enforce
-// depth, size and alias-expansion limits and see duplicate keys.
+// is built faster than yaml-cpp's YAML::Load builds its own (1.5 to 4.7 times
+// on a 10,000-cluster fleet across runs; the runs and the command,
+// `cidrcheck_yaml_bench` of bench/yaml_bench.cpp, are in docs/architecture.md),
+// and because building our own tree lets the loader enforce depth, size and
+// alias-expansion limits and see duplicate keys.
 //
 // Aliases point at their anchored node (the tree is a DAG); nothing is copied,
 // so an alias bomb costs nothing to hold. The limits count the document as if
@@ -14,7 +13,7 @@
 // is parsed, before any reader walks it.
 
 #include <cidrcheck/io/diagnostic.hpp>
-#include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/io/input_limits.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -40,12 +39,13 @@ struct yaml_node {
 
 /// Limits on what a stream of documents may hold, counted with every alias
 /// expanded (each use of an alias counts the nodes and text it refers to
-/// again); each has a name its error message uses.
+/// again); each has a name its error message uses. The defaults are
+/// input_limits' (yaml_limits_of()).
 struct yaml_limits {
-  std::size_t max_depth = 64;           ///< "max-depth": nesting of sequences and mappings
-  std::size_t max_nodes = 5'000'000;    ///< "max-nodes": nodes
-  std::size_t max_bytes = std::size_t{32} << 20;  ///< "max-file-bytes": the text of the scalars
-  std::size_t max_errors = 100;  ///< "max-errors": the errors a yaml_reader reports before it stops walking
+  std::size_t max_depth = input_limits{}.max_depth;       ///< "max-depth": nesting of sequences and mappings
+  std::size_t max_nodes = input_limits{}.max_nodes;       ///< "max-nodes": nodes
+  std::size_t max_bytes = input_limits{}.max_file_bytes;  ///< "max-file-bytes": the text of the scalars
+  std::size_t max_errors = input_limits{}.max_errors;  ///< "max-errors": the errors a yaml_reader reports before it stops walking
 };
 
 /// Returns the length in bytes of the line break at text[k] that YAML counts and
@@ -58,7 +58,7 @@ inline auto yaml_only_line_break(std::string_view text, std::size_t k) -> std::s
 }
 
 /// Returns the YAML limits of a reader's input limits.
-inline auto yaml_limits_of(const fleet_limits& limits) -> yaml_limits {
+inline auto yaml_limits_of(const input_limits& limits) -> yaml_limits {
   return {limits.max_depth, limits.max_nodes, limits.max_file_bytes, limits.max_errors};
 }
 

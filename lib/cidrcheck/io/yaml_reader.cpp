@@ -170,10 +170,13 @@ void yaml_reader::only_keys(const std::vector<entry>& entries, std::initializer_
                             std::string_view what) {
   std::span<const std::string_view> candidates(allowed.begin(), allowed.size());
   for (const auto& e : entries) {
-    if (std::find(allowed.begin(), allowed.end(), e.key) != allowed.end()) continue;
-    error(e.key_node, diag::unknown_key,
-          "unknown key '" + std::string(e.key) + "' in " + std::string(what) + did_you_mean(e.key, candidates));
+    if (std::find(allowed.begin(), allowed.end(), e.key) == allowed.end()) unknown_key(e, candidates, what);
   }
+}
+
+void yaml_reader::unknown_key(const entry& e, std::span<const std::string_view> known, std::string_view what) {
+  error(e.key_node, diag::unknown_key,
+        "unknown key '" + std::string(e.key) + "' in " + std::string(what) + did_you_mean(e.key, known));
 }
 
 void yaml_reader::only_top_level_keys(const std::vector<entry>& entries,

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,12 +59,15 @@ class yaml_reader {
   /// win) and duplicate keys reported. O(entries), however many there are.
   auto mapping(std::uint32_t k, std::string_view what) -> std::optional<std::vector<entry>>;
   /// Reports every key not in allowed, suggesting the closest allowed one.
+  /// (A mapping read by a key table: read_keys(), below.)
   void only_keys(const std::vector<entry>& entries, std::initializer_list<std::string_view> allowed,
                  std::string_view what);
   /// only_keys for the top of a file, where keys that start with "x-" are
   /// extension fields, ignored: the place for anchors, as in Compose files.
   void only_top_level_keys(const std::vector<entry>& entries, std::initializer_list<std::string_view> allowed,
                            std::string_view what);
+  /// Reports an entry whose key is not one of `known`, suggesting the closest (the first of equals).
+  void unknown_key(const entry& e, std::span<const std::string_view> known, std::string_view what);
   /// Returns a sequence's items.
   auto sequence(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>>;
   /// Returns a sequence's items, or the node itself where one scalar stands for a list.
@@ -97,5 +101,64 @@ class yaml_reader {
   std::size_t merge_depth_ = 0;  // merge keys being applied, innermost last (bounded by doc_.max_depth)
   bool exhausted_ = false;
 };
+
+/// One key of a mapping and what reads its value into a Section. A table of
+/// them is the one list of a mapping's keys: read_keys() takes both the
+/// unknown-key errors and the dispatch from it.
+template <class Section>
+struct key_rule {
+  std::string_view key;
+  /// Reads the entry; nullptr for a key read before the table runs (an owner's name).
+  void (*read)(Section&, yaml_reader&, const yaml_reader::entry&);
+};
+
+/// Whether keys that start with "x-" are extension fields, ignored: the place
+/// for anchors at the top of a file, as in Compose files.
+enum class extension_keys : bool { refused, ignored };
+
+/// Returns the rule of a key table for key, or nullptr. O(table).
+template <class Table>
+auto find_key_rule(const Table& table, std::string_view key) -> decltype(&*std::begin(table)) {
+  for (const auto& rule : table) {
+    if (rule.key == key) return &rule;
+  }
+  return nullptr;
+}
+
+/// Reports each entry whose key a key table lacks, suggesting the closest (in table order).
+template <class Table>
+void report_unknown_keys(yaml_reader& r, const std::vector<yaml_reader::entry>& entries, const Table& table,
+                         std::string_view what, extension_keys extensions = extension_keys::refused) {
+  std::vector<std::string_view> known;  // the table's keys, listed at the first unknown one
+  for (const auto& e : entries) {
+    if (find_key_rule(table, e.key) != nullptr || (extensions == extension_keys::ignored && e.key.starts_with("x-"))) {
+      continue;
+    }
+    if (known.empty()) {
+      for (const auto& rule : table) known.push_back(rule.key);
+    }
+    r.unknown_key(e, known, what);
+  }
+}
+
+/// Runs the reader of each entry's key, in the mapping's order; keys the table lacks are skipped.
+template <class Section, class Table>
+void dispatch_keys(yaml_reader& r, const std::vector<yaml_reader::entry>& entries, const Table& table,
+                   Section& section) {
+  for (const auto& e : entries) {
+    if (const auto* rule = find_key_rule(table, e.key); rule != nullptr && rule->read != nullptr) {
+      rule->read(section, r, e);
+    }
+  }
+}
+
+/// Reads a mapping's entries by their key table: report_unknown_keys(), then
+/// dispatch_keys(). O(entries x table).
+template <class Section, class Table>
+void read_keys(yaml_reader& r, const std::vector<yaml_reader::entry>& entries, const Table& table,
+               std::string_view what, Section& section, extension_keys extensions = extension_keys::refused) {
+  report_unknown_keys(r, entries, table, what, extensions);
+  dispatch_keys(r, entries, table, section);
+}
 
 }  // namespace cidrcheck::detail

@@ -4,6 +4,7 @@
 #include "../kube_version.hpp"
 
 #include <cidrcheck/io/diagnostic_code.hpp>
+#include <cidrcheck/io/input_limits.hpp>
 #include "importers.hpp"
 
 #include <algorithm>
@@ -104,7 +105,7 @@ void read_gke(source_reader& in, std::uint32_t node, import_result& out) {
   add_claim(o, range_role::pods, claim_kind::additional, std::move(pool_pods));
   if (mask > 0) o.value.node_cidr_mask = static_cast<int>(mask);
   if (auto count = c->get("currentNodeCount")) {
-    if (auto n = in.whole(count, 0, 100'000'000, "currentNodeCount")) {
+    if (auto n = in.whole(count, 0, max_declared_count, "currentNodeCount")) {
       o.value.nodes = static_cast<std::uint64_t>(*n);
       o.value.nodes_where = in.where(*count);
       o.nodes_observed = true;

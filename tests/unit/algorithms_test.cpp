@@ -1,0 +1,79 @@
+#include <cidrcheck/algorithms.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using cidrcheck::address;
+using cidrcheck::prefix;
+
+auto prefixes(std::initializer_list<const char*> texts) -> std::vector<prefix> {
+  std::vector<prefix> out;
+  for (const auto* t : texts) out.push_back(prefix::parse(t));
+  return out;
+}
+
+TEST(Collapse, JoinsAdjacentAndDropsContainedPrefixesIpv4First) {
+  auto got = cidrcheck::collapse(prefixes({"2001:db8::/33", "10.0.1.0/24", "2001:db8:8000::/33", "10.0.0.0/24",
+                                           "10.0.0.128/25", "192.168.0.0/16"}));
+  EXPECT_EQ(got, prefixes({"10.0.0.0/23", "192.168.0.0/16", "2001:db8::/32"}));
+}
+
+TEST(Collapse, NeverJoinsAcrossFamilies) {
+  // 255.255.255.255 and :: are no neighbours: families never share a number line.
+  auto got = cidrcheck::collapse(prefixes({"255.255.255.255/32", "::/128"}));
+  EXPECT_EQ(got, prefixes({"255.255.255.255/32", "::/128"}));
+}
+
+TEST(Collapse, OfNothingIsNothing) { EXPECT_TRUE(cidrcheck::collapse(std::vector<prefix>{}).empty()); }
+
+TEST(Collapse, TakesItemsThroughAProjection) {
+  std::vector<std::pair<std::string, prefix>> items{{"a", prefix::parse("10.0.0.0/25")},
+                                                    {"b", prefix::parse("10.0.0.128/25")}};
+  auto got = cidrcheck::collapse(items, [](const auto& item) -> const prefix& { return item.second; });
+  EXPECT_EQ(got, prefixes({"10.0.0.0/24"}));
+}
+
+TEST(Exclude, LeavesTheBlocksAroundTheHoleSorted) {
+  EXPECT_EQ(cidrcheck::exclude(prefix::parse("10.0.0.0/24"), prefix::parse("10.0.0.64/26")),
+            prefixes({"10.0.0.0/26", "10.0.0.128/25"}));
+}
+
+TEST(Exclude, EdgeCases) {
+  auto p = prefix::parse("10.0.0.0/24");
+  EXPECT_EQ(cidrcheck::exclude(p, prefix::parse("10.1.0.0/24")), std::vector<prefix>{p});  // disjoint: p itself
+  EXPECT_TRUE(cidrcheck::exclude(p, prefix::parse("10.0.0.0/8")).empty());                 // covered: nothing
+  EXPECT_TRUE(cidrcheck::exclude(p, p).empty());                                           // itself: nothing
+  EXPECT_EQ(cidrcheck::exclude(p, prefix::parse("::/0")), std::vector<prefix>{p});         // other family
+}
+
+TEST(Summarize, CoversAnInclusiveRangeMinimally) {
+  EXPECT_EQ(cidrcheck::summarize(address::parse("10.0.0.1"), address::parse("10.0.0.6")),
+            prefixes({"10.0.0.1/32", "10.0.0.2/31", "10.0.0.4/31", "10.0.0.6/32"}));
+  EXPECT_EQ(cidrcheck::summarize(address::parse("::"), address::parse("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff")),
+            prefixes({"::/0"}));
+}
+
+TEST(Summarize, RefusesMixedFamiliesAndReversedRanges) {
+  EXPECT_THROW(cidrcheck::summarize(address::parse("10.0.0.1"), address::parse("::1")), cidrcheck::parse_error);
+  EXPECT_THROW(cidrcheck::summarize(address::parse("10.0.0.2"), address::parse("10.0.0.1")), cidrcheck::parse_error);
+}
+
+TEST(OverlappingPairs, CountsEveryPairOnceEqualPrefixesIncluded) {
+  auto list = prefixes({"10.0.0.0/8", "10.1.0.0/16", "10.1.0.0/16", "192.168.0.0/16", "::/0"});
+  // 10/8 with both 10.1/16, and the two 10.1/16 with each other; ::/0 meets no IPv4 prefix.
+  EXPECT_EQ(cidrcheck::count_overlapping_pairs(list), 3U);
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  cidrcheck::for_each_overlapping_pair(list, [&](auto i, auto j) { pairs.emplace_back(i, j); });
+  ASSERT_EQ(pairs.size(), 3U);
+  for (auto [i, j] : pairs) {
+    EXPECT_NE(i, j);
+    EXPECT_TRUE(list[i].overlaps(list[j]));
+  }
+}
+
+}  // namespace

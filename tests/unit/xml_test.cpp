@@ -1,0 +1,28 @@
+#include <cidrcheck/detail/xml.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+auto escaped(std::string_view text) -> std::string {
+  std::string out = "[";
+  cidrcheck::detail::append_xml_escaped(out, text);
+  return out;
+}
+
+TEST(XmlEscape, EscapesTheFiveSpecials) {
+  EXPECT_EQ(escaped("<a href=\"x\">Tom & Jerry's</a>"), "[&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&apos;s&lt;/a&gt;");
+}
+
+TEST(XmlEscape, ReplacesForbiddenControlsKeepsTabAndLineBreaks) {
+  EXPECT_EQ(escaped("a\x01" "b\x1b" "c\td\ne\rf"), "[a?b?c\td\ne\rf");
+}
+
+TEST(XmlEscape, ReplacesBytesThatAreNotUtf8) {
+  EXPECT_EQ(escaped("caf\xe9"), "[caf\xEF\xBF\xBD");  // U+FFFD
+  EXPECT_EQ(escaped("caf\xC3\xA9"), "[caf\xC3\xA9");  // valid UTF-8 stays
+}
+
+}  // namespace
