@@ -1,5 +1,6 @@
 #include "analysis.hpp"
 
+#include "app.hpp"
 #include "atomic_file.hpp"
 
 #include <cidrcheck/fleet/check.hpp>
@@ -177,6 +178,22 @@ auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<a
   a.judged = judgement_for(s.cfg, a.loaded.suppressions);
   a.found = cidrcheck::analyse(a.loaded.value, a.judged, s.checking);
   return a;
+}
+
+auto report_load_failure(const fleet_load_result& loaded, const run_settings& s) -> int {
+  for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
+  // An empty fleet, not the part that was read: the report counts nothing it did not check.
+  const fleet nothing{};
+  check_report report{.shown = {nothing, {}, {}},
+                      .suppressed = {},
+                      .suppressions = {},
+                      .diagnostics = loaded.diagnostics,
+                      .files = loaded.files,
+                      .load_failed = true,
+                      .map_note = "No map: the fleet could not be loaded.",
+                      .plan_note = "No plan: the fleet could not be loaded."};
+  write_reports(s.targets, report, s.style);
+  return exit_trouble;
 }
 
 }  // namespace cidrcheck::cli

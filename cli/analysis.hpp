@@ -77,4 +77,9 @@ struct analysed {
 /// else checks and judges it (analyse()).
 auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<analysed>;
 
+/// For a fleet with load errors: prints the diagnostics, as analyse() does, and
+/// writes the reports that say why nothing was checked (check_report::load_failed).
+/// Returns exit_trouble.
+auto report_load_failure(const fleet_load_result& loaded, const run_settings& s) -> int;
+
 }  // namespace cidrcheck::cli

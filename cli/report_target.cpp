@@ -60,13 +60,30 @@ auto parse_report_targets(const std::vector<std::string>& specs, const std::stri
   return out;
 }
 
+auto has_failure_report(report_format format) -> bool {
+  switch (format) {
+    case report_format::json:
+    case report_format::sarif:
+    case report_format::checkstyle:
+    case report_format::gitlab:
+    case report_format::codeclimate:
+    case report_format::html: return true;
+    case report_format::text:
+    case report_format::github:
+    case report_format::junit:
+    case report_format::markdown: return false;
+  }
+  return false;
+}
+
 auto write_reports(std::span<const report_target> targets, const check_report& r, const text_style& style) -> bool {
   bool ok = true;
   for (const auto& t : targets) {
+    if (r.load_failed && !has_failure_report(t.format)) continue;
     if (!t.path.empty()) ok = write_output(t.path, [&](output& out) { render(out, t.format, r, text_style{}); }) && ok;
   }
   for (const auto& t : targets) {
-    if (!t.path.empty()) continue;
+    if (!t.path.empty() || (r.load_failed && !has_failure_report(t.format))) continue;
     output out;
     render(out, t.format, r, style);
     if (!out.flush()) ok = false;

@@ -30,9 +30,17 @@ struct report_target {
 /// standard-output report.
 auto parse_report_targets(const std::vector<std::string>& specs, const std::string& help) -> std::vector<report_target>;
 
+/// Reports whether a format has a document for a run whose input could not be
+/// loaded (check_report::load_failed): json, sarif, checkstyle, gitlab,
+/// codeclimate and html, whose readers (CI uploads, dashboards, a person
+/// opening an artifact) take an empty or missing file for a clean run or fail
+/// to parse it. text, github, junit and markdown have none.
+auto has_failure_report(report_format format) -> bool;
+
 /// Writes every report: the files first, each atomically, then standard
-/// output. Colour and quiet apply to text on standard output only. Returns
-/// false, after printing why, when a report could not be written.
+/// output; with r.load_failed, only those has_failure_report() accepts. Colour
+/// and quiet apply to text on standard output only. Returns false, after
+/// printing why, when a report could not be written.
 auto write_reports(std::span<const report_target> targets, const check_report& r, const text_style& style) -> bool;
 
 }  // namespace cidrcheck::cli

@@ -77,14 +77,16 @@ auto run_check(std::span<const std::string> args) -> int {
     baseline = std::move(*read);
   }
 
-  auto a = analyse(load_fleet(files, settings->cat, settings->limits), *settings);
+  auto loaded = load_fleet(files, settings->cat, settings->limits);
+  if (!loaded.ok()) return report_load_failure(loaded, *settings);
+  auto a = analyse(std::move(loaded), *settings);
   if (!a) return exit_trouble;
   const fleet& f = a->loaded.value;
   auto shown = select(a->found.triaged.findings, a->found.fingerprints, settings->policy, baseline);
   check_report report{.shown = {f, shown.findings, shown.fingerprints},
                       .suppressed = a->found.triaged.suppressed,
                       .suppressions = a->judged.suppressions,
-                      .warnings = a->loaded.diagnostics,
+                      .diagnostics = a->loaded.diagnostics,
                       .files = a->loaded.files,
                       .baselined = shown.baselined,
                       .below_minimum = shown.below_minimum};
@@ -99,7 +101,7 @@ auto run_check(std::span<const std::string> args) -> int {
     check_report all{.shown = {f, a->found.triaged.findings, a->found.fingerprints},
                      .suppressed = report.suppressed,
                      .suppressions = report.suppressions,
-                     .warnings = report.warnings,
+                     .diagnostics = report.diagnostics,
                      .files = report.files};
     written = write_output(vm["write-baseline"].as<std::string>(), [&](output& out) { write_json(out, all); });
   }

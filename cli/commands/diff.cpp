@@ -130,6 +130,7 @@ auto run_diff(std::span<const std::string> args) -> int {
   auto given = operands(vm);
   std::optional<analysed> before, after;
   std::string old_name;
+  // A version that cannot be loaded ends the run with the reports that say why.
   if (vm.count("rev")) {
     const auto& rev = vm["rev"].as<std::string>();
     auto files = fleet_inputs(given, settings->cfg, c.name);
@@ -137,17 +138,22 @@ auto run_diff(std::span<const std::string> args) -> int {
     auto old = load_at_revision(rev, files, *settings, c.name);
     if (old.failed) return exit_trouble;
     if (old.loaded) {
+      if (!old.loaded->ok()) return report_load_failure(*old.loaded, *settings);
       before = analyse(std::move(*old.loaded), *settings);
-      if (!before) return exit_trouble;
     }
-    after = analyse(load_fleet(files, settings->cat, settings->limits), *settings);
+    auto loaded = load_fleet(files, settings->cat, settings->limits);
+    if (!loaded.ok()) return report_load_failure(loaded, *settings);
+    after = analyse(std::move(loaded), *settings);
     old_name = rev;
   } else {
     if (given.size() != 2) throw usage_error("diff takes two fleet files, OLD and NEW (or --rev REV)", c.name);
     for (const auto& t : settings->targets) refuse_input_as_output(t.path, given, c.name);
-    before = analyse(load_fleet(std::span(given).first(1), settings->cat, settings->limits), *settings);
-    if (!before) return exit_trouble;
-    after = analyse(load_fleet(std::span(given).last(1), settings->cat, settings->limits), *settings);
+    auto old_loaded = load_fleet(std::span(given).first(1), settings->cat, settings->limits);
+    if (!old_loaded.ok()) return report_load_failure(old_loaded, *settings);
+    before = analyse(std::move(old_loaded), *settings);
+    auto loaded = load_fleet(std::span(given).last(1), settings->cat, settings->limits);
+    if (!loaded.ok()) return report_load_failure(loaded, *settings);
+    after = analyse(std::move(loaded), *settings);
     old_name = given[0];
   }
   if (!after) return exit_trouble;
@@ -167,7 +173,7 @@ auto run_diff(std::span<const std::string> args) -> int {
   check_report report{.shown = {after->loaded.value, shown.findings, shown.fingerprints},
                       .suppressed = after->found.triaged.suppressed,
                       .suppressions = after->judged.suppressions,
-                      .warnings = after->loaded.diagnostics,
+                      .diagnostics = after->loaded.diagnostics,
                       .files = after->loaded.files,
                       .below_minimum = shown.below_minimum,
                       .removed = &removed_list,

@@ -44,6 +44,7 @@ td.where,td.cidr{font-family:ui-monospace,"DejaVu Sans Mono",monospace;white-spa
 .filters{display:flex;flex-wrap:wrap;gap:1em;align-items:center;margin:.5em 0}
 .filters input[type=search]{min-width:20em}
 .empty{color:#59636e;font-style:italic}
+.load-errors{color:#b42318;font-family:ui-monospace,"DejaVu Sans Mono",monospace;white-space:pre-wrap}
 ol.steps{margin:.2em 0;padding-left:1.5em}
 )";
 
@@ -83,7 +84,8 @@ void write_findings(std::string& buf, const check_report& r) {
   auto counts = count_severities(r.shown.findings);
   buf += "<h2 id=\"findings-title\">Findings</h2>\n";
   if (r.shown.findings.empty()) {
-    buf += "<p class=\"empty\">No findings.</p>\n";
+    buf += r.load_failed ? "<p class=\"empty\">None: the fleet could not be loaded, so nothing was checked.</p>\n"
+                         : "<p class=\"empty\">No findings.</p>\n";
     return;
   }
   // The rules that occur, for the rule filter, in the rule table's order.
@@ -185,15 +187,21 @@ void write_plan(std::string& buf, const check_report& r) {
 void write_html(output& out, const check_report& r) {
   auto& buf = out.buffer();
   auto counts = count_severities(r.shown.findings);
+  // The title and the summary say first whether anything was checked.
+  auto load_errors = static_cast<std::size_t>(
+      std::count_if(r.diagnostics.begin(), r.diagnostics.end(), [](const diagnostic& d) { return d.level == severity::error; }));
+  std::string summary = r.load_failed ? "The fleet could not be loaded (" + plural(load_errors, "error") +
+                                            " in the input): nothing was checked"
+                                      : describe_counts(counts);
   buf += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
          "script-src 'unsafe-inline'; img-src data:\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<meta name=\"generator\" content=\"cidrcheck " +
-         std::string(version_string) + "\">\n<title>cidrcheck: " + esc(describe_counts(counts)) + "</title>\n<style>" +
+         std::string(version_string) + "\">\n<title>cidrcheck: " + esc(summary) + "</title>\n<style>" +
          std::string(style) + "</style>\n</head>\n<body>\n";
   buf += "<h1>cidrcheck " + std::string(r.old_name.empty() ? "check" : "diff") + "</h1>\n";
-  buf += "<p class=\"summary\" id=\"summary\">" + esc(describe_counts(counts));
+  buf += "<p class=\"summary\" id=\"summary\">" + esc(summary);
   if (!r.suppressed.empty()) buf += ", " + std::to_string(r.suppressed.size()) + " suppressed";
   if (r.baselined != 0) buf += ", " + std::to_string(r.baselined) + " in the baseline";
   if (r.below_minimum != 0) buf += ", " + std::to_string(r.below_minimum) + " below the minimum severity";
@@ -201,9 +209,9 @@ void write_html(output& out, const check_report& r) {
   buf += ".</p>\n<p class=\"files\">";
   for (std::size_t k = 0; k < r.files.size(); ++k) buf += (k == 0 ? "" : ", ") + esc(r.files[k]);
   buf += "</p>\n";
-  if (!r.warnings.empty()) {
-    buf += "<ul class=\"notes\">";
-    for (const auto& d : r.warnings) buf += "<li>" + esc(format_diagnostic(d)) + "</li>";
+  if (!r.diagnostics.empty()) {
+    buf += r.load_failed ? "<ul class=\"load-errors\" id=\"load-errors\">" : "<ul class=\"notes\">";
+    for (const auto& d : r.diagnostics) buf += "<li>" + esc(format_diagnostic(d)) + "</li>";
     buf += "</ul>\n";
   }
   buf += "<h2 id=\"map-title\">Map</h2>\n";

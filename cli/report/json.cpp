@@ -111,6 +111,22 @@ void write_suppression(json_writer& w, const suppression& s) {
   w.end_object();
 }
 
+// A load diagnostic, and its notes (related places) as diagnostics of their own.
+void write_diagnostic(json_writer& w, const diagnostic& d) {
+  w.begin_object();
+  w.member("severity", to_string(d.level));
+  w.member("code", d.code);
+  w.member("message", d.message);
+  location(w, d.where);
+  if (!d.notes.empty()) {
+    w.key("notes");
+    w.begin_array();
+    for (const auto& n : d.notes) write_diagnostic(w, n);
+    w.end_array();
+  }
+  w.end_object();
+}
+
 // Writes `"key": [` items `]` one item a line, each rendered compactly by
 // render(json_writer&, item), flushing as it goes.
 template <class Items, class Render>
@@ -188,15 +204,8 @@ void write_json(output& out, const check_report& r) {
   used.erase(std::unique(used.begin(), used.end()), used.end());
   write_array(out, "connections", used, [&](json_writer& w, std::uint32_t c) { write_connection(w, f, c); });
   write_array(
-      out, "diagnostics", r.warnings,
-      [](json_writer& w, const diagnostic& d) {
-        w.begin_object();
-        w.member("severity", to_string(d.level));
-        w.member("code", d.code);
-        w.member("message", d.message);
-        location(w, d.where);
-        w.end_object();
-      },
+      out, "diagnostics", r.diagnostics,
+      write_diagnostic,
       true);
   out.write("}\n");
 }

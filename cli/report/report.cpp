@@ -37,6 +37,17 @@ auto rule_help_uri(rule r) -> std::string {
   return std::string(CIDRCHECK_HOMEPAGE_URL) + "/blob/main/docs/rules/" + std::string(info(r).name) + ".md";
 }
 
+auto diagnostic_text(const diagnostic& d) -> std::string {
+  std::string text = d.message;
+  for (const auto& n : d.notes) text += "; " + (n.where.file.empty() ? std::string() : to_string(n.where) + ": ") + n.message;
+  return text;
+}
+
+auto diagnostic_file(const check_report& r, const diagnostic& d) -> std::string {
+  if (!d.where.file.empty()) return d.where.file;
+  return r.files.empty() ? std::string("<stdin>") : r.files.front();
+}
+
 auto describe_counts(const severity_counts& c) -> std::string {
   return plural(c.errors, "error") + ", " + plural(c.warnings, "warning") + ", " + plural(c.notes, "note");
 }

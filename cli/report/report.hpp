@@ -30,10 +30,14 @@ struct check_report {
   finding_list shown;  ///< the findings to report, in position order
   std::span<const suppressed_finding> suppressed;
   std::span<const suppression> suppressions;  ///< what suppressed[k].suppression indexes
-  std::span<const diagnostic> warnings;       ///< non-fatal load diagnostics
+  /// The load diagnostics: warnings, and with load_failed the errors too.
+  std::span<const diagnostic> diagnostics;
   std::span<const std::string> files;
   std::size_t baselined = 0;      ///< findings left out because the baseline has them
   std::size_t below_minimum = 0;  ///< findings left out by the minimum severity
+  /// The input could not be loaded (exit 2): nothing was checked, shown is
+  /// empty, and diagnostics says why (has_failure_report()).
+  bool load_failed = false;
   /// `cidrcheck diff`: the findings the change removes (in the old fleet), and
   /// what the old fleet was ("HEAD:fleet.yaml"); shown is then what it adds.
   const finding_list* removed = nullptr;
@@ -66,6 +70,14 @@ auto range_note(const fleet& f, const fleet_range& r) -> std::string;
 
 /// Returns the URL of a rule's documentation page.
 auto rule_help_uri(rule r) -> std::string;
+
+/// Returns a load diagnostic as one line: its message, then each note with its
+/// place ("; FILE:LINE:COL: note"), for the formats that hold one text per item.
+auto diagnostic_text(const diagnostic& d) -> std::string;
+
+/// Returns the file a report lists a load diagnostic under: its own, or for one
+/// about no file (a limit on the whole fleet) the first input ("<stdin>" with none).
+auto diagnostic_file(const check_report& r, const diagnostic& d) -> std::string;
 
 /// Returns "3 errors, 0 warnings, 1 note".
 auto describe_counts(const severity_counts& c) -> std::string;

@@ -228,6 +228,33 @@ void write_result(json_writer& w, const uri_base& base, const fleet& f, const fi
   w.end_object();
 }
 
+// A load diagnostic as a toolExecutionNotification (SARIF 2.1.0 section 3.58):
+// its level, its message with the notes, its place, and its code as the descriptor.
+void write_notification(json_writer& w, const uri_base& base, const diagnostic& d) {
+  w.begin_object();
+  w.member("level", sarif_level(d.level));
+  w.key("message");
+  w.begin_object();
+  w.member("text", diagnostic_text(d));
+  w.end_object();
+  if (!d.where.file.empty()) {
+    w.key("locations");
+    w.begin_array();
+    w.begin_object();
+    w.key("physicalLocation");
+    write_physical_location(w, base, d.where, 0);
+    w.end_object();
+    w.end_array();
+  }
+  if (!d.code.empty()) {
+    w.key("descriptor");
+    w.begin_object();
+    w.member("id", d.code);
+    w.end_object();
+  }
+  w.end_object();
+}
+
 }  // namespace
 
 void write_sarif(output& out, const check_report& r) {
@@ -271,6 +298,20 @@ void write_sarif(output& out, const check_report& r) {
     w.end_object();
     w.end_object();
     w.end_object();
+  }
+  if (r.load_failed) {
+    // The input could not be loaded: an invocation that failed, with why, and
+    // an empty results array (present, as the schema asks of a log of a scan).
+    w.key("invocations");
+    w.begin_array();
+    w.begin_object();
+    w.member("executionSuccessful", false);
+    w.key("toolExecutionNotifications");
+    w.begin_array();
+    for (const auto& d : r.diagnostics) write_notification(w, base, d);
+    w.end_array();
+    w.end_object();
+    w.end_array();
   }
   w.key("results");
   w.begin_array();

@@ -113,6 +113,20 @@ auto hidden_clauses(const check_report& r) -> std::string {
   return out;
 }
 
+// "; 2 input warnings, 1 input note": the load diagnostics printed on standard
+// error, which the counts before it (findings) leave out; empty without any.
+auto input_clause(const check_report& r) -> std::string {
+  std::size_t warnings = 0, notes = 0;
+  for (const auto& d : r.diagnostics) {
+    if (d.level == severity::warning) ++warnings;
+    if (d.level == severity::note) ++notes;
+  }
+  std::string out;
+  if (warnings != 0) out += plural(warnings, "input warning");
+  if (notes != 0) out += (out.empty() ? "" : ", ") + plural(notes, "input note");
+  return out.empty() ? out : "; " + out;
+}
+
 }  // namespace
 
 void write_text(output& out, const check_report& r, const text_style& style) {
@@ -124,12 +138,12 @@ void write_text(output& out, const check_report& r, const text_style& style) {
     for (const auto& x : r.removed->findings) w.removed(r.removed->model, x);
     w.summary("added " + describe_counts(count_severities(r.shown.findings)) + "; removed " +
               plural(r.removed->findings.size(), "finding") + " (against " + std::string(r.old_name) + ")" +
-              hidden_clauses(r));
+              hidden_clauses(r) + input_clause(r));
     return;
   }
   w.summary(describe_counts(count_severities(r.shown.findings)) + " in " + plural(f.ranges.size(), "range") + " of " +
             plural(f.owners.size(), "owner") + ", " + plural(f.connections.size(), "connection") + " (" +
-            plural(r.files.size(), "file") + ")" + hidden_clauses(r));
+            plural(r.files.size(), "file") + ")" + hidden_clauses(r) + input_clause(r));
 }
 
 }  // namespace cidrcheck::cli

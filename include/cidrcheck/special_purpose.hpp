@@ -13,9 +13,11 @@
 // for those blocks; 3.10 and older also test a network's ends against any
 // two blocks, not one (0.0.0.0/0 is private there).
 
+#include <cidrcheck/address.hpp>
 #include <cidrcheck/prefix.hpp>
 
 #include <array>
+#include <cstdint>
 #include <string_view>
 
 namespace cidrcheck {
@@ -73,6 +75,38 @@ constexpr auto is_private(const prefix& p) noexcept -> bool {
 /// says: not private, and (IPv4) not within 100.64.0.0/10. False for an invalid prefix.
 constexpr auto is_global(const prefix& p) noexcept -> bool {
   return p.is_valid() && !is_private(p) && !p.subnet_of(shared_address_space);
+}
+
+/// The IPv4-mapped IPv6 block, ::ffff:0:0/96 (RFC 4291 section 2.5.5.2).
+inline constexpr prefix ipv4_mapped_block = detail::special_block("::ffff:0:0/96");
+
+namespace detail {
+// The address ipaddress judges a by: for an IPv4-mapped IPv6 address the IPv4
+// address it maps (IPv6Address.ipv4_mapped), else a itself.
+constexpr auto judged_address(const address& a) noexcept -> address {
+  return ipv4_mapped_block.contains(a) ? address::v4(static_cast<std::uint32_t>(a.bits())) : a;
+}
+}  // namespace detail
+
+/// Reports whether a is private as Python's IPv4Address/IPv6Address.is_private
+/// says: a lies in a not_globally_reachable block and in no exception, except
+/// that an IPv4-mapped IPv6 address (::ffff:0:0/96) answers for the IPv4
+/// address it maps, as ipaddress does (CPython's main branch and Debian 12's
+/// 3.11.2-6+deb12u6, Lib/ipaddress.py): ::ffff:8.8.8.8 is not private although
+/// the block ::ffff:0:0/96 is.
+/// False for an invalid address. O(size of the tables).
+constexpr auto is_private(const address& a) noexcept -> bool {
+  auto b = detail::judged_address(a);
+  return is_private(prefix::containing(b, b.width()));
+}
+
+/// Reports whether a is global as Python's IPv4Address/IPv6Address.is_global
+/// says: not private and not within 100.64.0.0/10; an IPv4-mapped IPv6 address
+/// answers for its IPv4 address (CPython's main branch; see docs/python.md for
+/// the Debian 3.11 that does not). False for an invalid address.
+constexpr auto is_global(const address& a) noexcept -> bool {
+  auto b = detail::judged_address(a);
+  return is_global(prefix::containing(b, b.width()));
 }
 
 }  // namespace cidrcheck

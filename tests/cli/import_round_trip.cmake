@@ -28,6 +28,8 @@ function(normalise text out_var)
   set(result)
   foreach(line IN LISTS lines)
     string(REGEX REPLACE "^[^ ]+:[0-9]+:[0-9]+: " "" line "${line}")
+    # The sources' warnings and notes about the input are not the written fleet's.
+    string(REGEX REPLACE "; [0-9]+ input (warning|note)s?(, [0-9]+ input notes?)?$" "" line "${line}")
     string(REGEX REPLACE " \\([0-9]+ files?\\)$" "" line "${line}")
     list(APPEND result "${line}")
   endforeach()

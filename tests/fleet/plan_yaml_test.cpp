@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -86,6 +87,12 @@ clusters:
 )",
      "batch", "add-pod-range"},
 };
+
+// GoogleTest prints a case by its name (in --gtest_list_tests and in failures)
+// rather than as the bytes of the struct.
+void PrintTo(const grown& c, std::ostream* os) { *os << c.name; }
+
+TEST(PlanYamlCases, PrintByName) { EXPECT_EQ(testing::PrintToString(cases[2]), "GkeAdditionalRange"); }
 
 class PlanYaml : public testing::TestWithParam<grown> {};
 

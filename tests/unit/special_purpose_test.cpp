@@ -12,6 +12,8 @@ static_assert(is_private(*prefix::try_parse("10.1.0.0/16")));
 static_assert(!is_global(*prefix::try_parse("10.1.0.0/16")));
 static_assert(is_global(*prefix::try_parse("8.8.8.0/24")));
 static_assert(!is_private(prefix{}) && !is_global(prefix{}));
+static_assert(is_private(address::v4(0x0a000001)) && !is_global(address::v4(0x0a000001)));  // 10.0.0.1
+static_assert(!is_private(address{}) && !is_global(address{}));
 
 auto P(std::string_view s) { return prefix::parse(s); }
 
@@ -73,6 +75,58 @@ TEST(SpecialPurpose, EveryBlockIsPrivateAndEveryExceptionGlobal) {
     SCOPED_TRACE(exception.to_string());
     EXPECT_FALSE(is_private(exception));
     EXPECT_TRUE(is_global(exception));
+  }
+}
+
+// Each expectation is what Python's ipaddress answers for ip_address(text)
+// (IPv4-mapped ones as CPython's main branch does; docs/python.md).
+TEST(SpecialPurpose, ClassifiesAddressesLikePythonIpaddress) {
+  struct {
+    std::string_view in;
+    bool is_private, is_global;
+  } const cases[] = {
+      {"10.1.2.3", true, false},
+      {"9.255.255.255", false, true},          // just below 10.0.0.0/8
+      {"100.64.0.0", false, false},            // shared address space: neither
+      {"100.63.255.255", false, true},
+      {"192.0.0.8", true, false},
+      {"192.0.0.9", false, true},              // an exception inside 192.0.0.0/24
+      {"192.0.0.10", false, true},
+      {"255.255.255.255", true, false},
+      {"0.0.0.0", true, false},
+      {"8.8.8.8", false, true},
+      {"::", true, false},
+      {"::1", true, false},
+      {"::2", false, true},
+      {"::ffff:8.8.8.8", false, true},         // mapped: judged as 8.8.8.8, not by ::ffff:0:0/96
+      {"::ffff:10.0.0.1", true, false},
+      {"::ffff:100.64.0.1", false, false},     // mapped shared address space: neither
+      {"::fffe:ffff:ffff", false, true},       // just below ::ffff:0:0/96
+      {"2001:1::1", false, true},              // an exception
+      {"2001:1::3", true, false},
+      {"2001:db8::1", true, false},
+      {"2002::1", true, false},
+      {"fe80::1", true, false},
+      {"2600::1", false, true},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.in);
+    auto a = address::parse(c.in);
+    EXPECT_EQ(is_private(a), c.is_private);
+    EXPECT_EQ(is_global(a), c.is_global);
+  }
+}
+
+// An address outside ::ffff:0:0/96 answers as its host prefix does.
+TEST(SpecialPurpose, AnAddressAnswersAsItsHostPrefix) {
+  for (const auto& block : not_globally_reachable) {
+    if (block == ipv4_mapped_block) continue;
+    for (auto a : {block.network(), block.last(), block.network().prev(), block.last().next()}) {
+      if (!a.is_valid() || ipv4_mapped_block.contains(a)) continue;
+      SCOPED_TRACE(a.to_string());
+      EXPECT_EQ(is_private(a), is_private(prefix::containing(a, a.width())));
+      EXPECT_EQ(is_global(a), is_global(prefix::containing(a, a.width())));
+    }
   }
 }
 

@@ -155,6 +155,12 @@ hashable.)");
                              "4 or 6.")
       .def_property_readonly("max_prefixlen", &address::width, "32 for IPv4, 128 for IPv6.")
       .def_property_readonly("packed", &packed, "The address as 4 or 16 bytes, network order.")
+      .def_property_readonly("is_private", [](const address& a) { return is_private(a); },
+                             R"(True when the address lies in a block that the IANA special-purpose registries
+mark not globally reachable and in none of the exceptions, as ipaddress says;
+an IPv4-mapped address (::ffff:a.b.c.d) answers for a.b.c.d (docs/python.md).)")
+      .def_property_readonly("is_global", [](const address& a) { return is_global(a); },
+                             "True when the address is not private and not within 100.64.0.0/10, as ipaddress says.")
       .def("__int__", [](const address& a) { return to_int(a.bits()); })
       .def("__add__", [](const address& a, py::int_ d) { return offset(a, d); }, py::is_operator())
       .def("__radd__", [](const address& a, py::int_ d) { return offset(a, d); }, py::is_operator())

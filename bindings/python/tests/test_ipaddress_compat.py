@@ -1,6 +1,7 @@
 """Prefix's ipaddress properties (is_private, is_global, hosts(), with_netmask,
-with_hostmask, compressed, exploded) against the interpreter's own ipaddress, on
-thousands of random prefixes and on the edges of every special-purpose block."""
+with_hostmask, compressed, exploded) and Address's (is_private, is_global) against
+the interpreter's own ipaddress, on thousands of random prefixes and addresses and
+on the edges of every special-purpose block."""
 
 import ipaddress
 import itertools
@@ -91,6 +92,73 @@ def test_is_private_and_is_global_are_those_of_ipaddress():
     assert wrong == []
     # Both answers occur, and the shared address space is neither.
     assert {(n.is_private, n.is_global) for n in CASES} == {(True, False), (False, True), (False, False)}
+
+
+def random_addresses(rng, n):
+    """Addresses of both versions: near a special block's ends, inside one, IPv4-mapped, or anywhere."""
+    out = []
+    for _ in range(n):
+        kind = rng.random()
+        if kind < 0.5:
+            block = rng.choice(SPECIAL)
+            at = int(block.network_address) + rng.randrange(-4, block.num_addresses + 4)
+            out.append(ipaddress.ip_address(min(max(at, 0), 2**block.max_prefixlen - 1)))
+        elif kind < 0.7:
+            out.append(ipaddress.IPv6Address((0xffff << 32) | rng.getrandbits(32)))  # ::ffff:a.b.c.d
+        elif kind < 0.85:
+            out.append(ipaddress.IPv4Address(rng.getrandbits(32)))
+        else:
+            out.append(ipaddress.IPv6Address(rng.getrandbits(128)))
+    return out
+
+
+ADDRESSES = sorted({a for n in CASES for a in (n.network_address, n.broadcast_address)} |
+                   {ipaddress.IPv6Address((0xffff << 32) | int(a)) for b in SPECIAL if b.version == 4
+                    for a in (b.network_address, b.broadcast_address)} |
+                   set(random_addresses(random.Random(20261127), 20000)),
+                   key=lambda a: (a.version, a))
+
+
+def expected_is_global(a):
+    """ipaddress's is_global, with an IPv4-mapped address judged by its IPv4 address as the docstring says
+    (address.is_global == address.ipv4_mapped.is_global) and CPython's main branch does; Debian 12's
+    3.11.2-6+deb12u6 returns `not is_private` there, so ::ffff:100.64.0.1 is global for it."""
+    mapped = getattr(a, "ipv4_mapped", None)
+    return mapped.is_global if mapped is not None else a.is_global
+
+
+@needs_fixed_tables
+def test_address_is_private_and_is_global_are_those_of_ipaddress():
+    assert len(ADDRESSES) > 20000
+    wrong = [(str(a), Address(a).is_private, a.is_private, Address(a).is_global, expected_is_global(a))
+             for a in ADDRESSES
+             if (Address(a).is_private, Address(a).is_global) != (a.is_private, expected_is_global(a))]
+    assert wrong == []
+    # Every combination occurs in both versions, IPv4-mapped addresses included.
+    for version in (4, 6):
+        got = {(a.is_private, expected_is_global(a)) for a in ADDRESSES if a.version == version}
+        assert got == {(True, False), (False, True), (False, False)}, version
+    mapped = [a for a in ADDRESSES if getattr(a, "ipv4_mapped", None) is not None]
+    assert {Address(a).is_private for a in mapped} == {True, False}
+
+
+@needs_fixed_tables
+def test_an_address_answers_as_its_host_prefix_outside_the_mapped_block():
+    mapped_block = ipaddress.ip_network("::ffff:0:0/96")
+    for a in ADDRESSES:
+        if a.version == 6 and a in mapped_block:
+            continue
+        host = Prefix(f"{a}/{a.max_prefixlen}")
+        assert (Address(a).is_private, Address(a).is_global) == (host.is_private, host.is_global), str(a)
+
+
+def test_address_is_private_and_is_global_examples():
+    assert [(Address(t).is_private, Address(t).is_global) for t in ("10.1.2.3", "100.64.0.1", "8.8.8.8")] == [
+        (True, False), (False, False), (False, True)]
+    assert (Address("::ffff:8.8.8.8").is_private, Address("::ffff:8.8.8.8").is_global) == (False, True)
+    assert (Address("::ffff:10.0.0.1").is_private, Address("::ffff:10.0.0.1").is_global) == (True, False)
+    assert (Address("::ffff:100.64.0.1").is_private, Address("::ffff:100.64.0.1").is_global) == (False, False)
+    assert (Address("2001:db8::1").is_private, Address("2001:1::1").is_private) == (True, False)
 
 
 def test_texts_are_those_of_ipaddress():

@@ -153,6 +153,20 @@ def export_inputs():
                     .replace(b"    - 0.0.0.0/0\n  topology", b"    - *net\n  topology"), "same"),
         "json": (json_of_yaml(kops), "moved"),
     })
+    # NetBox's CSV export (netbox-csv): the fixture as LF text without its byte-order mark, then each variant.
+    csv = (fixtures / "netbox" / "prefixes.csv").read_bytes().removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n")
+    INPUTS["netbox-csv"] = ("prefixes.csv", ["import", "netbox-csv", "FILE"], csv, {
+        "bom": (bom(csv), "same"),
+        "crlf": (crlf(csv), "same"),
+        "lone-cr": (lone_cr(csv), "fields, the header"),  # not a line break: the rows around it join
+        "tabs": (csv.replace(b",10.0.0.0/8,", b",\t10.0.0.0/8\t,", 1), "moved"),
+        "quoted-prefix": (csv.replace(b",10.0.0.0/8,", b',"10.0.0.0/8",', 1), "moved"),
+        "non-utf8": (csv.replace(b"RFC 1918 space", b"RFC 1918 \xff space"), "a byte that is not UTF-8"),
+        "utf-16": (utf16(csv), "a byte that is not UTF-8"),
+        "utf-32": (utf32(csv), "a byte that is not UTF-8"),
+        "duplicate-column": (csv.replace(b",Comments,", b",Description,", 1), "same"),  # the first is read
+        "json": ((fixtures / "netbox" / "prefixes.json").read_bytes(), "whose header names a Prefix column"),
+    })
     INPUTS["tailscale"] = ("policy.hujson", ["import", "tailscale", "FILE"], policy, {
         "bom": (bom(policy), "same"),
         "crlf": (crlf(policy), "same"),

@@ -28,6 +28,8 @@ cli, repo, scratch = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 # Relative to the repository, where cidrcheck runs, so reports hold relative paths.
 examples = sorted(p.relative_to(repo) for p in (repo / "data/examples").glob("*.yaml"))
 fixtures = [Path("tests/fixtures/fleets/suppressions.yaml")]
+# Fleets that cannot be loaded: exit 2, and the reports say why.
+broken = [Path("tests/fixtures/fleets/many-problems.yaml"), Path("tests/fixtures/fleets/bad-yaml.yaml")]
 
 
 def run(*args, cwd=None, expect=None):
@@ -77,6 +79,8 @@ def sarif_reports():
         yield fleet.name, json.loads(run("check", fleet, "--format", "sarif", expect=(0, 1))[1])
     diff = ("diff", "tests/fixtures/diff/old.yaml", "tests/fixtures/diff/new.yaml", "--format", "sarif")
     yield "diff", json.loads(run(*diff, expect=1)[1])
+    for fleet in broken:
+        yield fleet.name, json.loads(run("check", fleet, "--format", "sarif", expect=2)[1])
 
 
 def test_sarif_schema():
@@ -182,7 +186,7 @@ def test_sarif_subdirectory():
 CHECKSTYLE_SEVERITIES = {"error", "warning", "info", "ignore"}
 
 
-def checkstyle_shape(root, name):
+def checkstyle_shape(root, name, source=r"cidrcheck\.CIDR\d{3}"):
     """The shape reviewdog and Jenkins warnings-ng read (checkstyle's own XML report, as ShellCheck writes it):
     checkstyle[version] > file[name] > error[line, column?, severity, message, source], nothing else."""
     check(root.tag == "checkstyle" and set(root.attrib) == {"version"}, f"{name}: root {root.tag} {root.attrib}")
@@ -197,7 +201,7 @@ def checkstyle_shape(root, name):
             check(re.fullmatch(r"[1-9]\d*", error.get("line")), f"{name}: line {error.get('line')}")
             check(error.get("column") is None or re.fullmatch(r"[1-9]\d*", error.get("column")), f"{name}: column")
             check(error.get("severity") in CHECKSTYLE_SEVERITIES, f"{name}: severity {error.get('severity')}")
-            check(re.fullmatch(r"cidrcheck\.CIDR\d{3}", error.get("source")), f"{name}: source {error.get('source')}")
+            check(re.fullmatch(source, error.get("source")), f"{name}: source {error.get('source')}")
             check(error.get("message").strip(), f"{name}: empty message")
             errors.append((file.get("name"), error))
     return errors
@@ -512,6 +516,75 @@ def test_output_files():
     (d / "link.json").symlink_to("target.json")
     run("check", "data/examples/kops-tailnet.yaml", "--format", f"json={d / 'link.json'}", expect=1)
     check((d / "link.json").is_symlink() and json.loads((d / "target.json").read_text())["version"] == 1, "the link")
+    return 0
+
+
+# --- Input that cannot be loaded ---------------------------------------------
+
+def test_load_failure():
+    """When the fleet cannot be loaded (exit 2), json, sarif, checkstyle, gitlab, codeclimate and html still write a
+    valid document that lists every load error at its place, with no findings; the other formats write nothing, and
+    standard error is what it is without reports."""
+    d = fresh("load-failure")
+    for fleet in broken:
+        p = subprocess.run([cli, "check", str(fleet)], cwd=repo, capture_output=True, text=True)
+        check(p.returncode == 2 and not p.stdout, f"{fleet.name}: exit {p.returncode}, stdout {p.stdout!r}")
+        # The errors as standard error gives them: FILE:LINE:COL: error: MESSAGE (notes follow their error).
+        errors = [re.fullmatch(r"(.*?):(\d+):(\d+): error: (.*)", line) for line in p.stderr.splitlines()]
+        errors = [(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)) for m in errors if m]
+        check(errors, f"{fleet.name}: no positioned error on standard error")
+
+        report = json.loads(run("check", fleet, "--format", "json", expect=2)[1])
+        check(report["findings"] == [] and report["summary"]["findings"] == 0, f"{fleet.name}: json findings")
+        got = [(x["file"], x["line"], x["column"], x["message"]) for x in report["diagnostics"] if x["severity"] == "error"]
+        check(got == errors, f"{fleet.name}: json diagnostics {got} for {errors}")
+        check(all(x["code"] for x in report["diagnostics"]), f"{fleet.name}: a diagnostic without a code")
+
+        sarif = json.loads(run("check", fleet, "--format", "sarif", expect=2)[1])
+        run_ = sarif["runs"][0]
+        check(run_["results"] == [], f"{fleet.name}: SARIF results")
+        invocation, = run_["invocations"]
+        check(invocation["executionSuccessful"] is False, f"{fleet.name}: executionSuccessful")
+        got = []
+        for n in invocation["toolExecutionNotifications"]:
+            where = n["locations"][0]["physicalLocation"]
+            check(where["artifactLocation"]["uriBaseId"] == "%SRCROOT%", f"{fleet.name}: {where}")
+            if n["level"] == "error":
+                got.append((where["artifactLocation"]["uri"], where["region"]["startLine"],
+                            where["region"]["startColumn"], n["message"]["text"]))
+        check([g[:3] for g in got] == [e[:3] for e in errors], f"{fleet.name}: SARIF notifications {got}")
+        check(all(g[3].startswith(e[3]) for g, e in zip(got, errors)), f"{fleet.name}: SARIF messages")
+
+        text = run("check", fleet, "--format", "checkstyle", expect=2)[1]
+        got = checkstyle_shape(ET.fromstring(text), fleet.name, source=r"cidrcheck\.[a-z][a-z0-9-]*")
+        got = [(f, int(e.get("line")), int(e.get("column")), e.get("message")) for f, e in got
+               if e.get("severity") == "error"]
+        check([g[:3] for g in got] == [e[:3] for e in errors], f"{fleet.name}: checkstyle {got}")
+
+        gitlab = run("check", fleet, "--format", "gitlab", expect=2)[1]
+        check(run("check", fleet, "--format", "codeclimate", expect=2)[1] == gitlab, f"{fleet.name}: codeclimate")
+        issues = json.loads(gitlab)
+        check(len({i["fingerprint"] for i in issues}) == len(issues) == len(report["diagnostics"]),
+              f"{fleet.name}: one issue per diagnostic, each fingerprint unique")
+        got = [(i["location"]["path"], i["location"]["lines"]["begin"]) for i in issues if i["severity"] == "critical"]
+        check(got == [e[:2] for e in errors], f"{fleet.name}: gitlab {got}")
+
+        page = run("check", fleet, "--format", "html", expect=2)[1]
+        check(page.startswith("<!DOCTYPE html>") and "could not be loaded" in page, f"{fleet.name}: html")
+        listed = re.search(r'<ul class="load-errors" id="load-errors">(.*?)</ul>', page, re.S)
+        check(listed and listed.group(1).count("<li>") == len(report["diagnostics"]), f"{fleet.name}: html errors")
+
+        # Several reports at once: the ones with a failure document are written, the others are not; standard
+        # error is unchanged by the reports.
+        out = d / fleet.stem
+        out.mkdir()
+        formats = ("text", "json", "sarif", "github", "junit", "gitlab", "markdown", "checkstyle", "codeclimate", "html")
+        q = subprocess.run([cli, "check", str(fleet), *[x for f in formats for x in ("--format", f"{f}={out / f}")]],
+                           cwd=repo, capture_output=True, text=True)
+        check(q.returncode == 2 and q.stderr == p.stderr and not q.stdout, f"{fleet.name}: with reports")
+        written = sorted(x.name for x in out.iterdir())
+        check(written == ["checkstyle", "codeclimate", "gitlab", "html", "json", "sarif"], f"{fleet.name}: {written}")
+        check(json.loads((out / "json").read_text()) == report, f"{fleet.name}: the json file is the json report")
     return 0
 
 

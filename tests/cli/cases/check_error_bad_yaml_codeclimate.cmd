@@ -1,0 +1,1 @@
+check tests/fixtures/fleets/bad-yaml.yaml --format codeclimate

@@ -1,0 +1,1 @@
+check tests/fixtures/fleets/many-problems.yaml --format sarif
