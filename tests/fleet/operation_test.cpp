@@ -62,7 +62,7 @@ TEST(Operation, CostScalesWithWhatTheFleetKnowsAndSaysSo) {
   EXPECT_EQ(c.counted, (std::vector<std::string>{"base 2", "+2 for 250 nodes (1 per 100)"}));
   auto based = cost_of(k, o, cost_base{10, "services"});
   EXPECT_EQ(based.total, 12);
-  EXPECT_EQ(based.counted.front(), "base 10 (cost services; the catalog's 2)");
+  EXPECT_EQ(based.counted.front(), "base 10 set by cost services instead of the catalog's 2");
 }
 
 TEST(Operation, ScalingIsCappedAtTheLargestPlanCost) {
