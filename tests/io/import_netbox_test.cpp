@@ -267,6 +267,18 @@ TEST(ImportNetboxCsv, BytesThatAreNotUtf8AreAnErrorAtTheFirst) {
                         "UTF-8\n");
 }
 
+// Two columns of one name: an error at the second when cidrcheck reads that column (which of the two
+// to read would be a guess); a repeated column it does not read changes nothing.
+TEST(ImportNetboxCsv, AColumnItReadsNamedTwiceIsAnError) {
+  auto r = load_text(import_kind::netbox_csv, "Prefix,Status,Description,status\n10.0.0.0/8,Active,a,Reserved\n",
+                     "twice.csv");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(printed(r), "twice.csv:1:27: error: netbox-csv: the header names the column status twice (fields 2 and 4); "
+                        "cidrcheck reads that column and cannot tell which of the two to read\n");
+  auto unread = load_text(import_kind::netbox_csv, "Prefix,Tags,Tags\n10.0.0.0/8,a,b\n", "tags.csv");
+  EXPECT_TRUE(unread.ok()) << printed(unread);
+}
+
 TEST(ImportNetboxCsv, EmptyFilesAndHeadersAlone) {
   auto empty = load_text(import_kind::netbox_csv, "\xEF\xBB\xBF\r\n", "empty.csv");
   EXPECT_EQ(codes(empty), (strings{"empty-input"}));

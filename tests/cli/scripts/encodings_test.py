@@ -164,7 +164,8 @@ def export_inputs():
         "non-utf8": (csv.replace(b"RFC 1918 space", b"RFC 1918 \xff space"), "a byte that is not UTF-8"),
         "utf-16": (utf16(csv), "a byte that is not UTF-8"),
         "utf-32": (utf32(csv), "a byte that is not UTF-8"),
-        "duplicate-column": (csv.replace(b",Comments,", b",Description,", 1), "same"),  # the first is read
+        "duplicate-column": (csv.replace(b",Comments,", b",Description,", 1), "names the column Description twice"),
+        "duplicate-unread-column": (csv.replace(b",Comments,", b",Tags,", 1), "same"),  # a column cidrcheck does not read
         "json": ((fixtures / "netbox" / "prefixes.json").read_bytes(), "whose header names a Prefix column"),
     })
     INPUTS["tailscale"] = ("policy.hujson", ["import", "tailscale", "FILE"], policy, {

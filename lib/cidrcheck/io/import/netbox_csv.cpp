@@ -13,6 +13,7 @@
 #include <cidrcheck/io/diagnostic_code.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -204,8 +205,23 @@ void import_netbox_csv(std::string_view text, const std::string& file, std::size
   }
   auto header = in.next();
   if (!header) return;
+  // Each column cidrcheck reads (the keys given to cols.find and cell below) must
+  // be named once: which of two to read would be a guess.
+  constexpr std::array<std::string_view, 11> read_columns{"prefix", "prefix (flat)", "vrf", "status", "role", "scope",
+                                                          "scope type", "site", "tenant", "description", "id"};
   columns cols;
-  for (std::size_t k = 0; k < header->size(); ++k) cols.index.emplace(header_key((*header)[k].value), k);
+  for (std::size_t k = 0; k < header->size(); ++k) {
+    const auto& field = (*header)[k];
+    auto key = header_key(field.value);
+    auto [first, fresh] = cols.index.emplace(key, k);
+    if (!fresh && std::find(read_columns.begin(), read_columns.end(), key) != read_columns.end()) {
+      in.error(in.where(field.line, field.column), diag::csv_syntax,
+               "the header names the column " + printable(trimmed(field.value).first) + " twice (fields " +
+                   std::to_string(first->second + 1) + " and " + std::to_string(k + 1) +
+                   "); cidrcheck reads that column and cannot tell which of the two to read");
+      return;
+    }
+  }
   auto prefix_column = cols.find("prefix");
   if (!prefix_column) prefix_column = cols.find("prefix (flat)");
   if (!prefix_column) {
