@@ -1,0 +1,415 @@
+// The simulator's driver: the model built from the fleet before the plan and
+// each cluster's profile, every step executed and checked, the fleet check of
+// each moment, the end state against the planned fleet.
+
+#include <cidrcheck/fleet/simulator.hpp>
+
+#include "simulator_world.hpp"
+
+#include <cidrcheck/fleet/check.hpp>
+#include <cidrcheck/fleet/triage.hpp>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+
+namespace cidrcheck {
+
+namespace {
+
+using namespace detail::sim;
+
+// --- the model at the start ----------------------------------------------------------
+
+auto plain_ranges(const fleet& f, const owner& o, range_role role) -> std::vector<prefix> {
+  std::vector<prefix> out;
+  for (auto k : o.ranges) {
+    if (f.ranges[k].role == role && f.ranges[k].is_plain()) out.push_back(f.ranges[k].cidr);
+  }
+  return out;
+}
+
+auto set_running(component_state& c, std::string_view name, setting_value value) {
+  c.write(name, std::move(value));
+  c.running = c.written;
+}
+
+// Node podCIDRs cut from the pod ranges as kube-controller-manager does (one block per node).
+auto node_block(const prefix& range, std::size_t k) -> prefix {
+  int length = std::min(range.width(), range.length() + 4);
+  return prefix::containing(
+      address::from_bits(range.version(), range.network().bits() + (static_cast<uint128>(k) << (range.width() - length))),
+      length);
+}
+
+auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std::uint32_t index) -> cluster_world {
+  const owner& o = f.owners[index];
+  const auto profile = cat.profile_of(o);
+  cluster_world c;
+  c.owner = index;
+  c.name = o.name;
+  c.version = o.kubernetes;
+  for (auto k : o.ranges) {
+    const auto& r = f.ranges[k];
+    if (!r.is_plain()) continue;
+    const auto& after = planned.owners[index].ranges;
+    bool kept = std::any_of(after.begin(), after.end(), [&](std::uint32_t j) { return planned.ranges[j].cidr == r.cidr; });
+    if (!kept) c.retired.push_back(r.cidr);
+  }
+  const auto* dist = profile.distribution;
+  const auto* ipam = profile.ipam;
+  const auto* kube = profile.kubernetes;
+  c.provider_control_plane = dist != nullptr && dist->control_plane.value == control_plane_config::provider;
+  c.node_ipam = !c.provider_control_plane;
+  if (ipam != nullptr) {
+    switch (ipam->addresses.value) {
+      case address_source::cni_pool: c.addresses = pod_addresses::pools; break;
+      case address_source::network: c.addresses = pod_addresses::network; break;
+      case address_source::node_pod_cidr:
+      case address_source::unknown: c.addresses = pod_addresses::node_pod_cidr; break;
+    }
+    c.flannel = ipam->pool.value == pool_kind::flannel_network;
+    c.calico_api_server = ipam->pool_tool.value == object_tool::kubectl;
+  }
+  if (kube != nullptr) {
+    c.servicecidr_kind = kube->service_cidr.value != service_cidr_stage::none;
+    c.servicecidr_default_on = kube->service_cidr.value == service_cidr_stage::ga;
+    c.servicecidr_api = kube->service_cidr_api.value;
+  }
+  if (dist != nullptr) {
+    c.sans_from_spec = dist->sans.value == san_method::spec_field || dist->sans.value == san_method::server_flag;
+    c.sans_store = dist->sans.value == san_method::kubeadm_certs ? config_store::kubeadm_configuration
+                                                                 : config_store::control_plane;
+    c.sans_field = dist->sans_field.value;
+    c.kubelet_in_server = dist->kubelet_in_server.value;
+    c.dns_by_distribution = dist->dns_addon.value == dns_addon_owner::distribution;
+    for (const auto& p : dist->settings) c.places.push_back({p.target, p.setting, p.store, p.field});
+  }
+
+  auto services = plain_ranges(f, o, range_role::services);
+  auto pods = plain_ranges(f, o, range_role::pods);
+  const bool gate = c.servicecidr_default_on;
+  for (auto* component : {&c.apiserver, &c.controller_manager}) {
+    set_running(*component, service_range_flag, services);
+    if (gate) component->gates_written = component->gates_on = {std::string(service_cidr_gate)};
+  }
+  if (c.node_ipam) {
+    set_running(c.controller_manager, cluster_cidr_flag, pods);
+    set_running(c.controller_manager, allocate_node_cidrs_flag, true);
+    set_running(c.kube_proxy, proxy_cluster_cidr_field, pods);
+  }
+  if (c.flannel && !pods.empty()) set_running(c.cni_agent, flannel_network_field, std::vector<prefix>{pods.front()});
+  std::optional<address> dns = o.dns;
+  if (!dns && !services.empty()) dns = address::from_bits(services.front().version(), services.front().network().bits() + 10);
+  if (dns) set_running(c.kubelet, cluster_dns_field, std::vector<address>{*dns});
+  // What the stored configuration says at the start is what runs.
+  for (const auto& p : c.places) {
+    const component_state* state = nullptr;
+    switch (p.target) {
+      case component::kube_apiserver: state = &c.apiserver; break;
+      case component::kube_controller_manager: state = &c.controller_manager; break;
+      case component::kubelet: state = &c.kubelet; break;
+      case component::kube_proxy: state = &c.kube_proxy; break;
+      case component::cni_agent: state = &c.cni_agent; break;
+      default: break;
+    }
+    const auto* value = state != nullptr ? state->get(p.setting) : nullptr;
+    bool known = std::any_of(c.stored.begin(), c.stored.end(),
+                             [&](const cluster_world::stored_field& s) { return s.store == p.store && s.field == p.field; });
+    if (value != nullptr && !known) c.stored.push_back({p.store, p.field, *value});
+  }
+
+  // Two control-plane members and two workers, in two subnets.
+  for (int k = 0; k < 4; ++k) {
+    node n;
+    n.control_plane = k < 2;
+    n.name = (n.control_plane ? "control-plane-" : "worker-") + std::to_string(k % 2);
+    n.subnet = k % 2;
+    c.nodes.push_back(std::move(n));
+  }
+  if (c.node_ipam && !pods.empty()) {
+    for (std::size_t k = 0; k < c.nodes.size(); ++k) {
+      c.nodes[k].pod_cidrs = {node_block(pods.front(), k)};
+      if (c.flannel) c.nodes[k].network_pod_cidr = pods.front();
+    }
+  }
+  // The old pool's encapsulation: pods cross subnets encapsulated, as the
+  // defaults of kops and of Calico's operator do (kops-calico-default-pool,
+  // calico-manifest-default-pool); a new pool must keep it (calico-encap-needed).
+  if (c.addresses != pod_addresses::node_pod_cidr) {
+    const bool calico = ipam != nullptr && ipam->pool.value == pool_kind::calico_ippool;
+    c.cross_subnet_needs_encapsulation = calico;
+    for (std::size_t k = 0; k < pods.size(); ++k) {
+      pool p;
+      p.name = k == 0 ? "default-pool" : "pool-" + std::to_string(k);
+      p.cidr = pods[k];
+      if (calico) p.ipip = encapsulation::cross_subnet;
+      else p.ipip = encapsulation::always;
+      p.nat_outgoing = calico;
+      c.pools.push_back(p);
+    }
+  }
+
+  // Services: kubernetes.default, the cluster DNS, a ClusterIP, a LoadBalancer, a headless one.
+  if (!services.empty()) {
+    const auto& primary = services.front();
+    auto at = [&](std::uint64_t offset) {
+      return address::from_bits(primary.version(), primary.network().bits() + offset);
+    };
+    c.services.push_back({"default", "kubernetes", service_kind::kubernetes, {primary.network().next()}});
+    if (dns) c.services.push_back({"kube-system", "kube-dns", service_kind::dns, {*dns}});
+    // On a dual-stack cluster the ClusterIP and LoadBalancer Services are dual-stack
+    // (PreferDualStack); kubernetes and the DNS Service stay in the primary family.
+    auto addresses = [&](std::uint64_t offset) {
+      std::vector<address> out{at(offset)};
+      if (services.size() > 1) {
+        out.push_back(address::from_bits(services[1].version(), services[1].network().bits() + offset));
+      }
+      return out;
+    };
+    c.services.push_back({"default", "backend", service_kind::cluster_ip, addresses(primary.size() > 64 ? 33 : 3)});
+    if (o.load_balancer_count.value_or(1) > 0) {
+      c.services.push_back({"default", "web", service_kind::load_balancer, addresses(primary.size() > 64 ? 34 : 4)});
+    }
+    c.services.push_back({"default", "db", service_kind::headless, {}});
+    c.certificate = {primary.network().next()};
+  }
+  c.next_address = 40;
+  settle(c);
+
+  // Workloads: an app on each worker, CoreDNS beside it.
+  for (std::size_t k = 2; k < 4; ++k) {
+    for (const char* workload : {"app", "coredns"}) {
+      pod p;
+      p.workload = workload;
+      p.node = k;
+      start_pod(c, p);
+      c.pods.push_back(p);
+    }
+  }
+  return c;
+}
+
+// A connection that carries some of an owner's ranges, or a network's declared route toward it.
+void add_routes(world& w, const fleet& f, std::uint32_t owner) {
+  for (std::uint32_t k = 0; k < f.connections.size(); ++k) {
+    const auto& conn = f.connections[k];
+    if (conn.translates() || conn.members.size() < 2) continue;
+    if (std::find(conn.members.begin(), conn.members.end(), owner) == conn.members.end()) continue;
+    carried_routes r;
+    r.name = f.describe_connection(k);
+    r.connection = k;
+    r.owner = owner;
+    r.roles = f.owners[owner].kind == owner_kind::network ? role_set::none() : conn.routes;
+    for (auto i : f.owners[owner].ranges) {
+      const auto& range = f.ranges[i];
+      if (range.is_plain() && r.roles.names(range.role)) r.prefixes.push_back(range.cidr);
+    }
+    if (!r.prefixes.empty()) w.routes.push_back(std::move(r));
+  }
+  auto destinations = route_destinations(f);
+  for (std::uint32_t k = 0; k < f.routes.size(); ++k) {
+    if (destinations[k] != owner) continue;
+    const auto& range = f.ranges[f.routes[k].range];
+    carried_routes r;
+    r.name = "network " + f.owners[range.owner].name + "'s route " + range.cidr.to_string();
+    r.route = k;
+    r.owner = owner;
+    r.roles = role_set::all();
+    r.prefixes = {range.cidr};
+    w.routes.push_back(std::move(r));
+  }
+}
+
+auto make_world(const simulation_context& ctx, const runbook& book) -> world {
+  const fleet& f = *ctx.original;
+  world w;
+  std::vector<std::uint32_t> owners = book.owners;
+  for (const auto& s : book.steps) owners.push_back(s.owner);
+  std::sort(owners.begin(), owners.end());
+  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+  for (auto k : owners) {
+    if (k >= f.owners.size()) continue;
+    const auto& o = f.owners[k];
+    if (o.kind == owner_kind::cluster) w.clusters.push_back(make_cluster(f, *ctx.planned, *ctx.catalog, k));
+    network_world n{k, plain_ranges(f, o, o.kind == owner_kind::cluster ? range_role::network : range_role::external)};
+    w.networks.push_back(std::move(n));
+    add_routes(w, f, k);
+  }
+  return w;
+}
+
+// --- the fleet at each moment ---------------------------------------------------------
+
+// A finding's identity across fleets: its rule and the (owner, role, CIDR) of its ranges.
+using finding_key = std::tuple<rule, std::vector<std::tuple<std::uint32_t, range_role, prefix>>>;
+
+auto key_of(const fleet& f, const finding& x) -> finding_key {
+  std::vector<std::tuple<std::uint32_t, range_role, prefix>> ranges;
+  for (auto k : x.ranges) ranges.emplace_back(f.ranges[k].owner, f.ranges[k].role, f.ranges[k].cidr);
+  std::sort(ranges.begin(), ranges.end());
+  return {x.id, std::move(ranges)};
+}
+
+auto judged(const simulation_context& ctx, const fleet& f, std::vector<finding> found) -> std::vector<finding> {
+  if (ctx.triage) found = triage(f, std::move(found), *ctx.triage).findings;
+  std::erase_if(found, [](const finding& x) { return x.level != severity::error; });
+  return found;
+}
+
+// A fleet of one owner as projected: what the rules of one owner see.
+auto owner_fleet(const fleet& f, const owner_projection& p) -> fleet {
+  fleet out;
+  owner o = f.owners[p.owner];
+  o.ranges.clear();
+  o.dns = p.dns ? p.dns : o.dns;
+  out.owners.push_back(std::move(o));
+  for (const auto& [role, cidr] : p.ranges) {
+    fleet_range r;
+    r.cidr = cidr;
+    r.owner = 0;
+    r.role = role;
+    r.where = f.owners[p.owner].where;
+    out.owners[0].ranges.push_back(static_cast<std::uint32_t>(out.ranges.size()));
+    out.ranges.push_back(r);
+  }
+  return out;
+}
+
+// A moment of one runbook: the projection of its owners after a step.
+struct moment {
+  std::size_t book = 0;
+  std::size_t step = 0;
+  owner_projection projection;
+};
+
+// The fleet check: per-owner rules on each moment of each owner, and the
+// rules of pairs once on the fleet holding every range of every moment.
+void check_moments(const simulation_context& ctx, const std::vector<moment>& moments,
+                   std::vector<world>& worlds) {
+  const fleet& f = *ctx.original;
+  auto lean = ctx.check;
+  lean.describe = true;
+  // The errors the plan started with: pairs from the whole fleet, owners' own per owner.
+  std::vector<finding_key> before;
+  for (const auto& x : judged(ctx, f, check(f, *ctx.catalog, lean))) before.push_back(key_of(f, x));
+  std::sort(before.begin(), before.end());
+  auto started_with = [&](const finding_key& k) { return std::binary_search(before.begin(), before.end(), k); };
+
+  // Per owner: rules that read one owner's ranges.
+  std::map<std::uint32_t, std::vector<finding_key>> own_before;
+  for (const auto& m : moments) {
+    auto& start = own_before[m.projection.owner];
+    if (start.empty()) {
+      owner_projection original{m.projection.owner, {}, f.owners[m.projection.owner].dns};
+      for (auto k : f.owners[m.projection.owner].ranges) {
+        if (f.ranges[k].is_plain()) original.ranges.emplace_back(f.ranges[k].role, f.ranges[k].cidr);
+      }
+      auto one = owner_fleet(f, original);
+      for (const auto& x : judged(ctx, one, check(one, *ctx.catalog, lean))) start.push_back(key_of(one, x));
+      start.emplace_back();  // never empty once computed
+    }
+    auto one = owner_fleet(f, m.projection);
+    for (const auto& x : judged(ctx, one, check(one, *ctx.catalog, lean))) {
+      if (x.ranges.size() > 1 && x.id != rule::overlap_internal) continue;
+      // service-range-count counts the flag's ranges; a ServiceCIDR beside them is no second flag value.
+      if (x.id == rule::service_range_count) continue;
+      auto k = key_of(one, x);
+      if (std::find(start.begin(), start.end(), k) != start.end()) continue;
+      fail(worlds[m.book], m.step, simulation_check::fleet, std::nullopt, x.message);
+    }
+  }
+
+  // Pairs: one check on the fleet with every range of every moment beside the original ones.
+  fleet all = f;
+  struct added {
+    std::size_t book, step;
+  };
+  std::vector<added> origin(f.ranges.size(), {static_cast<std::size_t>(-1), 0});
+  for (const auto& m : moments) {
+    for (const auto& [role, cidr] : m.projection.ranges) {
+      bool known = false;
+      for (auto k : all.owners[m.projection.owner].ranges) {
+        known = known || (all.ranges[k].role == role && all.ranges[k].cidr == cidr && all.ranges[k].is_plain());
+      }
+      if (known) continue;
+      fleet_range r;
+      r.cidr = cidr;
+      r.owner = m.projection.owner;
+      r.role = role;
+      r.where = f.owners[m.projection.owner].where;
+      all.owners[m.projection.owner].ranges.push_back(static_cast<std::uint32_t>(all.ranges.size()));
+      all.ranges.push_back(r);
+      origin.push_back({m.book, m.step});
+    }
+  }
+  if (all.ranges.size() == f.ranges.size()) return;
+  for (const auto& x : judged(ctx, all, check(all, *ctx.catalog, lean))) {
+    if (x.ranges.size() < 2) continue;
+    if (all.ranges[x.ranges[0]].owner == all.ranges[x.ranges[1]].owner) continue;
+    if (started_with(key_of(all, x))) continue;
+    for (auto k : x.ranges) {
+      if (k < f.ranges.size()) continue;
+      fail(worlds[origin[k].book], origin[k].step, simulation_check::fleet, std::nullopt, x.message);
+    }
+  }
+}
+
+// Runs one runbook's steps on its world; the moments whose projection changed.
+void run(const simulation_context& ctx, const runbook& book, std::size_t index, world& w, simulation_result& result,
+         std::vector<moment>& moments) {
+  result.steps = book.steps.size();
+  const auto baseline = reach_baseline(w);
+  auto last = project(w, *ctx.original, *ctx.planned);
+  bool interrupted = false;  // a step that interrupts by design ran, and not all came back yet
+  for (std::size_t k = 0; k < book.steps.size(); ++k) {
+    const auto& step = book.steps[k];
+    if (!execute(w, *ctx.planned, k, step)) {
+      result.skipped.push_back(k);
+      continue;
+    }
+    interrupted = interrupted || step.interrupts;
+    if (check_state(w, k, baseline, interrupted)) interrupted = false;
+    check_step(w, k, step);
+    auto now = project(w, *ctx.original, *ctx.planned);
+    for (std::size_t i = 0; i < now.size(); ++i) {
+      if (i < last.size() && now[i] == last[i]) continue;
+      moments.push_back({index, k, now[i]});
+    }
+    last = std::move(now);
+  }
+  // An interruption the runbook never ends is a failure of its end.
+  if (interrupted) check_state(w, book.steps.size(), baseline, false);
+  check_end(w, book.steps.size(), *ctx.planned, last);
+}
+
+}  // namespace
+
+auto simulate_runbooks(const simulation_context& context, std::span<const runbook> books)
+    -> std::vector<simulation_result> {
+  std::vector<simulation_result> results(books.size());
+  std::vector<world> worlds;
+  worlds.reserve(books.size());
+  std::vector<moment> moments;
+  for (std::size_t k = 0; k < books.size(); ++k) {
+    worlds.push_back(make_world(context, books[k]));
+    run(context, books[k], k, worlds.back(), results[k], moments);
+  }
+  check_moments(context, moments, worlds);
+  for (std::size_t k = 0; k < books.size(); ++k) {
+    results[k].failures = std::move(worlds[k].failures);
+    std::stable_sort(results[k].failures.begin(), results[k].failures.end(),
+                     [](const simulation_failure& a, const simulation_failure& b) {
+                       return std::tie(a.step, a.check) < std::tie(b.step, b.check);
+                     });
+  }
+  return results;
+}
+
+auto simulate_runbook(const simulation_context& context, const runbook& book) -> simulation_result {
+  return std::move(simulate_runbooks(context, std::span(&book, 1)).front());
+}
+
+}  // namespace cidrcheck
