@@ -664,3 +664,43 @@ TEST(SimulateNodeIpam, ADrainThatDoesNotSayItInterruptsIsRefused) {
 
 }  // namespace
 }  // namespace cidrcheck
+
+namespace cidrcheck {
+namespace {
+
+TEST(SimulateK3s, ATemporaryDnsServiceFightsTheDnsAddonK3sRerenders) {
+  // dns-addon-rerender-conflict: k3s renders kube-dns at --cluster-dns on every server start;
+  // kube-dns-next holding the new address makes that apply fail.
+  std::string yaml = services_fleet("1.31");
+  for (auto at = yaml.find("kubeadm"); at != std::string::npos; at = yaml.find("kubeadm")) yaml.replace(at, 7, "k3s");
+  planned p(yaml);
+  auto name = p.original.owners[p.result.operations.front().owners.front()].name;
+  auto book = service_move(p, name, "networking.k8s.io/v1beta1", false);
+  // k3s sets the kubelet's DNS address as the server flag --cluster-dns, all servers restarted.
+  auto edit_at = index_of(book, is<edit_field>([](const edit_field& e) { return e.path == "clusterDNS"; }));
+  const auto dns = std::get<std::vector<address>>(std::get<edit_field>(book.steps[edit_at].action).value);
+  book.steps[edit_at].action = set_flag{component::kubelet, "clusterDNS", dns, rollout::all_together};
+  book.steps.erase(book.steps.begin() + static_cast<std::ptrdiff_t>(edit_at) + 1);  // the kubelet restart
+  auto r = simulate_runbook(p.context, book);
+  expect_refused(r, edit_at, simulation_check::dns, simulation_rule::dns_addon_rerender);
+}
+
+TEST(SimulateK3s, StoppingEveryServersKubeletStopsTheControlPlane) {
+  // k3s-one-process: the node-IPAM runbook of kubeadm removes every node, servers included.
+  std::string yaml(flannel_fleet);
+  for (auto at = yaml.find("kubeadm"); at != std::string::npos; at = yaml.find("kubeadm")) yaml.replace(at, 7, "k3s");
+  for (auto at = yaml.find(", cni: flannel"); at != std::string::npos; at = yaml.find(", cni: flannel")) yaml.erase(at, 14);
+  planned p(yaml);
+  node_ipam_case shape;
+  runbook book = shape.book;
+  const auto& c = p.result.changes.at(p.result.operations.front().changes.front());
+  for (auto& s : book.steps) s.owner = c.owner;
+  // No kube-flannel-cfg and no kubeadm configuration on k3s.
+  std::erase_if(book.steps, [](const runbook_step& s) { return std::holds_alternative<edit_field>(s.action); });
+  auto remove_at = index_of(book, is<remove_nodes>(any));
+  auto r = simulate_runbook(p.context, book);
+  expect_refused(r, remove_at, simulation_check::control_plane, simulation_rule::kubelet_in_server);
+}
+
+}  // namespace
+}  // namespace cidrcheck

@@ -202,7 +202,11 @@ void add_routes(world& w, const fleet& f, std::uint32_t owner) {
     r.name = f.describe_connection(k);
     r.connection = k;
     r.owner = owner;
-    r.roles = f.owners[owner].kind == owner_kind::network ? role_set::none() : conn.routes;
+    r.roles = conn.routes;
+    if (f.owners[owner].kind == owner_kind::network) {
+      r.roles = role_set::none();
+      r.roles.add(range_role::external);
+    }
     for (auto i : f.owners[owner].ranges) {
       const auto& range = f.ranges[i];
       if (range.is_plain() && r.roles.names(range.role)) r.prefixes.push_back(range.cidr);
@@ -226,6 +230,9 @@ void add_routes(world& w, const fleet& f, std::uint32_t owner) {
 auto make_world(const simulation_context& ctx, const runbook& book) -> world {
   const fleet& f = *ctx.original;
   world w;
+  w.replacement_of = [&ctx](std::uint32_t owner) {
+    return make_cluster(*ctx.planned, *ctx.planned, *ctx.catalog, owner);
+  };
   std::vector<std::uint32_t> owners = book.owners;
   for (const auto& s : book.steps) owners.push_back(s.owner);
   std::sort(owners.begin(), owners.end());

@@ -112,6 +112,9 @@ auto reaches(const world& w, const cluster_world& c, const reach_target& t)
     }
     apps.push_back(&p);
   }
+  if (apps.empty()) {
+    return std::pair{std::optional<simulation_rule>(), "the workload is gone: " + c.name + " runs none of its pods"};
+  }
   switch (t.what) {
     case reach_target::kind::api: {
       auto current = kubernetes_ip(c);

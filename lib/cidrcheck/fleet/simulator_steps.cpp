@@ -938,7 +938,95 @@ struct executor {
     if (!found) refuse(std::nullopt, "no connection or route of this runbook carries " + cidr.to_string());
   }
 
-  void operator()(const change_resource&) {}
+  // Provider-side changes: what they make available or take away. A range for
+  // pods (role pods, or a managed cluster's pod range) is a pool pods can take
+  // addresses from; a network range is space the owner uses.
+  void operator()(const change_resource& s) {
+    auto* net = network_of(step.owner);
+    const bool adds = s.action == resource_action::create || s.action == resource_action::associate ||
+                      s.action == resource_action::expand;
+    switch (s.what) {
+      case resource_kind::network:
+      case resource_kind::secondary_range:
+      case resource_kind::subnets:
+        if (s.role == range_role::pods && c != nullptr) return change_pools(s, adds);
+        if (net == nullptr) return;
+        for (const auto& r : s.ranges) {
+          std::erase(net->in_use, r);
+          if (adds) net->in_use.push_back(r);
+        }
+        return;
+      case resource_kind::pod_range:
+        if (c != nullptr) change_pools(s, adds);
+        return;
+      case resource_kind::node_pool:
+        // New nodes take pod addresses from the pools the step names; the old
+        // nodes' pools take no new pods once those nodes are drained.
+        if (c == nullptr || !adds || s.ranges.empty()) return;
+        for (auto& p : c->pools) p.disabled = !inside_any(s.ranges, p.cidr);
+        return;
+      case resource_kind::cluster:
+        if (s.action == resource_action::create) return replace_cluster();
+        if (s.action == resource_action::remove) return retire_cluster();
+        return;
+      case resource_kind::peering: return;
+    }
+  }
+
+  auto network_of(std::uint32_t owner) -> network_world* {
+    for (auto& n : w.networks) {
+      if (n.owner == owner) return &n;
+    }
+    return nullptr;
+  }
+
+  // A pod range created, associated, expanded in place (a superset keeps every
+  // pod where it is, aks-pod-expand), or given up.
+  void change_pools(const change_resource& s, bool adds) {
+    for (const auto& r : s.ranges) {
+      if (!adds) {
+        std::erase_if(c->pools, [&](const pool& p) { return p.cidr == r; });
+        continue;
+      }
+      bool grown = false;
+      for (auto& p : c->pools) {
+        if (s.action == resource_action::expand && p.cidr.subnet_of(r)) {
+          p.cidr = r;
+          grown = true;
+        }
+      }
+      if (!grown && std::none_of(c->pools.begin(), c->pools.end(), [&](const pool& p) { return p.cidr == r; })) {
+        pool p;
+        p.name = "pool-" + r.to_string();
+        p.cidr = r;
+        p.ipip = p.vxlan = encapsulation::always;
+        c->pools.push_back(p);
+      }
+    }
+  }
+
+  // A replacement cluster beside the old one, numbered as the plan says: it
+  // serves the owner's workloads once the old one is retired (retire_cluster).
+  void replace_cluster() {
+    if (c == nullptr || c->replacement) return;
+    c->replacement = std::make_shared<cluster_world>(w.replacement_of(c->owner));
+  }
+
+  // The old cluster retired: its replacement takes its place, with the
+  // workloads moved to it (a manual step), or nothing does.
+  void retire_cluster() {
+    if (c == nullptr) return;
+    if (!c->replacement) {
+      c->pods.clear();
+      c->services.clear();
+      c->pools.clear();
+      c->nodes.clear();
+      c->service_cidrs.clear();
+      return;
+    }
+    auto next = std::move(*c->replacement);
+    *c = std::move(next);
+  }
   void operator()(const take_backup&) {}
   void operator()(const verify&) {}
   void operator()(const find_out&) {}

@@ -13,6 +13,8 @@
 #include <cidrcheck/prefix.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -157,6 +159,9 @@ struct cluster_world {
   /// across subnets only encapsulated: the old pool used encapsulation (calico-encap-needed).
   bool cross_subnet_needs_encapsulation = false;
   encapsulation node_encapsulation = encapsulation::never;  // the CNI's, where pods take node podCIDRs
+  /// A replacement cluster built beside this one (change_resource cluster create),
+  /// numbered as planned; it takes this one's place when this one is removed.
+  std::shared_ptr<cluster_world> replacement;
 };
 
 /// A connection (or a declared route's network) and the prefixes it carries toward the runbook's owners.
@@ -181,6 +186,9 @@ struct world {
   std::vector<network_world> networks;
   std::vector<carried_routes> routes;
   std::vector<simulation_failure> failures;
+
+  /// Builds the model of owner's cluster as the planned fleet has it (a replacement).
+  std::function<cluster_world(std::uint32_t owner)> replacement_of;
 
   auto cluster_of(std::uint32_t owner) -> cluster_world*;
   auto cluster_of_const(std::uint32_t owner) const -> const cluster_world*;
