@@ -704,3 +704,25 @@ TEST(SimulateK3s, StoppingEveryServersKubeletStopsTheControlPlane) {
 
 }  // namespace
 }  // namespace cidrcheck
+
+namespace cidrcheck {
+namespace {
+
+TEST(SimulateFleetCheck, ARangeInUseThatOverlapsAnotherOwnersIsAnErrorOfThatMoment) {
+  // The new ServiceCIDR holds the other cluster's network, which the VPN brings to it.
+  service_case c("1.31", "networking.k8s.io/v1beta1", false);
+  auto other = c.book.owners.front() == c.p.owner("a") ? "b" : "a";
+  prefix network;
+  for (auto k : c.p.original.owners[c.p.owner(other)].ranges) {
+    if (c.p.original.ranges[k].role == range_role::network) network = c.p.original.ranges[k].cidr;
+  }
+  auto apply_at = c.at<apply_object>([](const apply_object& s) { return s.object.kind == "ServiceCIDR"; });
+  std::get<apply_object>(c.book.steps[apply_at].action).object = service_cidr_object("networking.k8s.io/v1beta1",
+                                                                                      "services-new", network);
+  auto r = c.run();
+  expect_refused(r, apply_at, simulation_check::fleet, std::nullopt);
+  EXPECT_NE(r.failures.front().message.find(network.to_string()), std::string::npos) << describe(r);
+}
+
+}  // namespace
+}  // namespace cidrcheck

@@ -62,7 +62,6 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   const auto* ipam = profile.ipam;
   const auto* kube = profile.kubernetes;
   c.provider_control_plane = dist != nullptr && dist->control_plane.value == control_plane_config::provider;
-  c.node_ipam = !c.provider_control_plane;
   if (ipam != nullptr) {
     switch (ipam->addresses.value) {
       case address_source::cni_pool: c.addresses = pod_addresses::pools; break;
@@ -95,11 +94,10 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
     set_running(*component, service_range_flag, services);
     if (gate) component->gates_written = component->gates_on = {std::string(service_cidr_gate)};
   }
-  if (c.node_ipam) {
-    set_running(c.controller_manager, cluster_cidr_flag, pods);
-    set_running(c.controller_manager, allocate_node_cidrs_flag, true);
-    set_running(c.kube_proxy, proxy_cluster_cidr_field, pods);
-  }
+  // Node IPAM is kube-controller-manager's, or the provider's where the provider runs it.
+  set_running(c.controller_manager, cluster_cidr_flag, pods);
+  set_running(c.controller_manager, allocate_node_cidrs_flag, true);
+  if (!c.provider_control_plane) set_running(c.kube_proxy, proxy_cluster_cidr_field, pods);
   if (c.flannel && !pods.empty()) set_running(c.cni_agent, flannel_network_field, std::vector<prefix>{pods.front()});
   std::optional<address> dns = o.dns;
   if (!dns && !services.empty()) dns = address::from_bits(services.front().version(), services.front().network().bits() + 10);
@@ -129,7 +127,7 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
     n.subnet = k % 2;
     c.nodes.push_back(std::move(n));
   }
-  if (c.node_ipam && !pods.empty()) {
+  if (!pods.empty()) {
     for (std::size_t k = 0; k < c.nodes.size(); ++k) {
       c.nodes[k].pod_cidrs = {node_block(pods.front(), k)};
       if (c.flannel) c.nodes[k].network_pod_cidr = pods.front();
@@ -192,12 +190,30 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   return c;
 }
 
+// What the fleet before the plan says about routing, indexed once for every
+// runbook: the connections each owner is a member of, and the declared routes
+// toward each owner.
+struct routing {
+  std::vector<std::vector<std::uint32_t>> memberships;  // per owner: connections
+  std::vector<std::vector<std::uint32_t>> routes_to;    // per owner: fleet::routes leading there
+
+  explicit routing(const fleet& f) : memberships(f.owners.size()), routes_to(f.owners.size()) {
+    for (std::uint32_t k = 0; k < f.connections.size(); ++k) {
+      const auto& conn = f.connections[k];
+      if (conn.translates() || conn.members.size() < 2) continue;
+      for (auto m : conn.members) memberships[m].push_back(k);
+    }
+    auto destinations = route_destinations(f);
+    for (std::uint32_t k = 0; k < f.routes.size(); ++k) {
+      if (destinations[k]) routes_to[*destinations[k]].push_back(k);
+    }
+  }
+};
+
 // A connection that carries some of an owner's ranges, or a network's declared route toward it.
-void add_routes(world& w, const fleet& f, std::uint32_t owner) {
-  for (std::uint32_t k = 0; k < f.connections.size(); ++k) {
+void add_routes(world& w, const fleet& f, const routing& index, std::uint32_t owner) {
+  for (auto k : index.memberships[owner]) {
     const auto& conn = f.connections[k];
-    if (conn.translates() || conn.members.size() < 2) continue;
-    if (std::find(conn.members.begin(), conn.members.end(), owner) == conn.members.end()) continue;
     carried_routes r;
     r.name = f.describe_connection(k);
     r.connection = k;
@@ -213,9 +229,7 @@ void add_routes(world& w, const fleet& f, std::uint32_t owner) {
     }
     if (!r.prefixes.empty()) w.routes.push_back(std::move(r));
   }
-  auto destinations = route_destinations(f);
-  for (std::uint32_t k = 0; k < f.routes.size(); ++k) {
-    if (destinations[k] != owner) continue;
+  for (auto k : index.routes_to[owner]) {
     const auto& range = f.ranges[f.routes[k].range];
     carried_routes r;
     r.name = "network " + f.owners[range.owner].name + "'s route " + range.cidr.to_string();
@@ -227,7 +241,7 @@ void add_routes(world& w, const fleet& f, std::uint32_t owner) {
   }
 }
 
-auto make_world(const simulation_context& ctx, const runbook& book) -> world {
+auto make_world(const simulation_context& ctx, const routing& index, const runbook& book) -> world {
   const fleet& f = *ctx.original;
   world w;
   w.replacement_of = [&ctx](std::uint32_t owner) {
@@ -243,7 +257,7 @@ auto make_world(const simulation_context& ctx, const runbook& book) -> world {
     if (o.kind == owner_kind::cluster) w.clusters.push_back(make_cluster(f, *ctx.planned, *ctx.catalog, k));
     network_world n{k, plain_ranges(f, o, o.kind == owner_kind::cluster ? range_role::network : range_role::external)};
     w.networks.push_back(std::move(n));
-    add_routes(w, f, k);
+    add_routes(w, f, index, k);
   }
   return w;
 }
@@ -260,10 +274,24 @@ auto key_of(const fleet& f, const finding& x) -> finding_key {
   return {x.id, std::move(ranges)};
 }
 
-auto judged(const simulation_context& ctx, const fleet& f, std::vector<finding> found) -> std::vector<finding> {
-  if (ctx.triage) found = triage(f, std::move(found), *ctx.triage).findings;
+// The errors of fleet g as plan() judges them (rule settings, suppressions);
+// messages only when `describe`, since most checks here find nothing new.
+auto errors_of(const simulation_context& ctx, const fleet& g, bool describe) -> std::vector<finding> {
+  auto options = ctx.check;
+  options.describe = describe;
+  options.describe_overlaps = describe;
+  auto found = check(g, *ctx.catalog, options);
+  if (ctx.triage) found = triage(g, std::move(found), *ctx.triage).findings;
   std::erase_if(found, [](const finding& x) { return x.level != severity::error; });
   return found;
+}
+
+// The message of the finding of g with key k, checked again with messages.
+auto message_of(const simulation_context& ctx, const fleet& g, const finding_key& k) -> std::string {
+  for (const auto& x : errors_of(ctx, g, true)) {
+    if (key_of(g, x) == k) return x.message;
+  }
+  return std::string(info(std::get<0>(k)).name);
 }
 
 // A fleet of one owner as projected: what the rules of one owner see.
@@ -295,37 +323,34 @@ struct moment {
 // The fleet check: per-owner rules on each moment of each owner, and the
 // rules of pairs once on the fleet holding every range of every moment.
 void check_moments(const simulation_context& ctx, const std::vector<moment>& moments,
-                   std::vector<world>& worlds) {
+                   std::vector<simulation_result>& results) {
   const fleet& f = *ctx.original;
-  auto lean = ctx.check;
-  lean.describe = true;
   // The errors the plan started with: pairs from the whole fleet, owners' own per owner.
   std::vector<finding_key> before;
-  for (const auto& x : judged(ctx, f, check(f, *ctx.catalog, lean))) before.push_back(key_of(f, x));
+  for (const auto& x : errors_of(ctx, f, false)) before.push_back(key_of(f, x));
   std::sort(before.begin(), before.end());
-  auto started_with = [&](const finding_key& k) { return std::binary_search(before.begin(), before.end(), k); };
 
-  // Per owner: rules that read one owner's ranges.
+  // Per owner: rules that read one owner's ranges, against what the owner alone started with.
   std::map<std::uint32_t, std::vector<finding_key>> own_before;
   for (const auto& m : moments) {
-    auto& start = own_before[m.projection.owner];
-    if (start.empty()) {
+    auto [at, first] = own_before.try_emplace(m.projection.owner);
+    auto& start = at->second;
+    if (first) {
       owner_projection original{m.projection.owner, {}, f.owners[m.projection.owner].dns};
       for (auto k : f.owners[m.projection.owner].ranges) {
         if (f.ranges[k].is_plain()) original.ranges.emplace_back(f.ranges[k].role, f.ranges[k].cidr);
       }
       auto one = owner_fleet(f, original);
-      for (const auto& x : judged(ctx, one, check(one, *ctx.catalog, lean))) start.push_back(key_of(one, x));
-      start.emplace_back();  // never empty once computed
+      for (const auto& x : errors_of(ctx, one, false)) start.push_back(key_of(one, x));
     }
     auto one = owner_fleet(f, m.projection);
-    for (const auto& x : judged(ctx, one, check(one, *ctx.catalog, lean))) {
+    for (const auto& x : errors_of(ctx, one, false)) {
       if (x.ranges.size() > 1 && x.id != rule::overlap_internal) continue;
       // service-range-count counts the flag's ranges; a ServiceCIDR beside them is no second flag value.
       if (x.id == rule::service_range_count) continue;
       auto k = key_of(one, x);
       if (std::find(start.begin(), start.end(), k) != start.end()) continue;
-      fail(worlds[m.book], m.step, simulation_check::fleet, std::nullopt, x.message);
+      fail(results[m.book].failures, m.step, simulation_check::fleet, std::nullopt, message_of(ctx, one, k));
     }
   }
 
@@ -353,13 +378,15 @@ void check_moments(const simulation_context& ctx, const std::vector<moment>& mom
     }
   }
   if (all.ranges.size() == f.ranges.size()) return;
-  for (const auto& x : judged(ctx, all, check(all, *ctx.catalog, lean))) {
+  for (const auto& x : errors_of(ctx, all, false)) {
     if (x.ranges.size() < 2) continue;
     if (all.ranges[x.ranges[0]].owner == all.ranges[x.ranges[1]].owner) continue;
-    if (started_with(key_of(all, x))) continue;
-    for (auto k : x.ranges) {
-      if (k < f.ranges.size()) continue;
-      fail(worlds[origin[k].book], origin[k].step, simulation_check::fleet, std::nullopt, x.message);
+    auto k = key_of(all, x);
+    if (std::binary_search(before.begin(), before.end(), k)) continue;
+    for (auto range : x.ranges) {
+      if (range < f.ranges.size()) continue;
+      fail(results[origin[range].book].failures, origin[range].step, simulation_check::fleet, std::nullopt,
+           message_of(ctx, all, k));
     }
   }
 }
@@ -397,16 +424,16 @@ void run(const simulation_context& ctx, const runbook& book, std::size_t index, 
 auto simulate_runbooks(const simulation_context& context, std::span<const runbook> books)
     -> std::vector<simulation_result> {
   std::vector<simulation_result> results(books.size());
-  std::vector<world> worlds;
-  worlds.reserve(books.size());
   std::vector<moment> moments;
+  const routing index(*context.original);
   for (std::size_t k = 0; k < books.size(); ++k) {
-    worlds.push_back(make_world(context, books[k]));
-    run(context, books[k], k, worlds.back(), results[k], moments);
+    // One world at a time: what stays is its failures and the moments its owners went through.
+    auto w = make_world(context, index, books[k]);
+    run(context, books[k], k, w, results[k], moments);
+    results[k].failures = std::move(w.failures);
   }
-  check_moments(context, moments, worlds);
+  check_moments(context, moments, results);
   for (std::size_t k = 0; k < books.size(); ++k) {
-    results[k].failures = std::move(worlds[k].failures);
     std::stable_sort(results[k].failures.begin(), results[k].failures.end(),
                      [](const simulation_failure& a, const simulation_failure& b) {
                        return std::tie(a.step, a.check) < std::tie(b.step, b.check);

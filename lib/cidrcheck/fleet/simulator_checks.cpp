@@ -78,9 +78,8 @@ auto why_not_running(const cluster_world& c, const pod& p) -> std::pair<std::opt
   return {simulation_rule::pool_disabled, "no enabled pool has an address for it"};
 }
 
-}  // namespace
-
-auto reach_baseline(const world& w) -> std::vector<reach_target> {
+// Everything the workloads of w could reach.
+auto reach_targets(const world& w) -> std::vector<reach_target> {
   std::vector<reach_target> out;
   for (std::size_t k = 0; k < w.clusters.size(); ++k) {
     const auto& c = w.clusters[k];
@@ -97,8 +96,6 @@ auto reach_baseline(const world& w) -> std::vector<reach_target> {
   }
   return out;
 }
-
-namespace {
 
 // Whether the app workload of cluster c reaches t now; the reason and rule when not.
 auto reaches(const world& w, const cluster_world& c, const reach_target& t)
@@ -186,6 +183,12 @@ auto reaches(const world& w, const cluster_world& c, const reach_target& t)
 }
 
 }  // namespace
+
+auto reach_baseline(const world& w) -> std::vector<reach_target> {
+  auto out = reach_targets(w);
+  std::erase_if(out, [&](const reach_target& t) { return reaches(w, w.clusters[t.cluster], t).has_value(); });
+  return out;
+}
 
 auto check_state(world& w, std::size_t step, const std::vector<reach_target>& baseline, bool interrupted) -> bool {
   for (const auto& c : w.clusters) {
@@ -437,38 +440,40 @@ void check_step(world& w, std::size_t step, const runbook_step& s) {
 
 namespace {
 
-// Whether something of cluster c uses range r of the given role.
-auto in_use(const cluster_world& c, range_role role, const prefix& r) -> bool {
-  auto holds = [&](const address& a) { return r.contains(a); };
-  auto any_range = [&](const std::vector<prefix>& list) {
-    return std::any_of(list.begin(), list.end(), [&](const prefix& p) { return p.overlaps(r); });
-  };
-  switch (role) {
-    case range_role::services: {
-      for (const auto& s : c.service_cidrs) {
-        if (any_range(s.cidrs)) return true;
+// The ranges of one role cluster c uses: what its objects and flags name
+// (ServiceCIDRs, the service range flag, pools, --cluster-cidr where nodes take
+// podCIDRs), and each of `candidates` (its ranges before and after the plan)
+// that holds an address or node range in use.
+auto in_use(const cluster_world& c, range_role role, const std::vector<prefix>& candidates) -> std::vector<prefix> {
+  std::vector<prefix> named;
+  std::vector<address> held;
+  std::vector<prefix> held_ranges;
+  if (role == range_role::services) {
+    for (const auto& s : c.service_cidrs) named.insert(named.end(), s.cidrs.begin(), s.cidrs.end());
+    auto flag = ranges_of(c.apiserver.get(service_range_flag));
+    named.insert(named.end(), flag.begin(), flag.end());
+    for (const auto& s : c.services) held.insert(held.end(), s.ips.begin(), s.ips.end());
+  } else if (role == range_role::pods) {
+    for (const auto& p : c.pools) named.push_back(p.cidr);
+    // Node podCIDRs are pod addresses only where pods take them (not with a CNI's own pools).
+    if (c.addresses == pod_addresses::node_pod_cidr) {
+      auto flag = ranges_of(c.controller_manager.get(cluster_cidr_flag));
+      named.insert(named.end(), flag.begin(), flag.end());
+      for (const auto& n : c.nodes) {
+        if (n.registered) held_ranges.insert(held_ranges.end(), n.pod_cidrs.begin(), n.pod_cidrs.end());
       }
-      if (any_range(ranges_of(c.apiserver.get(service_range_flag)))) return true;
-      return std::any_of(c.services.begin(), c.services.end(),
-                         [&](const service& s) { return std::any_of(s.ips.begin(), s.ips.end(), holds); });
     }
-    case range_role::pods: {
-      for (const auto& p : c.pools) {
-        if (p.cidr.overlaps(r)) return true;
-      }
-      // Node podCIDRs are pod addresses only where pods take them (not with a CNI's own pools).
-      if (c.addresses == pod_addresses::node_pod_cidr) {
-        if (any_range(ranges_of(c.controller_manager.get(cluster_cidr_flag)))) return true;
-        for (const auto& n : c.nodes) {
-          if (n.registered && any_range(n.pod_cidrs)) return true;
-        }
-      }
-      return std::any_of(c.pods.begin(), c.pods.end(), [&](const pod& p) { return p.ip && holds(*p.ip); });
+    for (const auto& p : c.pods) {
+      if (p.ip) held.push_back(*p.ip);
     }
-    case range_role::network:
-    case range_role::external: break;
   }
-  return false;
+  for (const auto& r : candidates) {
+    bool used = std::any_of(held.begin(), held.end(), [&](const address& a) { return r.contains(a); }) ||
+                std::any_of(held_ranges.begin(), held_ranges.end(), [&](const prefix& p) { return p.subnet_of(r); });
+    bool covered = std::any_of(named.begin(), named.end(), [&](const prefix& p) { return r.subnet_of(p); });
+    if (used && !covered) named.push_back(r);
+  }
+  return named;
 }
 
 }  // namespace
@@ -488,18 +493,23 @@ auto project(const world& w, const fleet& original, const fleet& planned) -> std
     all.erase(std::unique(all.begin(), all.end()), all.end());
     return all;
   };
-  auto network_in_use = [&](std::uint32_t owner, const prefix& r) {
-    for (const auto& n : w.networks) {
-      if (n.owner == owner) return std::find(n.in_use.begin(), n.in_use.end(), r) != n.in_use.end();
-    }
-    return false;
-  };
+
   for (const auto& c : w.clusters) {
     owner_projection p{c.owner, {}, std::nullopt};
-    for (const auto& [role, cidr] : candidates(c.owner)) {
-      bool used = role == range_role::network ? network_in_use(c.owner, cidr) : in_use(c, role, cidr);
-      if (used) p.ranges.emplace_back(role, cidr);
+    const auto all = candidates(c.owner);
+    for (auto role : {range_role::services, range_role::pods}) {
+      std::vector<prefix> of_role;
+      for (const auto& [r, cidr] : all) {
+        if (r == role) of_role.push_back(cidr);
+      }
+      for (const auto& cidr : in_use(c, role, of_role)) p.ranges.emplace_back(role, cidr);
     }
+    for (const auto& n : w.networks) {
+      if (n.owner != c.owner) continue;
+      for (const auto& cidr : n.in_use) p.ranges.emplace_back(range_role::network, cidr);
+    }
+    std::sort(p.ranges.begin(), p.ranges.end());
+    p.ranges.erase(std::unique(p.ranges.begin(), p.ranges.end()), p.ranges.end());
     auto dns = addresses_of(c.kubelet.get(cluster_dns_field));
     if (!dns.empty()) p.dns = dns.front();
     out.push_back(std::move(p));
@@ -507,9 +517,9 @@ auto project(const world& w, const fleet& original, const fleet& planned) -> std
   for (const auto& n : w.networks) {
     if (w.cluster_of_const(n.owner) != nullptr) continue;
     owner_projection p{n.owner, {}, std::nullopt};
-    for (const auto& [role, cidr] : candidates(n.owner)) {
-      if (network_in_use(n.owner, cidr)) p.ranges.emplace_back(role, cidr);
-    }
+    for (const auto& cidr : n.in_use) p.ranges.emplace_back(range_role::external, cidr);
+    std::sort(p.ranges.begin(), p.ranges.end());
+    p.ranges.erase(std::unique(p.ranges.begin(), p.ranges.end()), p.ranges.end());
     out.push_back(std::move(p));
   }
   return out;

@@ -88,12 +88,19 @@ auto addresses_of(const setting_value* value) -> std::vector<address> {
 
 auto running(const pod& p) -> bool { return p.ip.has_value(); }
 
+void fail(std::vector<simulation_failure>& failures, std::size_t step, simulation_check check,
+          std::optional<simulation_rule> rule, std::string message) {
+  for (auto& f : failures) {
+    if (f.check != check || f.rule != rule) continue;
+    if (step < f.step) f = {step, check, rule, std::move(message)};  // the earliest is the one that counts
+    return;
+  }
+  failures.push_back({step, check, rule, std::move(message)});
+}
+
 void fail(world& w, std::size_t step, simulation_check check, std::optional<simulation_rule> rule,
           std::string message) {
-  for (const auto& f : w.failures) {
-    if (f.check == check && f.rule == rule) return;
-  }
-  w.failures.push_back({step, check, rule, std::move(message)});
+  fail(w.failures, step, check, rule, std::move(message));
 }
 
 namespace {
@@ -211,7 +218,7 @@ void settle(cluster_world& c) {
 
 auto node_ipam_on(const cluster_world& c) -> bool {
   const auto* allocate = c.controller_manager.get(allocate_node_cidrs_flag);
-  return c.node_ipam && (allocate == nullptr || !std::holds_alternative<bool>(*allocate) || std::get<bool>(*allocate));
+  return allocate == nullptr || !std::holds_alternative<bool>(*allocate) || std::get<bool>(*allocate);
 }
 
 

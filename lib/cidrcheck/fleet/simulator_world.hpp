@@ -115,7 +115,6 @@ struct cluster_world {
   std::vector<prefix> retired;  // the cluster's ranges the plan gives up (what an unnamed old pool holds)
   bool provider_control_plane = false;   // the provider runs the control plane: no flag is the operator's
   pod_addresses addresses = pod_addresses::node_pod_cidr;
-  bool node_ipam = true;                 // kube-controller-manager allocates node podCIDRs
   bool servicecidr_kind = false;         // the Kubernetes version has a ServiceCIDR kind at all
   bool servicecidr_default_on = false;   // MultiCIDRServiceAllocator is on by default (GA)
   std::string servicecidr_api;           // the group version that serves it at this minor
@@ -206,7 +205,10 @@ auto addresses_of(const setting_value* value) -> std::vector<address>;
 namespace cidrcheck::detail::sim {
 
 /// Records a failure unless one of the same check and rule is already recorded
-/// (what follows from a failure is not repeated).
+/// at an earlier step (what follows from a failure is not repeated; a later
+/// one recorded first, as the fleet check records them, gives way).
+void fail(std::vector<simulation_failure>& failures, std::size_t step, simulation_check check,
+          std::optional<simulation_rule> rule, std::string message);
 void fail(world& w, std::size_t step, simulation_check check, std::optional<simulation_rule> rule,
           std::string message);
 
@@ -244,7 +246,8 @@ struct reach_target {
   std::size_t route = 0;             // index into world::routes
 };
 
-/// What the workloads of the world reach now: the baseline each step is held to.
+/// What the workloads of the world reach now (of what they could reach): the
+/// baseline each step is held to.
 auto reach_baseline(const world& w) -> std::vector<reach_target>;
 
 /// The checks after a step: control plane, reachability (against baseline),
