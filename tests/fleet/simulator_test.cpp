@@ -55,6 +55,24 @@ TEST(SimulationRules, ChecksHaveTheirNames) {
   EXPECT_EQ(to_string(simulation_check::end_state), "end-state");
 }
 
+TEST(SimulationResults, AFailureNamesStepCheckRuleAndFact) {
+  simulation_failure f{4, simulation_check::control_plane, simulation_rule::kcm_refuses, "kube-controller-manager does not start"};
+  EXPECT_EQ(to_string(f, 9), "step 5 [control-plane] kcm-refuses (fact kcm-refuses): kube-controller-manager does not start");
+  f.step = 9;
+  f.rule.reset();
+  EXPECT_EQ(to_string(f, 9), "end [control-plane] -: kube-controller-manager does not start");
+}
+
+TEST(SimulationResults, SummarySaysPassedOrWhereItFirstFailed) {
+  simulation_result r;
+  r.steps = 4;
+  r.skipped = {1, 3};
+  EXPECT_EQ(summary(r), "passed: 2 of 4 steps simulated; not simulated (no machine meaning): step 2, 4");
+  r.failures.push_back({2, simulation_check::dns, std::nullopt, "x"});
+  r.failures.push_back({4, simulation_check::end_state, std::nullopt, "y"});
+  EXPECT_EQ(summary(r), "FAILED: 2 failures, the first at step 3");
+}
+
 // A fleet planned, and what a simulation of its first operation compares against.
 struct planned {
   fleet original, after;
@@ -230,10 +248,7 @@ auto is(auto&& also) {
 
 auto describe(const simulation_result& r) -> std::string {
   std::string out;
-  for (const auto& f : r.failures) {
-    out += "step " + std::to_string(f.step + 1) + " [" + std::string(to_string(f.check)) + "] " +
-           (f.rule ? std::string(info(*f.rule).name) : std::string("-")) + ": " + f.message + "\n";
-  }
+  for (const auto& f : r.failures) out += to_string(f, r.steps) + "\n";
   return out;
 }
 

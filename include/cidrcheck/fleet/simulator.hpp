@@ -210,6 +210,16 @@ struct simulation_result {
   auto passed() const -> bool { return failures.empty(); }
 };
 
+/// Returns a failure as reports print it: "step 5 [control-plane] kcm-refuses
+/// (fact kcm-refuses): kube-controller-manager does not start: ..." (steps
+/// counted from 1; "end" for the end state; "-" where no rule is behind it).
+auto to_string(const simulation_failure& f, std::size_t steps) -> std::string;
+
+/// Returns what a result amounts to in one line: "passed: 14 steps simulated"
+/// (", 2 skipped: steps 3, 7 have no machine meaning"), or "FAILED: 2 failures,
+/// the first at step 5".
+auto summary(const simulation_result& r) -> std::string;
+
 /// What a simulation compares against: the fleet before the plan, the fleet
 /// with the plan applied (apply_plan), the catalog whose profiles say how each
 /// cluster is run, and how findings are found and judged, as plan() does it

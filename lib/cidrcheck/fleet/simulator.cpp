@@ -421,6 +421,28 @@ void run(const simulation_context& ctx, const runbook& book, std::size_t index, 
 
 }  // namespace
 
+auto to_string(const simulation_failure& f, std::size_t steps) -> std::string {
+  std::string where = f.step >= steps ? std::string("end") : "step " + std::to_string(f.step + 1);
+  std::string rule = f.rule ? std::string(info(*f.rule).name) + " (fact " + std::string(info(*f.rule).fact) + ")"
+                            : std::string("-");
+  return where + " [" + std::string(to_string(f.check)) + "] " + rule + ": " + f.message;
+}
+
+auto summary(const simulation_result& r) -> std::string {
+  if (!r.passed()) {
+    const auto& first = r.failures.front();
+    return "FAILED: " + std::to_string(r.failures.size()) + (r.failures.size() == 1 ? " failure" : " failures") +
+           ", the first " + (first.step >= r.steps ? std::string("at the end") : "at step " + std::to_string(first.step + 1));
+  }
+  std::string out = "passed: " + std::to_string(r.steps - r.skipped.size()) + " of " + std::to_string(r.steps) +
+                    (r.steps == 1 ? " step" : " steps") + " simulated";
+  if (!r.skipped.empty()) {
+    out += "; not simulated (no machine meaning):";
+    for (std::size_t k = 0; k < r.skipped.size(); ++k) out += (k ? ", " : " step ") + std::to_string(r.skipped[k] + 1);
+  }
+  return out;
+}
+
 auto simulate_runbooks(const simulation_context& context, std::span<const runbook> books)
     -> std::vector<simulation_result> {
   std::vector<simulation_result> results(books.size());
