@@ -618,7 +618,9 @@ struct node_ipam_case {
     auto& s = book.steps;
     s.push_back(step(o, advertise_route{to, from, 0u, std::nullopt}));
     s.push_back(step(o, edit_field{config_store::kubeadm_configuration, "networking.podSubnet", std::vector<prefix>{to}}));
-    s.push_back(step(o, edit_field{config_store::cni_configuration, "Network", std::vector<prefix>{to}}));
+    // flanneld's Network, where the IPAM profile says the CNI configuration names the pod range.
+    const auto range_field = builtin_catalog().profile_of(p.original.owners[o]).ipam->range_field.value;
+    s.push_back(step(o, edit_field{config_store::cni_configuration, range_field, std::vector<prefix>{to}}));
     node_selection all;
     s.push_back(step(o, drain_nodes{all}));
     s.back().interrupts = true;
@@ -658,7 +660,8 @@ TEST(SimulateNodeIpam, ClusterCidrSwitchedBeforeTheOldNodesAreGone) {
 TEST(SimulateNodeIpam, FlannelNetworkLeftOnTheOldRange) {
   node_ipam_case c;
   c.book.steps.erase(c.book.steps.begin() +
-                     static_cast<std::ptrdiff_t>(c.at<edit_field>([](const edit_field& e) { return e.path == "Network"; })));
+                     static_cast<std::ptrdiff_t>(c.at<edit_field>(
+                         [](const edit_field& e) { return e.store == config_store::cni_configuration; })));
   // The nodes come back with new podCIDRs that flanneld refuses: their pods never get
   // addresses, so the interruption the drain began never ends.
   expect_refused(c.run(), c.book.steps.size(), simulation_check::reachability, simulation_rule::flannel_network);
@@ -737,6 +740,75 @@ TEST(SimulateFleetCheck, ARangeInUseThatOverlapsAnotherOwnersIsAnErrorOfThatMome
   auto r = c.run();
   expect_refused(r, apply_at, simulation_check::fleet, std::nullopt);
   EXPECT_NE(r.failures.front().message.find(network.to_string()), std::string::npos) << describe(r);
+}
+
+}  // namespace
+}  // namespace cidrcheck
+
+namespace cidrcheck {
+namespace {
+
+auto pod_ip_pool(const std::vector<prefix>& cidrs) -> kube_object {
+  kube_object o;
+  o.api_version = "cilium.io/v2alpha1";
+  o.kind = "CiliumPodIPPool";
+  o.name = "default";
+  doc_list list;
+  for (const auto& c : cidrs) list.emplace_back(c.to_string());
+  o.body = {{"spec", doc_node{doc_map{{"ipv4", doc_node{doc_map{{"cidrs", doc_node{list}},
+                                                                 {"maskSize", doc_node{std::int64_t{24}}}}}}}}}};
+  return o;
+}
+
+// Two clusters on Cilium multi-pool sharing the pod range a peering carries.
+constexpr std::string_view cilium_fleet =
+    "clusters:\n"
+    "  - {name: a, distribution: kubeadm, kubernetes: \"1.31\", cni: cilium, ipam: multi-pool, network: 10.1.0.0/16, "
+    "pods: 10.200.0.0/16, services: 10.96.0.0/16}\n"
+    "  - {name: b, distribution: kubeadm, kubernetes: \"1.31\", cni: cilium, ipam: multi-pool, network: 10.11.0.0/16, "
+    "pods: 10.200.0.0/16, services: 10.100.0.0/16}\n"
+    "connections:\n"
+    "  - {between: [a, b], via: peering, routes: [pods]}\n";
+
+// The documented change of an in-use pool (cilium-multipool-update): the pool
+// recreated with the new CIDRs, the operator restarted, then the nodes rolled.
+struct cilium_case {
+  planned p{cilium_fleet};
+  runbook book;
+  prefix from, to;
+
+  cilium_case() {
+    const auto& c = p.result.changes.at(p.result.operations.front().changes.front());
+    from = c.from;
+    to = c.to;
+    const auto o = c.owner;
+    book.kind = p.result.operations.front().kind;
+    book.owners = {o};
+    auto& s = book.steps;
+    s.push_back(step(o, advertise_route{to, from, 0u, std::nullopt}));
+    apply_object pool;
+    pool.object = pod_ip_pool({to});
+    s.push_back(step(o, pool));
+    s.push_back(step(o, restart(workload_selection::component, component::cni_operator)));
+    node_selection all;
+    s.push_back(step(o, roll_nodes{all}, {expect(observable::pod_addresses, expectation::none_in, {from})}));
+    s.push_back(step(o, withdraw_route{from, 0u, std::nullopt}));
+  }
+
+  auto run() const -> simulation_result { return simulate_runbook(p.context, book); }
+};
+
+TEST(SimulateCiliumMultiPool, PoolChangedOperatorRestartedThenNodesRolled) {
+  cilium_case c;
+  auto r = c.run();
+  EXPECT_TRUE(r.passed()) << describe(r);
+}
+
+TEST(SimulateCiliumMultiPool, NodesRolledBeforeTheOperatorRestarts) {
+  cilium_case c;
+  // The roll (with its check that no pod is left in the old range) before the operator restart.
+  std::swap(c.book.steps[2], c.book.steps[3]);
+  expect_refused(c.run(), 2, simulation_check::step_check, simulation_rule::operator_reads_pools);
 }
 
 }  // namespace

@@ -66,6 +66,7 @@ enum class simulation_rule : std::uint8_t {
   upgrade_reverts,             ///< a flag changed only on the running component comes back at the next upgrade
   kubelet_in_server,           ///< where one process runs both, stopping a server's kubelet stops its API server
   dns_addon_rerender,          ///< a distribution that owns kube-dns re-applies it at the address its configuration names
+  operator_reads_pools,        ///< a CNI operator hands out node blocks from the pools it read when it started
 };
 
 /// A rule's name (kebab-case, stable), the fact id it rests on and what it says.
@@ -76,7 +77,7 @@ struct simulation_rule_info {
   std::string_view summary;
 };
 
-inline constexpr std::array<simulation_rule_info, 30> simulation_rule_table_data{{
+inline constexpr std::array<simulation_rule_info, 31> simulation_rule_table_data{{
     {simulation_rule::servicecidr_kind, "servicecidr-kind", "svc-api-1.27-1.28",
      "Kubernetes before 1.29 has no ServiceCIDR kind: applying one fails"},
     {simulation_rule::servicecidr_served, "servicecidr-served", "svc-alpha-1.29",
@@ -146,6 +147,9 @@ inline constexpr std::array<simulation_rule_info, 30> simulation_rule_table_data
     {simulation_rule::dns_addon_rerender, "dns-addon-rerender", "dns-addon-rerender-conflict",
      "a distribution that owns kube-dns re-applies it at the DNS address its configuration names, which fails while "
      "another Service holds that address"},
+    {simulation_rule::operator_reads_pools, "operator-reads-pools", "cilium-multipool-update",
+     "the CNI operator hands out node blocks from the pools it read when it last started: nodes rolled before it "
+     "restarts after a pool change take blocks of the old pools"},
 }};
 
 /// Every simulation rule, in enum order.

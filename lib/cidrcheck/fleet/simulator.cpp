@@ -71,6 +71,11 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
     }
     c.flannel = ipam->pool.value == pool_kind::flannel_network;
     c.calico_api_server = ipam->pool_tool.value == object_tool::kubectl;
+    c.node_blocks_from_pools = c.addresses == pod_addresses::pools && ipam->pickup.value == range_pickup::roll_nodes;
+    c.range_field = ipam->range_field.value;
+    c.pool_api = ipam->pool_api.value;
+    c.kube_proxy_holds_pool = ipam->kube_proxy_holds_pool.value;
+    c.pods_move_at_restart = ipam->pickup.value == range_pickup::restart_pods;
   }
   if (kube != nullptr) {
     c.servicecidr_kind = kube->service_cidr.value != service_cidr_stage::none;
@@ -98,7 +103,7 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   set_running(c.controller_manager, cluster_cidr_flag, pods);
   set_running(c.controller_manager, allocate_node_cidrs_flag, true);
   if (!c.provider_control_plane) set_running(c.kube_proxy, proxy_cluster_cidr_field, pods);
-  if (c.flannel && !pods.empty()) set_running(c.cni_agent, flannel_network_field, std::vector<prefix>{pods.front()});
+  if (c.flannel && !pods.empty()) set_running(c.cni_agent, c.range_field, std::vector<prefix>{pods.front()});
   std::optional<address> dns = o.dns;
   if (!dns && !services.empty()) dns = address::from_bits(services.front().version(), services.front().network().bits() + 10);
   if (dns) set_running(c.kubelet, cluster_dns_field, std::vector<address>{*dns});
@@ -139,14 +144,23 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   if (c.addresses != pod_addresses::node_pod_cidr) {
     const bool calico = ipam != nullptr && ipam->pool.value == pool_kind::calico_ippool;
     c.cross_subnet_needs_encapsulation = calico;
+    // A CiliumPodIPPool is `default` unless a pod asks for another (cilium-multipool);
+    // a range list's entries have no names of their own.
+    const auto kind = ipam != nullptr ? ipam->pool.value : pool_kind::none;
     for (std::size_t k = 0; k < pods.size(); ++k) {
       pool p;
-      p.name = k == 0 ? "default-pool" : "pool-" + std::to_string(k);
+      p.name = kind == pool_kind::cilium_pod_ip_pool ? std::string("default")
+               : kind == pool_kind::cilium_cluster_pool ? std::string(listed_pool)
+                                                         : "default-pool-" + std::to_string(k);
       p.cidr = pods[k];
       if (calico) p.ipip = encapsulation::cross_subnet;
       else p.ipip = encapsulation::always;
       p.nat_outgoing = calico;
       c.pools.push_back(p);
+    }
+    c.operator_pools = c.pools;
+    if (c.node_blocks_from_pools) {
+      for (std::size_t k = 0; k < c.nodes.size(); ++k) c.nodes[k].cni_cidrs = {node_block(pods.front(), k + 8)};
     }
   }
 

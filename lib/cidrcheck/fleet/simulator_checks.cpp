@@ -134,7 +134,8 @@ auto reaches(const world& w, const cluster_world& c, const reach_target& t)
     }
     case reach_target::kind::peers: {
       for (const auto* p : apps) {
-        if (find_pool(c, p->pool) == nullptr && c.addresses != pod_addresses::node_pod_cidr) {
+        // A node keeps the blocks it took (node_blocks_from_pools); a pod numbered from a pool itself does not.
+        if (find_pool(c, p->pool) == nullptr && c.addresses != pod_addresses::node_pod_cidr && !c.node_blocks_from_pools) {
           return std::pair{std::optional(simulation_rule::pool_in_use),
                            "a pod holds " + p->ip->to_string() + " from pool " + p->pool + ", which was deleted"};
         }
@@ -301,7 +302,14 @@ auto observe(const world& w, const cluster_world* c, std::uint32_t owner, const 
   switch (k.what) {
     case observable::pod_addresses:
       for (const auto& p : c->pods) {
-        if (running(p)) out.addresses.push_back(*p.ip);
+        if (!running(p)) continue;
+        out.addresses.push_back(*p.ip);
+        // operator_reads_pools: a node block no applied pool holds came from pools the operator read earlier.
+        if (!c->node_blocks_from_pools) continue;
+        for (const auto& block : c->nodes[p.node].cni_cidrs) {
+          bool applied = std::any_of(c->pools.begin(), c->pools.end(), [&](const pool& q) { return block.subnet_of(q.cidr); });
+          if (!applied) out.because = simulation_rule::operator_reads_pools;
+        }
       }
       break;
     case observable::service_cluster_ips:
@@ -463,6 +471,9 @@ auto in_use(const cluster_world& c, range_role role, const std::vector<prefix>& 
         if (n.registered) held_ranges.insert(held_ranges.end(), n.pod_cidrs.begin(), n.pod_cidrs.end());
       }
     }
+    if (c.node_blocks_from_pools) {
+      for (const auto& n : c.nodes) held_ranges.insert(held_ranges.end(), n.cni_cidrs.begin(), n.cni_cidrs.end());
+    }
     for (const auto& p : c.pods) {
       if (p.ip) held.push_back(*p.ip);
     }
@@ -608,7 +619,7 @@ void check_end(world& w, std::size_t steps, const fleet& planned, const std::vec
     // kube_proxy_cluster_cidr: where kube-proxy has a clusterCIDR, it holds every pool pods use.
     auto proxy = ranges_of(c.kube_proxy.get(proxy_cluster_cidr_field));
     for (const auto& pl : c.pools) {
-      if (proxy.empty() || pl.disabled) continue;
+      if (!c.kube_proxy_holds_pool || proxy.empty() || pl.disabled) continue;
       bool held = std::any_of(proxy.begin(), proxy.end(), [&](const prefix& r) { return pl.cidr.subnet_of(r); });
       if (held) continue;
       fail(w, steps, simulation_check::end_state, simulation_rule::kube_proxy_cluster_cidr,

@@ -227,6 +227,16 @@ namespace {
 // The pod address a pod scheduled on node n gets: from the node's podCIDR
 // (node IPAM), or from an enabled pool, the oldest first (pool_disabled).
 auto allocate_pod_ip(cluster_world& c, const node& n) -> std::optional<std::pair<address, std::string>> {
+  if (c.node_blocks_from_pools) {
+    if (n.cni_cidrs.empty()) return std::nullopt;
+    auto a = fresh_address(c, n.cni_cidrs.front());
+    if (!a) return std::nullopt;
+    std::string name;
+    for (const auto& p : c.pools) {
+      if (p.cidr.contains(*a)) name = p.name;
+    }
+    return std::pair{*a, name};
+  }
   if (c.addresses == pod_addresses::node_pod_cidr) {
     if (n.pod_cidrs.empty()) return std::nullopt;
     const auto& cidr = n.pod_cidrs.front();
@@ -275,32 +285,57 @@ void start_pod(cluster_world& c, pod& p) {
 }
 
 
-// A registering node takes a podCIDR from --cluster-cidr while node IPAM
-// runs (node_ipam_allocates), one block per node.
-void assign_pod_cidr(cluster_world& c, node& n) {
-  n.pod_cidrs.clear();
-  if (!c.controller_manager.up || !node_ipam_on(c)) return;
-  auto cidrs = ranges_of(c.controller_manager.get(cluster_cidr_flag));
-  for (const auto& cidr : cidrs) {
+namespace {
+
+// A free block of `ranges` for one node, the first range first: none of
+// `taken(node)` of any node holds it; nullopt when every range is full.
+template <class Taken>
+auto free_block(const cluster_world& c, const std::vector<prefix>& ranges, Taken&& taken) -> std::optional<prefix> {
+  for (const auto& cidr : ranges) {
     int length = std::min(cidr.width(), cidr.length() + 4);
     for (std::size_t k = 0;; ++k) {
       auto block = prefix::containing(
           address::from_bits(cidr.version(), cidr.network().bits() + (static_cast<uint128>(k) << (cidr.width() - length))),
           length);
       if (!cidr.contains(block.network())) break;
-      bool taken = std::any_of(c.nodes.begin(), c.nodes.end(), [&](const node& o) {
-        return std::find(o.pod_cidrs.begin(), o.pod_cidrs.end(), block) != o.pod_cidrs.end();
+      bool used = std::any_of(c.nodes.begin(), c.nodes.end(), [&](const node& o) {
+        const auto& held = taken(o);
+        return std::find(held.begin(), held.end(), block) != held.end();
       });
-      if (!taken) {
-        n.pod_cidrs.push_back(block);
-        break;
+      if (!used) return block;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// A registering node takes a podCIDR from --cluster-cidr while node IPAM runs
+// (node_ipam_allocates); its CNI agent starts and reads its configuration as
+// it is written; where the CNI cuts its own blocks (a CiliumNode's), it takes
+// one from the pools the operator read, the oldest first.
+void assign_pod_cidr(cluster_world& c, node& n) {
+  n.pod_cidrs.clear();
+  if (c.controller_manager.up && node_ipam_on(c)) {
+    for (const auto& cidr : ranges_of(c.controller_manager.get(cluster_cidr_flag))) {
+      if (auto block = free_block(c, {cidr}, [](const node& o) -> const std::vector<prefix>& { return o.pod_cidrs; })) {
+        n.pod_cidrs.push_back(*block);
       }
     }
   }
-  // The node's agent starts now and reads the configuration as it is written.
   if (c.flannel) {
-    auto network = ranges_of(c.cni_agent.get_written(flannel_network_field));
+    auto network = ranges_of(c.cni_agent.get_written(c.range_field));
     n.network_pod_cidr = network.empty() ? std::nullopt : std::optional<prefix>(network.front());
+  }
+  if (c.node_blocks_from_pools) {
+    n.cni_cidrs.clear();
+    std::vector<prefix> ranges;
+    for (const auto& p : c.operator_pools) {
+      if (!p.disabled) ranges.push_back(p.cidr);
+    }
+    if (auto block = free_block(c, ranges, [](const node& o) -> const std::vector<prefix>& { return o.cni_cidrs; })) {
+      n.cni_cidrs.push_back(*block);
+    }
   }
 }
 
@@ -336,6 +371,8 @@ struct executor {
   // A component restarts on every member and reads what was written for it;
   // whether it then runs is the rules' (service_range_flag, cluster_cidr_flag, kcm_refuses).
   void restart(component target) {
+    // The CNI's operator reads the pools when it starts (cilium-multipool-update).
+    if (target == component::cni_operator) c->operator_pools = c->pools;
     auto* state = component_of(target);
     if (state == nullptr) return;
     state->restart();
@@ -389,7 +426,7 @@ struct executor {
   // whose podCIDR lies outside it; its pods lose their network.
   void start_cni_agent() {
     if (!c->flannel) return;
-    auto network = ranges_of(c->cni_agent.get(flannel_network_field));
+    auto network = ranges_of(c->cni_agent.get(c->range_field));
     for (auto& n : c->nodes) {
       if (!n.kubelet) continue;
       n.network_pod_cidr = network.empty() ? std::nullopt : std::optional<prefix>(network.front());
@@ -520,6 +557,18 @@ struct executor {
       if (auto* state = component_of(place.target)) state->write(place.setting, value);
     }
     if (s.store == c->sans_store && s.path == c->sans_field) c->extra_sans = addresses_of(&value);
+    // The CNI configuration's pod range list, where nodes take blocks from the
+    // CNI's pools (Cilium's cluster-pool list): the pools the operator reads next.
+    if (s.store == config_store::cni_configuration && s.path == c->range_field && c->node_blocks_from_pools) {
+      std::erase_if(c->pools, [](const pool& p) { return p.name == listed_pool; });
+      for (const auto& r : ranges_of(&value)) {
+        pool p;
+        p.name = std::string(listed_pool);
+        p.cidr = r;
+        p.ipip = encapsulation::always;
+        c->pools.push_back(p);
+      }
+    }
     switch (s.store) {
       case config_store::kubelet_configuration: c->kubelet.write(s.path, value); break;
       case config_store::kube_proxy_configuration: c->kube_proxy.write(s.path, value); break;
@@ -564,6 +613,53 @@ struct executor {
     if (o.kind == "ServiceCIDR") return apply_service_cidr(o);
     if (o.kind == "Service") return apply_service(o);
     if (o.kind == "IPPool") return apply_pool(s);
+    if (o.kind == "CiliumPodIPPool") return apply_pod_ip_pool(s);
+  }
+
+  // The apiVersion and tool the IPAM profile says pools take (calico_tool).
+  auto pool_api_refused(const apply_object& s) -> bool {
+    const auto& o = s.object;
+    if (!c->pool_api.empty() && o.api_version != c->pool_api) {
+      refuse(simulation_rule::calico_tool, o.kind + " " + o.name + " is written as " + o.api_version +
+                                               "; this cluster's pools are " + c->pool_api + " objects");
+      return true;
+    }
+    if (s.tool == object_tool::kubectl && !c->calico_api_server) {
+      refuse(simulation_rule::calico_tool, "kubectl does not serve " + o.api_version + " on this cluster: " + o.kind +
+                                               " " + o.name + " needs the tool its profile names");
+      return true;
+    }
+    return false;
+  }
+
+  // A CiliumPodIPPool: its CIDRs become the pool's rows, taken from any other
+  // pool that held them (one CIDR, one pool: the covering pool of the
+  // cluster-pool migration takes over what cluster-pool handed out). The
+  // operator reads pools when it restarts.
+  void apply_pod_ip_pool(const apply_object& s) {
+    const auto& o = s.object;
+    if (pool_api_refused(s)) return;
+    std::vector<prefix> cidrs;
+    for (const char* family : {"spec.ipv4.cidrs", "spec.ipv6.cidrs"}) {
+      const auto* node = field(o.body, family);
+      const auto* list = node != nullptr ? std::get_if<doc_list>(&node->value) : nullptr;
+      if (list == nullptr) continue;
+      for (const auto& item : *list) {
+        if (const auto* text = std::get_if<std::string>(&item.value)) {
+          if (auto p = prefix::try_parse(*text)) cidrs.push_back(*p);
+        }
+      }
+    }
+    std::erase_if(c->pools, [&](const pool& p) {
+      return p.name == o.name || std::find(cidrs.begin(), cidrs.end(), p.cidr) != cidrs.end();
+    });
+    for (const auto& cidr : cidrs) {
+      pool p;
+      p.name = o.name;
+      p.cidr = cidr;
+      p.ipip = encapsulation::always;
+      c->pools.push_back(p);
+    }
   }
 
   void apply_service_cidr(const kube_object& o) {
@@ -653,14 +749,7 @@ struct executor {
   // that fields left out fall back to their defaults.
   void apply_pool(const apply_object& s) {
     const auto& o = s.object;
-    if (o.api_version.starts_with("crd.projectcalico.org/")) {
-      return refuse(simulation_rule::calico_tool, "IPPool " + o.name + " is written as " + o.api_version +
-                                                      ", Calico's internal representation, which is never edited");
-    }
-    if (s.tool == object_tool::kubectl && !c->calico_api_server) {
-      return refuse(simulation_rule::calico_tool, "kubectl does not serve projectcalico.org/v3 without the Calico API "
-                                                  "server: IPPool " + o.name + " needs calicoctl");
-    }
+    if (pool_api_refused(s)) return;
     pool p;
     p.name = o.name;
     if (const auto* cidr = field(o.body, "spec.cidr")) {
@@ -911,7 +1000,7 @@ struct executor {
       start_pod(*c, p);
       between_pools = between_pools || (running(p) && !was.empty() && p.pool != was);
     }
-    if (between_pools && !c->coredns_scaled) {
+    if (between_pools && !c->coredns_scaled && c->pods_move_at_restart) {
       fail(w, index, simulation_check::dns, simulation_rule::scale_before_roll,
            "pods move between pools while CoreDNS runs with its usual replicas: name resolution fails while they move");
     }

@@ -30,9 +30,9 @@ inline constexpr std::string_view cluster_cidr_flag = "--cluster-cidr";
 inline constexpr std::string_view allocate_node_cidrs_flag = "--allocate-node-cidrs";
 inline constexpr std::string_view cluster_dns_field = "clusterDNS";
 inline constexpr std::string_view proxy_cluster_cidr_field = "clusterCIDR";
-inline constexpr std::string_view flannel_network_field = "Network";
 inline constexpr std::string_view service_cidr_gate = "MultiCIDRServiceAllocator";
 inline constexpr std::string_view default_service_cidr = "kubernetes";
+inline constexpr std::string_view listed_pool = "listed";  // the pools of a CNI configuration's range list
 
 /// A component's settings: what runs, and what was written for its next start.
 struct component_state {
@@ -90,7 +90,8 @@ struct node {
   bool kubelet = true;
   bool cordoned = false;
   bool marked = true;        // a control-plane node's label and NoSchedule taint
-  std::vector<prefix> pod_cidrs;
+  std::vector<prefix> pod_cidrs;           // the Node object's (kube-controller-manager's)
+  std::vector<prefix> cni_cidrs;           // the CNI's own per-node blocks (a CiliumNode's), where it has them
   std::optional<prefix> network_pod_cidr;  // flanneld's Network as this node's agent read it
 };
 
@@ -118,8 +119,15 @@ struct cluster_world {
   bool servicecidr_kind = false;         // the Kubernetes version has a ServiceCIDR kind at all
   bool servicecidr_default_on = false;   // MultiCIDRServiceAllocator is on by default (GA)
   std::string servicecidr_api;           // the group version that serves it at this minor
-  bool flannel = false;                  // flanneld reads Network (net-conf.json)
-  bool calico_api_server = false;        // kubectl serves projectcalico.org/v3
+  bool flannel = false;                  // flanneld reads its Network (range_field) at start
+  /// Nodes take their pod blocks from the CNI operator's pools when they start
+  /// (Cilium: a CiliumNode's CIDRs), not from kube-controller-manager.
+  bool node_blocks_from_pools = false;
+  std::string range_field;               // the CNI configuration field naming the pod range (the IPAM profile's)
+  bool calico_api_server = false;        // kubectl serves the pools' API (the profile's pool tool is kubectl)
+  std::string pool_api;                  // the apiVersion of the pool objects (the IPAM profile's)
+  bool kube_proxy_holds_pool = false;    // kube-proxy's clusterCIDR must hold the pools (the IPAM profile's)
+  bool pods_move_at_restart = false;     // a restarted pod takes an address of any enabled pool (pickup restart-pods)
   bool sans_from_spec = false;           // a control-plane roll reissues the certificate from the spec
   bool kubelet_in_server = false;        // a server's kubelet and API server are one process (kubelet_in_server)
   bool dns_by_distribution = false;      // the distribution renders kube-dns from its settings (dns_addon_rerender)
@@ -130,6 +138,7 @@ struct cluster_world {
   std::vector<service> services;
   std::vector<service_cidr_object> service_cidrs;
   std::vector<pool> pools;
+  std::vector<pool> operator_pools;      // the pools as the CNI operator read them at its last start
   std::vector<address> certificate;      // the served certificate's service addresses
   std::vector<address> extra_sans;       // configured extra SANs
   bool coredns_scaled = false;
