@@ -50,7 +50,6 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   cluster_world c;
   c.owner = index;
   c.name = o.name;
-  c.version = o.kubernetes;
   for (auto k : o.ranges) {
     const auto& r = f.ranges[k];
     if (!r.is_plain()) continue;

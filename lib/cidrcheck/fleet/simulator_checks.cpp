@@ -50,9 +50,10 @@ auto kubernetes_ip(const cluster_world& c) -> std::optional<address> {
   return std::nullopt;
 }
 
-// The strongest encapsulation of a pod's pool: what its traffic to another subnet has.
+// The strongest encapsulation of a pod's pool: what its traffic to another
+// subnet has (where pods take node podCIDRs, the CNI carries it as it always did).
 auto encapsulation_of(const cluster_world& c, const pod& p) -> encapsulation {
-  if (c.addresses == pod_addresses::node_pod_cidr) return c.node_encapsulation;
+  if (c.addresses == pod_addresses::node_pod_cidr) return encapsulation::always;
   const auto* pl = find_pool(c, p.pool);
   if (pl == nullptr) return encapsulation::never;
   return std::max(pl->ipip, pl->vxlan);

@@ -730,8 +730,11 @@ struct executor {
                           " lies in no range kube-apiserver allocates from, or is taken");
       }
       s.ips = ips;
-    } else if (auto ip = allocate_cluster_ip(ip_version::v4, {})) {
-      s.ips = {ip->first};
+    } else {
+      // A Service that asks for no address takes one of the cluster's primary family.
+      auto flag = apiserver_flag_ranges(*c);
+      auto v = flag.empty() ? ip_version::v4 : flag.front().version();
+      if (auto ip = allocate_cluster_ip(v, {})) s.ips = {ip->first};
     }
     c->services.push_back(std::move(s));
   }

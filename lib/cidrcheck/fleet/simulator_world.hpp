@@ -112,7 +112,6 @@ enum class pod_addresses : std::uint8_t { node_pod_cidr, pools, network };
 struct cluster_world {
   std::uint32_t owner = 0;
   std::string name;  // the owner's, as written
-  std::optional<kube_version> version;
   std::vector<prefix> retired;  // the cluster's ranges the plan gives up (what an unnamed old pool holds)
   bool provider_control_plane = false;   // the provider runs the control plane: no flag is the operator's
   pod_addresses addresses = pod_addresses::node_pod_cidr;
@@ -166,7 +165,6 @@ struct cluster_world {
   /// The network between subnets does not route pod addresses, so pods talk
   /// across subnets only encapsulated: the old pool used encapsulation (calico-encap-needed).
   bool cross_subnet_needs_encapsulation = false;
-  encapsulation node_encapsulation = encapsulation::never;  // the CNI's, where pods take node podCIDRs
   /// A replacement cluster built beside this one (change_resource cluster create),
   /// numbered as planned; it takes this one's place when this one is removed.
   std::shared_ptr<cluster_world> replacement;
