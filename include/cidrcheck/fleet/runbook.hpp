@@ -21,6 +21,9 @@ auto migration_facts() -> const std::vector<migration_fact>&;
 /// defect of the runbook citing it).
 auto migration_fact_by_id(std::string_view id) -> const migration_fact&;
 
+/// The fact with this id, or nullptr when docs/migration-facts.md does not list it.
+auto find_migration_fact(std::string_view id) -> const migration_fact*;
+
 /// One file of a plan's runbooks, at a path relative to the folder it goes in.
 struct runbook_file {
   std::string path;  ///< "01-service-cidr-api-a/runbook.md", "01-service-cidr-api-a/servicecidr.yaml"
