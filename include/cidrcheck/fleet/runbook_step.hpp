@@ -13,6 +13,7 @@
 // step's, so a name such as `a;touch X` cannot reach a shell unquoted.
 
 #include <cidrcheck/address.hpp>
+#include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/prefix.hpp>
 
 #include <concepts>
@@ -58,7 +59,7 @@ constexpr auto to_string(component c) noexcept -> std::string_view {
 /// number, a word, ranges (one per IP family, or a pool list), addresses, or
 /// a list of words. Strings are words cidrcheck chose or names from the input;
 /// emitters quote both.
-using setting = std::variant<bool, std::int64_t, std::string, std::vector<prefix>, std::vector<address>,
+using setting_value = std::variant<bool, std::int64_t, std::string, std::vector<prefix>, std::vector<address>,
                              std::vector<std::string>>;
 
 /// How a change reaches the members of a replicated component: one member at
@@ -133,8 +134,11 @@ struct kube_object {
   std::string api_version;   ///< "networking.k8s.io/v1", "projectcalico.org/v3"
   std::string kind;          ///< "ServiceCIDR", "IPPool", "Service"
   std::string namespace_name;  ///< empty for a cluster-scoped object
-  std::string name;
+  std::string name;           ///< empty when the name is not known (an existing pool): see name_hint
   doc_map body;
+  /// What the object is, where `name` is empty ("the pool whose cidr is 10.244.0.0/16"):
+  /// the operator looks its name up.
+  std::string name_hint;
 };
 
 /// The tool that manages an object kind (from the CNI's profile: a Calico
@@ -155,6 +159,9 @@ enum class service_selection : std::uint8_t {
   load_balancer,       ///< Services of type LoadBalancer
   dns,                 ///< the cluster DNS Service (kube-dns)
   kubernetes_default,  ///< the `kubernetes` Service in `default`, which kube-apiserver recreates itself
+  /// dual-stack Services whose secondary address lies in the moved range: a new
+  /// one by setting ipFamilyPolicy to SingleStack and back; the primary address stays
+  dual_stack_secondary,
 };
 
 /// Which workloads a restart step acts on.
@@ -162,6 +169,7 @@ enum class workload_selection : std::uint8_t {
   all_pods,        ///< every pod (Deployments, StatefulSets, DaemonSets rolled; bare pods deleted)
   pods_in_ranges,  ///< pods with an address in the step's ranges
   component,       ///< the pods of one component (the step's component)
+  scale_up,        ///< no restart: only scale_up_first's Deployments scaled up, until the migration ends
 };
 
 /// What a provider-side (cloud or on-premises) change acts on.
@@ -208,7 +216,7 @@ enum class expectation : std::uint8_t {
 };
 
 /// A check after a step: look at something and see something.
-struct check {
+struct step_check {
   observable what = observable::pod_addresses;
   expectation must = expectation::none_in;
   std::vector<prefix> ranges;
@@ -225,7 +233,7 @@ struct check {
 struct set_flag {
   component target = component::kube_apiserver;
   std::string flag;
-  setting value;
+  setting_value value;
   rollout order = rollout::one_at_a_time;
 };
 
@@ -251,7 +259,7 @@ struct enable_api {
 struct edit_field {
   config_store store = config_store::control_plane;
   std::string path;
-  setting value;
+  setting_value value;
   enum class mode : std::uint8_t { set, add, remove } how = mode::set;
 };
 
@@ -269,6 +277,7 @@ struct delete_object {
   std::string api_version, kind, namespace_name, name;
   object_tool tool = object_tool::kubectl;
   bool wait = true;
+  std::string name_hint;  ///< what the object is, where `name` is empty (see kube_object::name_hint)
 };
 
 /// Deletes and recreates the selected Services (a cluster IP cannot change)
@@ -352,6 +361,8 @@ struct change_resource {
   std::vector<prefix> ranges;
   /// The other owner a peering or replacement concerns (index into fleet::owners).
   std::optional<std::uint32_t> other;
+  /// What `ranges` are to the cluster, where a cluster is created with them.
+  std::optional<range_role> role;
 };
 
 /// Takes a backup (etcd and the control-plane configuration) before a change
@@ -395,7 +406,7 @@ struct runbook_step {
   step_action action;
   std::vector<std::string> facts;
   std::vector<std::string> needs, makes;
-  std::vector<check> checks;
+  std::vector<step_check> checks;
   std::string why;
 };
 
