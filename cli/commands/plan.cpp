@@ -217,7 +217,7 @@ auto run_plan(std::span<const std::string> args) -> int {
   if (!write_output(output_path, render)) return exit_trouble;
   if (!emit_dir.empty()) {
     std::vector<folder_file> folder;
-    for (auto& f : runbook_files(loaded.value, result)) folder.push_back({std::move(f.path), std::move(f.text)});
+    for (auto& f : runbook_files(loaded.value, result, cat)) folder.push_back({std::move(f.path), std::move(f.text)});
     if (auto why = write_directory_atomically(emit_dir, folder, vm["force"].as<bool>()); !why.empty()) {
       std::cerr << detail::printable(emit_dir) << ": error: " << why << "\n";
       return exit_trouble;

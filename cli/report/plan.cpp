@@ -127,6 +127,7 @@ void write_step_list(std::string& buf, const std::vector<migration_step>& steps)
       if (known == facts.end()) facts.push_back(&fact);
     }
     buf += labels.empty() ? "\n" : " [" + labels + "]\n";
+    for (const auto& command : steps[k].commands) buf += "       $ " + command + "\n";
   }
   for (const auto* fact : facts) {
     buf += "     [" + fact->id + "] " + fact->text + (fact->status == "verified" ? "" : " (status: " + fact->status + ")") + "\n";
@@ -217,7 +218,12 @@ void write_plan_json(output& out, const plan_report& r) {
       for (const auto& fact : s.facts) {
         facts.push_back({{"id", fact.id}, {"fact", fact.text}, {"source", fact.source}, {"status", fact.status}});
       }
-      steps.push_back({{"step", s.text}, {"relies_on", facts}, {"needs", s.needs}, {"makes", s.makes}, {"files", s.files}});
+      steps.push_back({{"step", s.text},
+                       {"commands", s.commands},
+                       {"relies_on", facts},
+                       {"needs", s.needs},
+                       {"makes", s.makes},
+                       {"files", s.files}});
     }
     return steps;
   };

@@ -74,7 +74,9 @@ auto steps_list(const std::vector<migration_step>& list) -> py::list {
     py::dict sd;
     sd["step"] = to_str(s.text);
     sd["relies_on"] = facts;
-    py::list needs, makes, files;
+    py::list needs, makes, files, commands;
+    for (const auto& x : s.commands) commands.append(to_str(x));
+    sd["commands"] = commands;
     for (const auto& x : s.needs) needs.append(to_str(x));
     for (const auto& x : s.makes) makes.append(to_str(x));
     for (const auto& x : s.files) files.append(to_str(x));

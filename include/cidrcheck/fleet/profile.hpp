@@ -129,6 +129,9 @@ struct distribution_profile {
   sourced<std::vector<std::string>> apply_control_plane;
   /// The commands of the distribution's tool that roll the nodes (node_roll::cluster_tool).
   sourced<std::vector<std::string>> nodes_command;
+  /// Where a cluster spec names the cluster's network and its subnets, for a
+  /// replacement's spec (kops: spec.networkCIDR, spec.subnets); empty where none.
+  sourced<std::vector<std::string>> network_fields;
   /// The provider picks an IPv6 cluster's service range and pod addresses
   /// itself: the plan's IPv6 ranges for it only stand in until they are read back.
   sourced<bool> assigns_ipv6;

@@ -169,6 +169,7 @@ enum class workload_selection : std::uint8_t {
   all_pods,        ///< every pod (Deployments, StatefulSets, DaemonSets rolled; bare pods deleted)
   pods_in_ranges,  ///< pods with an address in the step's ranges
   component,       ///< the pods of one component (the step's component)
+  scale_up,        ///< no restart: only scale_up_first's Deployments scaled up, until the migration ends
 };
 
 /// What a provider-side (cloud or on-premises) change acts on.
@@ -407,11 +408,6 @@ struct runbook_step {
   std::vector<std::string> needs, makes;
   std::vector<step_check> checks;
   std::string why;
-  /// The step interrupts workloads by design (a maintenance window; the moment
-  /// kubernetes.default moves, until pods restart): what they reached may be
-  /// lost from this step until a later step brings all of it back, which the
-  /// runbook must do (the simulator holds it to that, fleet/simulator.hpp).
-  bool interrupts = false;
 };
 
 /// A runbook: the typed steps of one operation of a plan (or of one change

@@ -275,7 +275,7 @@ void profile_keys(yaml_reader& r, std::uint32_t node, const std::vector<yaml_rea
 constexpr std::string_view distribution_profile_keys[] = {
     "managed", "cloud", "control_plane", "settings", "sans", "sans_field", "dns_addon", "nodes", "embeds_cni",
     "config_api", "kubelet_config_map", "restore_control_plane", "pod_range_container", "moves_network",
-    "kubelet_in_server", "apply_control_plane", "nodes_command", "assigns_ipv6"};
+    "kubelet_in_server", "apply_control_plane", "nodes_command", "assigns_ipv6", "network_fields"};
 
 void read_distribution_profile(yaml_reader& r, std::uint32_t node, distribution_profile& p) {
   auto entries = r.mapping(node, "a distribution profile");
@@ -300,6 +300,7 @@ void read_distribution_profile(yaml_reader& r, std::uint32_t node, distribution_
     if (e.key == "apply_control_plane") read_sourced_strings(r, e.value, "apply_control_plane", p.apply_control_plane);
     if (e.key == "nodes_command") read_sourced_strings(r, e.value, "nodes_command", p.nodes_command);
     if (e.key == "assigns_ipv6") read_sourced_bool(r, e.value, "assigns_ipv6", p.assigns_ipv6);
+    if (e.key == "network_fields") read_sourced_strings(r, e.value, "network_fields", p.network_fields);
   }
 }
 
