@@ -13,7 +13,9 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 namespace cidrcheck {
 
@@ -26,7 +28,9 @@ using namespace detail::sim;
 auto plain_ranges(const fleet& f, const owner& o, range_role role) -> std::vector<prefix> {
   std::vector<prefix> out;
   for (auto k : o.ranges) {
-    if (f.ranges[k].role == role && f.ranges[k].is_plain()) out.push_back(f.ranges[k].cidr);
+    // A range the input gives only a size of (`pods: /15`) has no address yet: nothing uses it.
+    const auto& r = f.ranges[k];
+    if (r.role == role && r.is_plain() && r.cidr.is_valid()) out.push_back(r.cidr);
   }
   return out;
 }
@@ -158,7 +162,7 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
       c.pools.push_back(p);
     }
     c.operator_pools = c.pools;
-    if (c.node_blocks_from_pools) {
+    if (c.node_blocks_from_pools && !pods.empty()) {
       for (std::size_t k = 0; k < c.nodes.size(); ++k) c.nodes[k].cni_cidrs = {node_block(pods.front(), k + 8)};
     }
   }
@@ -200,6 +204,9 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
       c.pods.push_back(p);
     }
   }
+  // Where the fleet does not say enough for CoreDNS to run in the model (no pod
+  // range the pools could hold), DNS is not held to what it never did.
+  c.dns_at_start = std::any_of(c.pods.begin(), c.pods.end(), [](const pod& p) { return p.workload == "coredns" && running(p); });
   return c;
 }
 
@@ -404,6 +411,84 @@ void check_moments(const simulation_context& ctx, const std::vector<moment>& mom
   }
 }
 
+// The ranges a step names: in what it sets, recreates into, restarts, routes,
+// changes at the provider, selects nodes by, and checks.
+auto named_ranges(const runbook_step& s) -> std::vector<prefix> {
+  std::vector<prefix> out;
+  auto add = [&](const std::vector<prefix>& list) { out.insert(out.end(), list.begin(), list.end()); };
+  std::visit(
+      [&](const auto& a) {
+        using kind = std::decay_t<decltype(a)>;
+        if constexpr (std::is_same_v<kind, set_flag> || std::is_same_v<kind, edit_field>) {
+          if (const auto* list = std::get_if<std::vector<prefix>>(&a.value)) add(*list);
+        } else if constexpr (std::is_same_v<kind, recreate_services>) {
+          add(a.into);
+        } else if constexpr (std::is_same_v<kind, restart_workloads> || std::is_same_v<kind, change_resource>) {
+          add(a.ranges);
+        } else if constexpr (std::is_same_v<kind, advertise_route> || std::is_same_v<kind, withdraw_route>) {
+          out.push_back(a.cidr);
+        } else if constexpr (std::is_same_v<kind, drain_nodes> || std::is_same_v<kind, remove_nodes> ||
+                             std::is_same_v<kind, register_nodes> || std::is_same_v<kind, roll_nodes>) {
+          add(a.nodes.pod_cidr_outside);
+        }
+      },
+      s.action);
+  for (const auto& c : s.checks) add(c.ranges);
+  return out;
+}
+
+// What a runbook moves: each (owner, role) of which a step names a range (or a
+// block inside one) the plan adds or retires. The end state of a runbook is the plan's for these and
+// the original fleet's for the rest, which other runbooks of the plan move.
+auto moved_roles(const fleet& original, const fleet& planned, const runbook& book) -> std::vector<moved_role> {
+  std::vector<prefix> named;
+  for (const auto& step : book.steps) {
+    auto more = named_ranges(step);
+    named.insert(named.end(), more.begin(), more.end());
+  }
+  auto plain = [](const fleet& f, std::uint32_t o) {
+    std::vector<std::pair<range_role, prefix>> out;
+    if (o >= f.owners.size()) return out;
+    for (auto k : f.owners[o].ranges) {
+      if (f.ranges[k].is_plain() && f.ranges[k].cidr.is_valid()) out.emplace_back(f.ranges[k].role, f.ranges[k].cidr);
+    }
+    return out;
+  };
+  // Only the runbook's own owners: O(its steps and their owners' ranges), whatever the fleet's size.
+  std::vector<std::uint32_t> owners(book.owners.begin(), book.owners.end());
+  for (const auto& step : book.steps) owners.push_back(step.owner);
+  std::sort(owners.begin(), owners.end());
+  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+  std::vector<moved_role> out;
+  for (auto o : owners) {
+    auto before = plain(original, o), after = plain(planned, o);
+    auto mark = [&](const std::vector<std::pair<range_role, prefix>>& from, const std::vector<std::pair<range_role, prefix>>& other) {
+      for (const auto& r : from) {
+        if (std::find(other.begin(), other.end(), r) != other.end()) continue;
+        bool is_named = std::any_of(named.begin(), named.end(), [&](const prefix& p) { return p.subnet_of(r.second); });
+        if (is_named) out.push_back({o, r.first});
+      }
+    };
+    mark(after, before);
+    mark(before, after);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Whether a step interrupts workloads by its kind, so that what they reached may
+// be lost from it until a later step brings all of it back: draining or
+// removing nodes stops their pods, and a Service deleted (or recreated at a new
+// address) is gone for the clients that hold its address until they restart.
+// Any other step that loses reachability or DNS is a failure at once.
+auto interrupts(const runbook_step& s) -> bool {
+  if (std::holds_alternative<drain_nodes>(s.action) || std::holds_alternative<remove_nodes>(s.action)) return true;
+  if (std::holds_alternative<recreate_services>(s.action)) return true;
+  const auto* d = std::get_if<delete_object>(&s.action);
+  return d != nullptr && d->kind == "Service";
+}
+
 // Runs one runbook's steps on its world; the moments whose projection changed.
 void run(const simulation_context& ctx, const runbook& book, std::size_t index, world& w, simulation_result& result,
          std::vector<moment>& moments) {
@@ -417,7 +502,7 @@ void run(const simulation_context& ctx, const runbook& book, std::size_t index, 
       result.skipped.push_back(k);
       continue;
     }
-    interrupted = interrupted || step.interrupts;
+    interrupted = interrupted || interrupts(step);
     if (check_state(w, k, baseline, interrupted)) interrupted = false;
     check_step(w, k, step);
     auto now = project(w, *ctx.original, *ctx.planned);
@@ -429,7 +514,7 @@ void run(const simulation_context& ctx, const runbook& book, std::size_t index, 
   }
   // An interruption the runbook never ends is a failure of its end.
   if (interrupted) check_state(w, book.steps.size(), baseline, false);
-  check_end(w, book.steps.size(), *ctx.planned, last);
+  check_end(w, book.steps.size(), *ctx.original, *ctx.planned, moved_roles(*ctx.original, *ctx.planned, book), last);
 }
 
 }  // namespace

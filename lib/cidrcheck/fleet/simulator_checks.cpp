@@ -223,7 +223,8 @@ auto check_state(world& w, std::size_t step, const std::vector<reach_target>& ba
         break;
       }
     }
-    // dns: the address kubelets hand out, and every pod's, answer.
+    // dns: the address kubelets hand out, and every pod's, answer (where they did at the start).
+    if (!c.dns_at_start) continue;
     bool coredns = std::any_of(c.pods.begin(), c.pods.end(), [](const pod& p) { return p.workload == "coredns" && running(p); });
     auto handed_out = addresses_of(c.kubelet.get(cluster_dns_field));
     for (const auto& a : handed_out) {
@@ -329,8 +330,10 @@ auto observe(const world& w, const cluster_world* c, std::uint32_t owner, const 
     case observable::kubernetes_service_ip:
     case observable::dns_service_ip:
       for (const auto& s : c->services) {
+        // The DNS Service the check names (a temporary kube-dns-next), else kube-dns.
+        const std::string_view dns_name = k.name.empty() ? std::string_view("kube-dns") : std::string_view(k.name);
         bool wanted = k.what == observable::kubernetes_service_ip ? s.kind == service_kind::kubernetes
-                                                                  : s.kind == service_kind::dns && s.name == "kube-dns";
+                                                                  : s.kind == service_kind::dns && s.name == dns_name;
         if (wanted) out.addresses.insert(out.addresses.end(), s.ips.begin(), s.ips.end());
       }
       break;
@@ -537,7 +540,13 @@ auto project(const world& w, const fleet& original, const fleet& planned) -> std
   return out;
 }
 
-void check_end(world& w, std::size_t steps, const fleet& planned, const std::vector<owner_projection>& now) {
+void check_end(world& w, std::size_t steps, const fleet& original, const fleet& planned,
+               const std::vector<moved_role>& moved, const std::vector<owner_projection>& now) {
+  // Where owner o's ranges of a role end: the plan's if the runbook moves them, else where they were.
+  auto end_fleet = [&](std::uint32_t o, range_role role) -> const fleet& {
+    return std::binary_search(moved.begin(), moved.end(), moved_role{o, role}) || o >= original.owners.size() ? planned
+                                                                                                               : original;
+  };
   auto range_text = [&](const std::vector<std::pair<range_role, prefix>>& list) {
     std::string out;
     for (const auto& [role, cidr] : list) out += (out.empty() ? "" : ", ") + std::string(to_string(role)) + " " + cidr.to_string();
@@ -546,8 +555,12 @@ void check_end(world& w, std::size_t steps, const fleet& planned, const std::vec
   for (const auto& p : now) {
     const auto& o = planned.owners[p.owner];
     std::vector<std::pair<range_role, prefix>> want;
-    for (auto k : o.ranges) {
-      if (planned.ranges[k].is_plain()) want.emplace_back(planned.ranges[k].role, planned.ranges[k].cidr);
+    for (auto role : {range_role::network, range_role::pods, range_role::services, range_role::external}) {
+      const auto& f = end_fleet(p.owner, role);
+      for (auto k : f.owners[p.owner].ranges) {
+        const auto& r = f.ranges[k];
+        if (r.is_plain() && r.role == role && r.cidr.is_valid()) want.emplace_back(r.role, r.cidr);
+      }
     }
     std::sort(want.begin(), want.end());
     want.erase(std::unique(want.begin(), want.end()), want.end());
@@ -555,10 +568,11 @@ void check_end(world& w, std::size_t steps, const fleet& planned, const std::vec
       fail(w, steps, simulation_check::end_state, std::nullopt,
            o.name + " ends using " + range_text(p.ranges) + ", where the plan has " + range_text(want));
     }
-    if (o.dns && p.dns && *o.dns != *p.dns) {
+    const auto& dns = end_fleet(p.owner, range_role::services).owners[p.owner].dns;
+    if (dns && p.dns && *dns != *p.dns) {
       fail(w, steps, simulation_check::end_state, std::nullopt,
            o.name + "'s kubelets end handing out DNS address " + p.dns->to_string() + ", where the plan has " +
-               o.dns->to_string());
+               dns->to_string());
     }
   }
   for (const auto& r : w.routes) {
@@ -566,9 +580,13 @@ void check_end(world& w, std::size_t steps, const fleet& planned, const std::vec
     if (r.route) {
       want.push_back(planned.ranges[planned.routes[*r.route].range].cidr);
     } else {
-      for (auto k : planned.owners[r.owner].ranges) {
-        const auto& range = planned.ranges[k];
-        if (range.is_plain() && r.roles.names(range.role)) want.push_back(range.cidr);
+      for (auto role : {range_role::network, range_role::pods, range_role::services, range_role::external}) {
+        if (!r.roles.names(role)) continue;
+        const auto& f = end_fleet(r.owner, role);
+        for (auto k : f.owners[r.owner].ranges) {
+          const auto& range = f.ranges[k];
+          if (range.is_plain() && range.role == role && range.cidr.is_valid()) want.push_back(range.cidr);
+        }
       }
     }
     auto have = r.prefixes;

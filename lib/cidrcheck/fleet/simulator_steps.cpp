@@ -6,6 +6,7 @@
 #include "simulator_world.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -489,17 +490,20 @@ struct executor {
   // --- the kinds of step ---------------------------------------------------------
 
   void operator()(const set_flag& s) {
-    if (c->provider_control_plane) {
+    // The provider runs the control plane; the node components stay the operator's.
+    if (c->provider_control_plane &&
+        (s.target == component::kube_apiserver || s.target == component::kube_controller_manager)) {
       return refuse(std::nullopt, "the provider runs " + std::string(to_string(s.target)) + ": " + s.flag +
                                       " is not the operator's to set");
     }
     auto* state = component_of(s.target);
     if (state == nullptr) return;
     state->write(s.flag, s.value);
-    // Written through the control-plane configuration (a static pod manifest, a
-    // cluster spec, server flags): that configuration now says it.
+    // Written where the profile places it (a static pod manifest and kubeadm's
+    // ClusterConfiguration, a cluster spec, server flags, the kubelet's
+    // configuration), as the step model's set_flag says: that store now says it.
     for (const auto& place : c->places) {
-      if (place.target == s.target && place.setting == s.flag && place.store == config_store::control_plane) {
+      if (place.target == s.target && place.setting == s.flag) {
         stored_value(place.store, place.field) = s.value;
       }
     }
@@ -749,53 +753,67 @@ struct executor {
   }
 
   // A Calico pool: calico_tool says with which tool; pool_apply_replaces says
-  // that fields left out fall back to their defaults.
+  // that fields an applied definition leaves out fall back to their defaults,
+  // where a patch keeps them.
   void apply_pool(const apply_object& s) {
     const auto& o = s.object;
     if (pool_api_refused(s)) return;
-    pool p;
-    p.name = o.name;
-    if (const auto* cidr = field(o.body, "spec.cidr")) {
-      if (const auto* text = std::get_if<std::string>(&cidr->value)) {
-        if (auto parsed = prefix::try_parse(*text)) p.cidr = *parsed;
-      }
-    }
-    auto mode = [&](std::string_view path) {
+    const bool patch = s.how == apply_object::mode::patch;
+    auto mode = [&](std::string_view path) -> std::optional<encapsulation> {
       const auto* node = field(o.body, path);
       const auto* text = node != nullptr ? std::get_if<std::string>(&node->value) : nullptr;
-      if (text == nullptr) return encapsulation::never;
+      if (text == nullptr) return std::nullopt;
       if (*text == "Always") return encapsulation::always;
       if (*text == "CrossSubnet") return encapsulation::cross_subnet;
       return encapsulation::never;
     };
-    p.ipip = mode("spec.ipipMode");
-    p.vxlan = mode("spec.vxlanMode");
-    auto flag = [&](std::string_view path) {
+    auto flag = [&](std::string_view path) -> std::optional<bool> {
       const auto* node = field(o.body, path);
       const auto* value = node != nullptr ? std::get_if<bool>(&node->value) : nullptr;
-      return value != nullptr && *value;
+      return value != nullptr ? std::optional<bool>(*value) : std::nullopt;
     };
-    p.nat_outgoing = flag("spec.natOutgoing");
-    p.disabled = flag("spec.disabled");
-    // An existing pool (by name, or by its cidr where the runbook does not know the name).
-    pool* existing = nullptr;
+    // What the definition sets, onto `onto` (a new pool's defaults, or the pool patched).
+    auto written = [&](pool onto) {
+      if (const auto* cidr = field(o.body, "spec.cidr")) {
+        if (const auto* text = std::get_if<std::string>(&cidr->value)) {
+          if (auto parsed = prefix::try_parse(*text)) onto.cidr = *parsed;
+        }
+      }
+      if (auto m = mode("spec.ipipMode")) onto.ipip = *m;
+      if (auto m = mode("spec.vxlanMode")) onto.vxlan = *m;
+      if (auto b = flag("spec.natOutgoing")) onto.nat_outgoing = *b;
+      if (auto b = flag("spec.disabled")) onto.disabled = *b;
+      return onto;
+    };
+    // The existing pools it names: by name, or, where the runbook cannot know
+    // the name, those holding a range the plan retires (the old pools).
+    std::vector<pool*> existing;
     for (auto& q : c->pools) {
-      if (o.name.empty() ? q.cidr == p.cidr : q.name == o.name) existing = &q;
+      if (o.name.empty() ? inside_any(c->retired, q.cidr) : q.name == o.name) existing.push_back(&q);
     }
-    if (existing == nullptr) {
-      if (p.name.empty()) p.name = "pool-" + p.cidr.to_string();
+    if (existing.empty()) {
+      auto p = written(pool{});
+      if (patch || !p.cidr.is_valid()) {
+        return refuse(std::nullopt, "there is no IPPool " + (o.name.empty() ? o.name_hint : o.name) + " to change");
+      }
+      p.name = o.name.empty() ? "pool-" + p.cidr.to_string() : o.name;
       c->pools.push_back(p);
       return;
     }
-    p.name = existing->name;
-    const bool weaker = std::max(p.ipip, p.vxlan) < std::max(existing->ipip, existing->vxlan);
-    const bool used = std::any_of(c->pods.begin(), c->pods.end(), [&](const pod& x) { return running(x) && x.pool == p.name; });
-    if (weaker && used && c->cross_subnet_needs_encapsulation) {
-      fail(w, index, simulation_check::reachability, simulation_rule::pool_apply_replaces,
-           "IPPool " + p.name + " applied without its ipipMode/vxlanMode: they fall back to Never, and its pods lose "
-           "traffic between subnets");
+    for (auto* e : existing) {
+      pool defaults;
+      defaults.name = e->name;
+      defaults.cidr = e->cidr;
+      auto p = written(patch ? *e : defaults);
+      const bool weaker = std::max(p.ipip, p.vxlan) < std::max(e->ipip, e->vxlan);
+      const bool used = std::any_of(c->pods.begin(), c->pods.end(), [&](const pod& x) { return running(x) && x.pool == e->name; });
+      if (weaker && used && c->cross_subnet_needs_encapsulation) {
+        fail(w, index, simulation_check::reachability, simulation_rule::pool_apply_replaces,
+             "IPPool " + e->name + " applied without its ipipMode/vxlanMode: they fall back to Never, and its pods lose "
+             "traffic between subnets");
+      }
+      *e = p;
     }
-    *existing = p;
   }
 
   void operator()(const delete_object& s) {
@@ -989,6 +1007,7 @@ struct executor {
       case workload_selection::component: return restart(s.target);
       case workload_selection::all_pods: return move_pods();
       case workload_selection::pods_in_ranges: return move_pods(&s.ranges);
+      case workload_selection::scale_up: return;  // the scale-up above is the whole step
     }
   }
 

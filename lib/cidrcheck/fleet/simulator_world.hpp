@@ -141,6 +141,7 @@ struct cluster_world {
   std::vector<address> certificate;      // the served certificate's service addresses
   std::vector<address> extra_sans;       // configured extra SANs
   bool coredns_scaled = false;
+  bool dns_at_start = false;  // CoreDNS ran when the runbook began: the dns check holds it to that
   /// Where the profile says each setting is stored (kubeadm's ClusterConfiguration
   /// beside the static pod flag): what the next upgrade renders the component from.
   struct place {
@@ -278,9 +279,19 @@ struct owner_projection {
 /// ranges before and after the plan something uses.
 auto project(const world& w, const fleet& original, const fleet& planned) -> std::vector<owner_projection>;
 
-/// The end state: the projection is the planned fleet, routes carry the planned
-/// ranges only, stored configuration matches what runs, control-plane nodes keep their marks.
-void check_end(world& w, std::size_t steps, const fleet& planned, const std::vector<owner_projection>& now);
+/// An owner's role that a runbook moves (index into fleet::owners).
+struct moved_role {
+  std::uint32_t owner = 0;
+  range_role role = range_role::network;
+  friend auto operator<=>(const moved_role&, const moved_role&) = default;
+};
+
+/// The end state: for the roles the runbook moves (`moved`, sorted) the
+/// projection is the planned fleet's and routes carry the planned ranges only,
+/// for the others the original fleet's (another runbook moves them); stored
+/// configuration matches what runs, control-plane nodes keep their marks.
+void check_end(world& w, std::size_t steps, const fleet& original, const fleet& planned,
+               const std::vector<moved_role>& moved, const std::vector<owner_projection>& now);
 
 /// The ranges kube-apiserver allocates cluster IPs from: the ServiceCIDRs not
 /// being deleted when it serves the API, else its flag's ranges.
