@@ -4,6 +4,7 @@
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/limit_error.hpp>
 
+#include "pins.hpp"
 #include "vpc.hpp"
 
 #include <algorithm>
@@ -148,7 +149,7 @@ class routing_index {
 class checker {
  public:
   checker(const fleet& f, const catalog& c, const check_options& o)
-      : f_(f), c_(c), options_(o), routing_(f), vpcs_(f) {}
+      : f_(f), c_(c), options_(o), routing_(f), vpcs_(f), pins_(detail::match_pins(f.plan.pins, f)) {}
 
   auto run() -> std::vector<finding> {
     find_destinations();
@@ -422,7 +423,7 @@ class checker {
     }
     x.message = both + "; " + where;
     // The side to move: the cheaper one, unless the fleet file's plan section pins it.
-    bool a_pinned = pinned(a), b_pinned = pinned(b);
+    bool a_pinned = pins_.pinned[x.ranges[0]], b_pinned = pins_.pinned[x.ranges[1]];
     if (a_pinned && b_pinned) {
       x.hint = "both ranges are pinned in the plan section: unpin one to let `cidrcheck plan` move it, or stop "
                "routing one of them";
@@ -434,10 +435,6 @@ class checker {
       x.hint = "move the " + f_.role_name(a) + " range of " + a_owner +
                " (the cheaper side) to free space, or stop routing it (`cidrcheck plan` proposes the move)";
     }
-  }
-
-  auto pinned(const fleet_range& r) const -> bool {
-    return std::any_of(f_.plan.pins.begin(), f_.plan.pins.end(), [&](const pin_pattern& p) { return pins(p, f_, r); });
   }
 
   // Pods inside a network range of their own cluster whose IPAM mode takes pod
@@ -708,6 +705,7 @@ class checker {
   const check_options& options_;
   routing_index routing_;
   detail::vpc_index vpcs_;
+  detail::pinned_ranges pins_;  // which ranges the plan section pins, for the hints of overlaps
   std::vector<finding> findings_;
   std::optional<address_set> private_;
   std::optional<std::map<prefix, std::string>> defaults_;

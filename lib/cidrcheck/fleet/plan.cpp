@@ -2,6 +2,7 @@
 
 #include "migration.hpp"
 #include "operation_cover.hpp"
+#include "pins.hpp"
 #include "vpc.hpp"
 
 #include <cidrcheck/address_set.hpp>
@@ -152,18 +153,11 @@ class planner {
   // A range is pinned by a pattern, or because it is a network's and the
   // network is not movable.
   void mark_pins() {
-    pinned_.assign(working_.ranges.size(), false);
-    std::vector<bool> used(settings_.pins.size(), false);
+    auto [pinned, used] = detail::match_pins(settings_.pins, working_);
+    pinned_ = std::move(pinned);
     for (std::uint32_t k = 0; k < working_.ranges.size(); ++k) {
-      const auto& r = working_.ranges[k];
-      const auto& o = working_.owners[r.owner];
+      const auto& o = working_.owners[working_.ranges[k].owner];
       if (o.kind == owner_kind::network && !o.movable) pinned_[k] = true;
-      for (std::size_t p = 0; p < settings_.pins.size(); ++p) {
-        if (pins(settings_.pins[p], working_, r)) {
-          pinned_[k] = true;
-          used[p] = true;
-        }
-      }
     }
     for (std::size_t p = 0; p < settings_.pins.size(); ++p) {
       if (used[p]) continue;

@@ -121,7 +121,14 @@ void read_avoid(plan_section& s, yaml_reader& r, const entry& e) {
 void read_pins(plan_section& s, yaml_reader& r, const entry& e) {
   if (auto items = r.list(e.value, "plan pin")) {
     for (auto item : *items) {
-      if (auto pin = r.string(item, "a pin")) s.settings.pins.push_back({*pin, r.where(item)});
+      auto pin = r.string(item, "a pin");
+      if (!pin) continue;
+      auto checked = check_plan_pin(*pin);
+      if (checked.value) {
+        s.settings.pins.push_back({std::move(*checked.value), r.where(item)});
+      } else {
+        r.error(item, diag::range, checked.error);
+      }
     }
   }
 }
