@@ -329,6 +329,168 @@ TEST(ImportTerraformPlan, ReferencesThatLeadInCirclesEnd) {
   EXPECT_EQ(cidrs(r, "c", range_role::network), v{});
 }
 
+// A subnet `depth` module calls down (module.m.module.m...), whose vpc_id is
+// any of `width` variables, each of which every call passes on as any of the
+// caller's `width` variables; the root passes aws_vpc.main. Resolved afresh at
+// every level, that is width^depth walks (12 levels of 6: two billion).
+auto nested_plan(int depth, int width) -> std::string {
+  std::string vars, subnet = "aws_subnet.s", planned = R"({"address": "MODULE", "resources": [
+      {"address": "MODULE.aws_subnet.s", "type": "aws_subnet", "values": {"cidr_block": "10.0.1.0/24"}}]})";
+  for (int k = 0; k < width; ++k) vars += std::string(k ? ", " : "") + "\"var.v" + std::to_string(k) + "\"";
+  auto arguments = [&](std::string_view refs) {
+    std::string out;
+    for (int k = 0; k < width; ++k) {
+      out += std::string(k ? ", " : "") + "\"v" + std::to_string(k) + "\": {\"references\": [" + std::string(refs) + "]}";
+    }
+    return out;
+  };
+  std::string module = R"({"resources": [{"address": "aws_subnet.s", "type": "aws_subnet", "name": "s",
+      "expressions": {"vpc_id": {"references": [)" + vars + "]}}}]}";
+  std::string path;
+  for (int level = 0; level < depth; ++level) path += std::string(level ? "." : "") + "module.m";
+  for (int level = depth - 1; level >= 0; --level) {
+    auto refs = level == 0 ? std::string(R"("aws_vpc.main.id", "aws_vpc.main")") : vars;
+    module = "{" + std::string(level == 0 ? R"("resources": [{"address": "aws_vpc.main", "type": "aws_vpc", "name": "main", "expressions": {}}], )" : "") +
+             R"("module_calls": {"m": {"source": "./m", "expressions": {)" + arguments(refs) + R"(}, "module": )" + module + "}}}";
+    auto here = path.substr(0, path.size() - (depth - 1 - level) * std::string(".module.m").size());
+    auto inner = planned;
+    for (std::size_t at; (at = inner.find("MODULE")) != std::string::npos;) inner.replace(at, 6, here);
+    planned = level == depth - 1 ? inner : R"({"address": ")" + here + R"(", "child_modules": [)" + planned + "]}";
+  }
+  for (std::size_t at; (at = planned.find("MODULE")) != std::string::npos;) planned.replace(at, 6, path);
+  return R"({"format_version": "1.2", "planned_values": {"root_module": {
+      "resources": [{"address": "aws_vpc.main", "type": "aws_vpc", "values": {"cidr_block": "10.0.0.0/16"}}],
+      "child_modules": [)" + planned + R"(]}},
+    "resource_changes": [{"address": ")" + path + "." + subnet + R"(", "change": {"actions": ["create"],
+      "after_unknown": {"vpc_id": true}}}],
+    "configuration": {"root_module": )" + module + "}}";
+}
+
+TEST(ImportTerraformPlan, VariablesThroughNestedModulesAreResolvedOncePerInstance) {
+  // 12 levels of 6 variables: linear with each module instance's variable resolved once
+  // (b92d7c3 resolved them afresh at every level and never finished).
+  auto text = nested_plan(12, 6);
+  auto r = load_text(import_kind::terraform_plan, text);
+  ASSERT_TRUE(r.ok()) << printed(r);
+  // The subnet lies in the VPC its vpc_id leads to: no note that the VPC is unknown, no conflict.
+  EXPECT_TRUE(messages(r, severity::note).empty()) << printed(r);
+  EXPECT_TRUE(r.value.conflicts.empty()) << printed(r);
+  // The same plan with the subnet outside that VPC: the allocation disagrees with its VPC.
+  auto outside = text;
+  outside.replace(outside.find("10.0.1.0/24"), 11, "10.9.1.0/24");
+  auto o = load_text(import_kind::terraform_plan, outside);
+  EXPECT_EQ(o.value.conflicts.size(), 1u) << printed(o);
+}
+
+auto errors_of(const fleet_load_result& r) -> std::vector<diagnostic> {
+  std::vector<diagnostic> out;
+  std::copy_if(r.diagnostics.begin(), r.diagnostics.end(), std::back_inserter(out),
+               [](const diagnostic& d) { return d.level == severity::error; });
+  return out;
+}
+
+// `instances` instances of module "m" (for_each), each with a subnet whose
+// vpc_id is var.v, which the call sets to aws_vpc.all, of `instances` instances:
+// instances^2 targets found, from a file of about 25 * instances nodes.
+auto wide_plan(int instances) -> std::string {
+  std::string vpcs, modules, changes;
+  for (int k = 0; k < instances; ++k) {
+    auto key = std::to_string(k);
+    vpcs += std::string(k ? "," : "") + R"({"address": "aws_vpc.all[)" + key + R"(]", "type": "aws_vpc", "values": {"cidr_block": "10.)" + key + R"(.0.0/16"}})";
+    modules += std::string(k ? "," : "") + R"({"address": "module.m[\")" + key + R"(\"]", "resources": [{"address": "module.m[\")" + key +
+               R"(\"].aws_subnet.s", "type": "aws_subnet", "values": {"cidr_block": "10.)" + key + R"(.1.0/24"}}]})";
+    changes += std::string(k ? "," : "") + R"({"address": "module.m[\")" + key +
+               R"(\"].aws_subnet.s", "change": {"actions": ["create"], "after_unknown": {"vpc_id": true}}})";
+  }
+  return R"({"format_version": "1.2",
+    "planned_values": {"root_module": {"resources": [)" + vpcs + R"(], "child_modules": [)" + modules + R"(]}},
+    "resource_changes": [)" + changes + R"(],
+    "configuration": {"root_module": {
+      "resources": [{"address": "aws_vpc.all", "type": "aws_vpc", "name": "all", "expressions": {}}],
+      "module_calls": {"m": {"source": "./m",
+        "expressions": {"v": {"references": ["aws_vpc.all"]}},
+        "module": {"resources": [{"address": "aws_subnet.s", "type": "aws_subnet", "name": "s",
+          "expressions": {"vpc_id": {"references": ["var.v"]}}}]}}}}}})";
+}
+
+TEST(ImportTerraformPlan, TheWorkOfFollowingReferencesIsBoundedByMaxNodes) {
+  auto text = wide_plan(80);  // 6,400 targets from about 2,000 nodes
+  auto with = [&](std::size_t max_nodes) {
+    input_limits limits;
+    limits.max_nodes = max_nodes;
+    fleet_loader loader(builtin_catalog(), limits);
+    loader.add_import_text(import_kind::terraform_plan, text, "x.json");
+    return loader.finish();
+  };
+  // At the default the plan reads (each subnet's vpc_id leads to every VPC: none taken, a note each).
+  auto read = with(input_limits{}.max_nodes);
+  ASSERT_TRUE(read.ok()) << printed(read);
+  // Just above the file's nodes, the references walk too far: one error, at the expression being resolved.
+  auto bounded = with(4'000);
+  auto errors = errors_of(bounded);
+  ASSERT_EQ(errors.size(), 1u) << printed(bounded);
+  EXPECT_EQ(errors[0].code, "limit");
+  EXPECT_EQ(errors[0].message, "terraform-plan: following references through module arguments and outputs walks more "
+                               "than the max-nodes limit of 4000 nodes");
+  auto at = text.find(R"("expressions": {"vpc_id": {"references": ["var.v"]}})");
+  ASSERT_NE(at, std::string::npos);
+  auto line = static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1);
+  EXPECT_EQ(errors[0].where.line, line) << printed(bounded);
+}
+
+// A root subnet whose vpc_id is module.a<n-1>.o, where each module a<i> passes
+// its argument x on as its output o, and gets as x module.a<i-1>.o (a0: aws_vpc.main):
+// a chain of 2n arguments and outputs in a document that nests a few levels.
+auto chain_plan(int n) -> std::string {
+  std::string calls, planned;
+  for (int k = 0; k < n; ++k) {
+    auto name = "a" + std::to_string(k), before = "a" + std::to_string(k - 1);
+    auto x = k == 0 ? std::string(R"("aws_vpc.main.id", "aws_vpc.main")")
+                    : R"("module.)" + before + R"(.o", "module.)" + before + R"(")";
+    calls += std::string(k ? ", " : "") + "\"" + name + R"(": {"source": "./a", "expressions": {"x": {"references": [)" + x +
+             R"(]}}, "module": {"outputs": {"o": {"expression": {"references": ["var.x"]}}},
+               "resources": [{"address": "null_resource.n", "type": "null_resource", "name": "n", "expressions": {}}]}})";
+    planned += R"(, {"address": "module.)" + name + R"(", "resources": [{"address": "module.)" + name +
+               R"(.null_resource.n", "type": "null_resource", "values": {}}]})";
+  }
+  auto last = "a" + std::to_string(n - 1);
+  return R"({"format_version": "1.2", "planned_values": {"root_module": {
+      "resources": [{"address": "aws_vpc.main", "type": "aws_vpc", "values": {"cidr_block": "10.0.0.0/16"}},
+                    {"address": "aws_subnet.s", "type": "aws_subnet", "values": {"cidr_block": "10.0.1.0/24"}}],
+      "child_modules": [{"address": "module.none", "resources": []})" + planned + R"(]}},
+    "resource_changes": [{"address": "aws_subnet.s", "change": {"actions": ["create"], "after_unknown": {"vpc_id": true}}}],
+    "configuration": {"root_module": {
+      "resources": [{"address": "aws_vpc.main", "type": "aws_vpc", "name": "main", "expressions": {}},
+                    {"address": "aws_subnet.s", "type": "aws_subnet", "name": "s",
+                     "expressions": {"vpc_id": {"references": ["module.)" + last + R"(.o", "module.)" + last + R"("]}}}],
+      "module_calls": {)" + calls + "}}}}";
+}
+
+TEST(ImportTerraformPlan, ChainsOfArgumentsAndOutputsAreBoundedByMaxDepth) {
+  auto text = chain_plan(40);  // 80 arguments and outputs
+  auto with = [&](std::size_t max_depth) {
+    input_limits limits;
+    limits.max_depth = max_depth;
+    fleet_loader loader(builtin_catalog(), limits);
+    loader.add_import_text(import_kind::terraform_plan, text, "x.json");
+    return loader.finish();
+  };
+  // Raised, the chain is followed to the VPC: no note that the subnet's VPC is unknown.
+  auto deep = with(100);
+  ASSERT_TRUE(deep.ok()) << printed(deep);
+  EXPECT_FALSE(std::any_of(deep.diagnostics.begin(), deep.diagnostics.end(),
+                           [](const diagnostic& d) { return d.message.find("vpc_id") != std::string::npos; }))
+      << printed(deep);
+  // At the default of 64: one error, at the argument where the chain passes it.
+  auto bounded = with(input_limits{}.max_depth);
+  auto errors = errors_of(bounded);
+  ASSERT_EQ(errors.size(), 1u) << printed(bounded);
+  EXPECT_EQ(errors[0].message, "terraform-plan: references lead through more module arguments and outputs than the "
+                               "max-depth limit of 64");
+  EXPECT_EQ(errors[0].code, "limit");
+  EXPECT_GT(errors[0].where.line, 0u);
+}
+
 // ---------------------------------------------------------------------------
 // GCP auto-mode networks: 10.128.0.0/9, in plan and state.
 
