@@ -24,6 +24,8 @@ Issue 28 (round 3), each group a class of defects; each fails on b92d7c3:
 
 Usage: trust_test.py CIDRCHECK REPO SCRATCH GROUP
 """
+import array
+import fcntl
 import json
 import os
 import resource
@@ -31,6 +33,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import termios
 import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
@@ -518,12 +521,19 @@ def test_fifo():
         status, out, err = run(*args, cwd=d, timeout=20)
         check(status == 2 and b"named pipe (FIFO) that no program writes to" in err,
               f"fifo: `{' '.join(args)}` exited {status}: {text(err)[:300]}")
-    # A program that writes to it, started first, is read; so is a pipe of the shell (<(...)).
-    writer = subprocess.Popen(["bash", "-c", "cat fleet.yaml > pipe.yaml"], cwd=d)
-    time.sleep(0.2)  # for the writer to open the pipe: a writer that comes later is not waited for
-    status, out, err = run("check", "pipe.yaml", cwd=d)
-    writer.wait(timeout=60)
-    check(status == 1 and b"overlap" in out, f"fifo: with a writer: {status} {text(err)[:300]}")
+    # A program that has it open for writing before cidrcheck starts is read, to the end it writes
+    # (here the test itself: it closes its end once FIONREAD shows cidrcheck took every byte).
+    writer = os.open(d / "pipe.yaml", os.O_RDWR)  # O_RDWR: open without waiting for a reader
+    os.write(writer, OVERLAP.encode())
+    proc = subprocess.Popen([str(CLI), "check", "pipe.yaml"], cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    waiting = array.array("i", [1])
+    while waiting[0] > 0 and proc.poll() is None:
+        fcntl.ioctl(writer, termios.FIONREAD, waiting)
+        time.sleep(0.001)
+    os.close(writer)
+    out, err = proc.communicate(timeout=120)
+    check(proc.returncode == 1 and b"overlap" in out, f"fifo: with a writer: {proc.returncode} {text(err)[:300]}")
+    # So is a pipe of the shell (<(...)).
     done = subprocess.run(["bash", "-c", '"$CLI" check <(cat fleet.yaml)'], cwd=d, capture_output=True,
                           env={**os.environ, "CLI": str(CLI)}, timeout=120)
     check(done.returncode == 1, f"fifo: <(...): {done.returncode} {text(done.stderr)[:300]}")
