@@ -125,7 +125,7 @@ void planned(const std::vector<module_def>& modules, std::size_t m, const std::s
 }
 
 auto plan_of(choices& in) -> std::string {
-  std::vector<module_def> modules(1 + in.next(7));
+  std::vector<module_def> modules(1 + in.next(5));  // at most 2^4 instances of the deepest: each input stays fast
   for (std::size_t m = 1; m < modules.size(); ++m) {
     auto& d = modules[m];
     d.parent = in.next(m);
