@@ -24,7 +24,9 @@ apt-get update -qq
 say "the wheel, in a venv on nothing but python3-venv"
 apt_install python3-venv
 python3 -m venv /tmp/wheel
+start=$SECONDS
 /tmp/wheel/bin/pip install -q --no-index "$dir"/cidrcheck-*.whl
+say "pip installed the wheel in $((SECONDS - start)) s"
 /tmp/wheel/bin/python -c '
 import cidrcheck, sys
 fleet = cidrcheck.Fleet.load(sys.argv[1])
@@ -33,9 +35,11 @@ print("clean-install: import cidrcheck", cidrcheck.__version__, "checks the exam
 ' data/examples/mesh-shared-services.yaml
 
 say "the executable: apt-get install ./cidrcheck_*.deb"
+start=$SECONDS
 apt_install "$dir"/cidrcheck_*.deb
+say "apt-get installed it and what it depends on in $((SECONDS - start)) s"
 cidrcheck --version
-exits 1 cidrcheck check /usr/share/doc/cidrcheck/examples/mesh-shared-services.yaml
+exits 1 cidrcheck check --quiet /usr/share/doc/cidrcheck/examples/mesh-shared-services.yaml
 zcat /usr/share/man/man1/cidrcheck.1.gz | grep -q '^\.TH' || { say "the man page has no .TH"; exit 1; }
 bash -c 'source /usr/share/bash-completion/completions/cidrcheck && complete -p cidrcheck'
 

@@ -8,7 +8,8 @@ runner would run it, and the release workflow against what the tests build.
   .deb nor .tar.gz is an error; `version:` alone downloads the release asset of that name (no
   network here: the message names the URL it tried);
 - .github/workflows/release.yml runs on version tags, builds with the package preset and the wheel
-  command pip_install.py runs, installs the artifacts with clean-install.sh and uploads them.
+  command pip_install.py runs, installs the artifacts with clean-install.sh and uploads them;
+- every release download that README.md, docs/ and action.yml show names one of the files built.
 
 usage: github_test.py REPO SCRATCH PACKAGES VERSION   (PACKAGES: package.cpack's dist directory)
 """
@@ -117,6 +118,24 @@ def test_release_workflow(repo):
     check(any("gh release upload" in r for r in runs), "the packages are attached to the release")
 
 
+def test_release_urls(repo, packages, version):
+    """Every release download the docs and the action show names a file the packages are built as."""
+    arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
+    built = {p.name.replace(version, "{V}") for p in packages.iterdir() if p.suffix in (".deb", ".gz")}
+    check(len(built) == 3, f"package.cpack made {sorted(built)}")
+    built.add(f"cidrcheck-{{V}}-cp311-cp311-linux_x86_64.whl")   # pip_install.py checks the wheel's name
+    shown = 0
+    for page in [repo / "README.md", repo / "action.yml", *sorted((repo / "docs").rglob("*.md"))]:
+        for url in re.findall(r"releases/download/v\S+?/[^\s\"'`),]+", page.read_text()):
+            # the version as the page writes it: a variable, the word VERSION or this version
+            version_spelled = r"\$\{?CIDRCHECK_VERSION\}?|VERSION|(?<![0-9.])" + re.escape(version) + r"(?![0-9.])"
+            name = re.sub(version_spelled, "{V}", url.rsplit("/", 1)[1])
+            name = name.replace("$arch", arch).replace("ARCH", arch)
+            check(name in built, f"{page.name} downloads {url}, which is none of the packages {sorted(built)}")
+            shown += 1
+    check(shown >= 4, f"the README, docs/ci.md and the action show release downloads ({shown} found)")
+
+
 def main():
     repo, scratch, packages = map(lambda a: Path(a).resolve(), sys.argv[1:4])
     version = sys.argv[4]
@@ -124,6 +143,7 @@ def main():
     scratch.mkdir(parents=True)
     test_action(repo, scratch, packages, version)
     test_release_workflow(repo)
+    test_release_urls(repo, packages, version)
     print("the action's install step and the release workflow: as the packages are built")
 
 
