@@ -21,6 +21,23 @@ TEST(ImportCilium, ClusterPoolSettingsAreThePodRange) {
   EXPECT_EQ(o.node_cidr_mask, 24);
   EXPECT_EQ(o.cni, "cilium");
   EXPECT_EQ(o.ipam, "cluster-pool");
+  EXPECT_EQ(o.routing_mode, "tunnel");
+}
+
+// routing-mode, else (Cilium 1.14 and before) the tunnel key: disabled is native routing.
+TEST(ImportCilium, ReadsTheRoutingModeOfNowAndOfOldCiliums) {
+  auto config = [](std::string_view data) {
+    return load_text(import_kind::cilium,
+                     "kind: ConfigMap\nmetadata: {name: cilium-config}\ndata: {" + std::string(data) + "}\n", "dc1.yaml");
+  };
+  EXPECT_EQ(owner_of(config("routing-mode: native"), "dc1").routing_mode, "native");
+  EXPECT_EQ(owner_of(config("tunnel: disabled"), "dc1").routing_mode, "native");
+  EXPECT_EQ(owner_of(config("tunnel: geneve"), "dc1").routing_mode, "tunnel");
+  EXPECT_EQ(owner_of(config("routing-mode: tunnel, tunnel: disabled"), "dc1").routing_mode, "tunnel");
+  auto odd = config("routing-mode: hybrid");
+  ASSERT_TRUE(odd.ok());
+  EXPECT_EQ(owner_of(odd, "dc1").routing_mode, "");
+  EXPECT_EQ(with_code(odd, "unread-value").size(), 1u);
 }
 
 TEST(ImportCilium, MultiPoolReadsEveryPool) {

@@ -190,6 +190,9 @@ class owner_merge {
     merge_mask(value_.node_cidr_mask, x.node_cidr_mask, "the node CIDR mask", x.where);
     merge_text(value_.cni, x.cni, "the CNI", x.where);
     merge_text(value_.ipam, x.ipam, "the IPAM mode", x.where);
+    merge_text(value_.pool_encapsulation, x.pool_encapsulation, "the pool encapsulation", x.where);
+    merge_text(value_.routing_mode, x.routing_mode, "the routing mode", x.where);
+    merge_text(value_.kube_proxy_mode, x.kube_proxy_mode, "the kube-proxy mode", x.where);
     merge_count(value_.service_count, value_.service_count_where, x.service_count, x.service_count_where,
                 "the Service count");
     merge_count(value_.load_balancer_count, value_.load_balancer_count_where, x.load_balancer_count,

@@ -8,7 +8,8 @@
 //   IPAM = "ipam"; values in pkg/ipam/option/option.go: "cluster-pool",
 //   "multi-pool", "kubernetes", ...) and the cluster-pool settings
 //   (operator/option/config.go: cluster-pool-ipv4-cidr, cluster-pool-ipv6-cidr,
-//   cluster-pool-ipv4-mask-size, cluster-pool-ipv6-mask-size).
+//   cluster-pool-ipv4-mask-size, cluster-pool-ipv6-mask-size), and the routing
+//   mode (pkg/option/config.go, RoutingMode = "routing-mode"; before 1.15 `tunnel`).
 // What the IPAM mode leaves unused is a warning, not a range. The objects do
 // not name their cluster: the user names it (cilium=NAME:FILE), else the file does.
 
@@ -26,6 +27,7 @@ struct cilium_objects {
   std::optional<int> pool_mask, pool_mask_v6, cluster_mask, cluster_mask_v6;  // the largest block (shortest prefix)
   std::optional<std::uint32_t> first_pool, cluster_pool_key;
   std::string ipam;
+  std::optional<std::string> routing_mode;
   bool seen = false;
   std::map<std::string, std::pair<std::size_t, std::uint32_t>> skipped;  // by kind: how many, the first
 };
@@ -52,6 +54,7 @@ void read_config(source_reader& in, const source_reader::object& o, cilium_objec
   if (auto mode = data->get("ipam")) {
     out.ipam = in.text(mode, "ipam").value_or("");
   }
+  out.routing_mode = cilium_routing_mode(in, data->get("routing-mode"), data->get("tunnel"));
   for (auto key : {"cluster-pool-ipv4-cidr", "cluster-pool-ipv6-cidr"}) {
     auto k = data->get(key);
     if (k && !out.cluster_pool_key) out.cluster_pool_key = k;
@@ -133,6 +136,7 @@ void import_cilium(source_reader& in, const std::vector<std::uint32_t>& roots, i
   o.value.description = "Kubernetes cluster, from its Cilium IPAM settings";
   o.value.cni = "cilium";
   o.value.ipam = objects.ipam;
+  o.value.routing_mode = objects.routing_mode.value_or("");
   // The cluster pool is the pod range the operator carves node blocks from;
   // CiliumPodIPPools are pools inside the pod ranges, like Calico's.
   add_claim(o, range_role::pods, claim_kind::exact, std::move(objects.cluster_pool));
