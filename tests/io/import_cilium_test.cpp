@@ -52,7 +52,8 @@ TEST(ImportCilium, MultiPoolReadsEveryPool) {
   auto skipped = with_code(r, "skipped");
   ASSERT_EQ(skipped.size(), 1u);
   EXPECT_EQ(skipped[0].message,
-            "cilium: skipped 1 object of kind CiliumNode: cilium reads CiliumPodIPPools and the ConfigMap cilium-config");
+            "cilium: skipped 1 object of kind CiliumNode: cilium reads CiliumPodIPPools, the ConfigMap cilium-config and "
+            "the Secret cilium-clustermesh");
 }
 
 TEST(ImportCilium, SettingsTheIpamModeDoesNotUseAreWarnings) {
@@ -96,7 +97,7 @@ TEST(ImportCilium, PoolsMustLieInsideThePodRangeOtherSourcesState) {
 TEST(ImportCilium, AFileOfSomethingElseSaysWhatIsExpected) {
   auto r = load_text(import_kind::cilium, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns}\n", "x.yaml");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(printed(r).find("CiliumPodIPPools or the ConfigMap cilium-config (none found)"), std::string::npos)
+  EXPECT_NE(printed(r).find("CiliumPodIPPools, the ConfigMap cilium-config or the Secret cilium-clustermesh (none found)"), std::string::npos)
       << printed(r);
 }
 

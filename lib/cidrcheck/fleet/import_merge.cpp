@@ -545,7 +545,8 @@ void resolve_links(std::vector<imported_owner*>& all, merged_imports& out, std::
       ranges = std::move(kept);
     }
     std::erase_if(o->claims, [](const range_claim& c) { return c.ranges.empty(); });
-    if (o->claims.empty()) {
+    // A network that carries routes (its route tables') stays, for them.
+    if (o->claims.empty() && o->routes.empty()) {
       emptied.insert(o);
     } else {
       out.moved_to[o->value.name].push_back(o->value.name);
@@ -566,6 +567,12 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
   }
   std::deque<imported_owner> extra;  // clusters of the fleet files that tagged networks name
   link_claimed(all, extra, f, index, diagnostics);
+  std::unordered_set<std::string> parted;  // "network|part", each once
+  for (const auto* o : all) {
+    if (!o->part_of.empty() && parted.insert(o->part_of + "|" + o->value.name).second) {
+      out.parts[o->part_of].push_back(o->value.name);
+    }
+  }
   resolve_links(all, out, diagnostics);
 
   // Owners by name, in the order first met.

@@ -27,6 +27,9 @@ struct merged_imports {
   /// cluster), by name: a connection naming one means those clusters (and the
   /// owner itself while it keeps ranges of its own).
   std::unordered_map<std::string, std::vector<std::string>> moved_to;
+  /// Networks that are made of owners (a GCP VPC network of its subnets), by
+  /// name: the owners that are part of each (imported_owner::part_of).
+  std::unordered_map<std::string, std::vector<std::string>> parts;
 };
 
 /// Merges imports (in the order they were read) into f, whose owners so far

@@ -1,4 +1,5 @@
-// az network vnet list|show (JSON). az prints a virtual network's properties,
+// az network vnet list|show (JSON), and az network vnet peering list (one
+// network's peerings: azure-peerings). az prints a virtual network's properties,
 // and those of its subnets and peerings, beside its name and id; the ARM API
 // (and tools that print its resources) nests them under "properties": both
 // read. A virtual network is named "group/name" in lower case, as aks and the
@@ -96,6 +97,20 @@ class vnet_reader {
     for (auto item : in_.items(p->get("virtualNetworkPeerings"), "virtualNetworkPeerings")) read_peering(item, key);
   }
 
+  // `az network vnet peering list`: one network's peerings, named by their IDs
+  // (".../virtualNetworks/LOCAL/virtualNetworkPeerings/NAME").
+  void read_listed_peering(std::uint32_t item) {
+    auto top = in_.object_at(item, "a peering");
+    if (!top) return;
+    auto id = in_.text(top->get("id"), "id");
+    auto local = id ? azure_vnet_name(*id) : "";
+    if (local.empty()) {
+      in_.wrong_document(item, "a peering with the id of its virtual network's peering (.../virtualNetworks/NAME/virtualNetworkPeerings/PEERING)");
+      return;
+    }
+    read_peering(item, local);
+  }
+
   // Adds a connection per peered pair (Azure lists a peering on each side:
   // one connection for both), and a network for a remote virtual network the
   // file does not list, from the address space the peering gives for it.
@@ -103,6 +118,13 @@ class vnet_reader {
     std::set<std::pair<std::string, std::string>> connected;
     std::map<std::string, std::size_t> remote_only;  // owner name -> out_.owners
     for (auto& p : peerings_) {
+      if (!p.complete && !owners_.contains(p.local)) {
+        in_.yaml().report(severity::note, p.node, diag::unread_value,
+                          "subnet peering " + p.name + " of " + p.local + " (peerCompleteVnets false) connects named "
+                          "subnets, which this file does not list: read it from `az network vnet list` (azure-vnets): "
+                          "no connection");
+        continue;
+      }
       if (!p.complete) {
         subnet_routes(p);
         continue;
@@ -234,6 +256,24 @@ class vnet_reader {
 };
 
 }  // namespace
+
+void import_azure_peerings(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
+  vnet_reader reader(in, out);
+  for (auto root : roots) {
+    if (in.yaml().is_null(root)) continue;
+    auto list = root;
+    if (in.yaml().node(root).kind == yaml_kind::mapping) {
+      auto top = in.object_at(root, "a peering");
+      if (top && top->get("value")) list = *top->get("value");  // the REST API's {"value": [...]}
+    }
+    if (in.yaml().node(list).kind == yaml_kind::sequence) {
+      for (auto item : in.items(list, "the list")) reader.read_listed_peering(item);
+    } else {
+      reader.read_listed_peering(root);
+    }
+  }
+  reader.finish();
+}
 
 void import_azure_vnets(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
   vnet_reader reader(in, out);

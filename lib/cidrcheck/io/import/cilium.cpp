@@ -10,6 +10,10 @@
 //   (operator/option/config.go: cluster-pool-ipv4-cidr, cluster-pool-ipv6-cidr,
 //   cluster-pool-ipv4-mask-size, cluster-pool-ipv6-mask-size), and the routing
 //   mode (pkg/option/config.go, RoutingMode = "routing-mode"; before 1.15 `tunnel`).
+// - the Secret cilium-clustermesh (fact mesh-cilium-clustermesh-secret): one
+//   data key per remote cluster of the ClusterMesh, named by its Cilium
+//   cluster name; each a connection `via: mesh` with this cluster, whose roles
+//   are the catalog's `cilium-clustermesh` mesh.
 // What the IPAM mode leaves unused is a warning, not a range. The objects do
 // not name their cluster: the user names it (cilium=NAME:FILE), else the file does.
 
@@ -28,7 +32,8 @@ struct cilium_objects {
   std::optional<std::uint32_t> first_pool, cluster_pool_key;
   std::string ipam;
   std::optional<std::string> routing_mode;
-  bool seen = false;
+  std::vector<std::pair<std::string, std::uint32_t>> mesh_peers;  // remote cluster names, their keys
+  bool seen = false, settings = false;  // any object read; pools or cilium-config read
   std::map<std::string, std::pair<std::size_t, std::uint32_t>> skipped;  // by kind: how many, the first
 };
 
@@ -37,6 +42,7 @@ void keep_largest(std::optional<int>& mask, std::optional<std::int64_t> size) {
 }
 
 void read_pool(source_reader& in, std::uint32_t node, const source_reader::object& o, cilium_objects& out) {
+  out.settings = true;
   if (!out.first_pool) out.first_pool = node;
   for (auto [family, max] : {std::pair{"ipv4", 32}, std::pair{"ipv6", 128}}) {
     auto spec = in.object_at(o.at({"spec", family}), family);
@@ -49,6 +55,7 @@ void read_pool(source_reader& in, std::uint32_t node, const source_reader::objec
 }
 
 void read_config(source_reader& in, const source_reader::object& o, cilium_objects& out) {
+  out.settings = true;
   auto data = in.object_at(o.get("data"), "data");
   if (!data) return;
   if (auto mode = data->get("ipam")) {
@@ -81,6 +88,15 @@ void read_object(source_reader& in, std::uint32_t node, cilium_objects& out) {
   } else if (kind == "ConfigMap" && in.text(o->at({"metadata", "name"}), "metadata.name") == "cilium-config") {
     out.seen = true;
     read_config(in, *o, out);
+  } else if (kind == "Secret" && in.text(o->at({"metadata", "name"}), "metadata.name") == "cilium-clustermesh") {
+    out.seen = true;
+    // NAME holds the etcd configuration of remote cluster NAME; NAME.etcd-client.* its TLS files
+    // (Cilium cluster names have no '.': lower-case letters, digits and '-').
+    if (auto data = in.object_at(o->get("data"), "data")) {
+      for (const auto& e : data->entries()) {
+        if (e.key.find('.') == std::string::npos) out.mesh_peers.emplace_back(std::string(e.key), e.key_node);
+      }
+    }
   } else {
     auto& slot = out.skipped[kind.empty() ? std::string("(no kind)") : kind];
     if (slot.first++ == 0) slot.second = node;
@@ -102,13 +118,17 @@ void import_cilium(source_reader& in, const std::vector<std::uint32_t>& roots, i
     read_object(in, root, objects);
   }
   if (!objects.seen) {
-    if (first_root) in.wrong_document(*first_root, "CiliumPodIPPools or the ConfigMap cilium-config (none found)");
+    if (first_root) {
+      in.wrong_document(*first_root,
+                        "CiliumPodIPPools, the ConfigMap cilium-config or the Secret cilium-clustermesh (none found)");
+    }
     return;
   }
   for (const auto& [kind, skipped] : objects.skipped) {
     in.yaml().report(severity::note, skipped.second, diag::skipped,
                      "skipped " + std::to_string(skipped.first) + (skipped.first == 1 ? " object" : " objects") +
-                         " of kind " + kind + ": cilium reads CiliumPodIPPools and the ConfigMap cilium-config");
+                         " of kind " + kind +
+                         ": cilium reads CiliumPodIPPools, the ConfigMap cilium-config and the Secret cilium-clustermesh");
   }
   // Which settings the IPAM mode uses: cluster-pool reads the cluster-pool
   // keys, multi-pool the CiliumPodIPPools; other modes neither. Without the
@@ -132,7 +152,19 @@ void import_cilium(source_reader& in, const std::vector<std::uint32_t>& roots, i
     objects.pool_mask.reset();
     objects.pool_mask_v6.reset();
   }
-  auto& o = add_owner(out, in.cluster_name(*first_root), owner_kind::cluster, "", in.where(*first_root));
+  auto name = in.cluster_name(*first_root);
+  for (const auto& [peer, key] : objects.mesh_peers) {
+    if (peer == name) continue;
+    imported_connection c;
+    c.value.via = "mesh";
+    c.value.where = in.where(key);
+    c.value.description = "Cilium ClusterMesh, from the Secret cilium-clustermesh of " + name;
+    c.members = {{name, in.where(*first_root)}, {peer, in.where(key)}};
+    c.mesh = "cilium-clustermesh";
+    out.connections.push_back(std::move(c));
+  }
+  if (!objects.settings) return;  // the Secret alone says nothing of the cluster's own ranges
+  auto& o = add_owner(out, name, owner_kind::cluster, "", in.where(*first_root));
   o.value.description = "Kubernetes cluster, from its Cilium IPAM settings";
   o.value.cni = "cilium";
   o.value.ipam = objects.ipam;

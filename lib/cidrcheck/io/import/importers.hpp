@@ -3,7 +3,9 @@
 // kubeadm.cpp, kubectl.cpp, terraform.cpp, terraform_plan.cpp (both through
 // terraform_resources.hpp; the plan's configuration in terraform_configuration.hpp), tailscale.cpp, kubectl_services.cpp,
 // kubeadm_config.cpp, cilium.cpp, netbox.cpp and netbox_csv.cpp (both through
-// netbox_prefixes.hpp), aws_subnets.cpp, azure_vnets.cpp; cni_settings.cpp
+// netbox_prefixes.hpp), aws_subnets.cpp, azure_vnets.cpp (also azure-peerings),
+// aws_connections.cpp (aws-peerings, aws-tgw, aws-route-tables), gcp.cpp (also
+// gcp-peerings), istio.cpp; cni_settings.cpp
 // turns the CNI and kube-proxy settings of exports into the fleet's words. Each reads every
 // document of its file into `out` and reports what it cannot read where it is.
 
@@ -41,6 +43,12 @@ void import_netbox_csv(std::string_view text, const std::string& file, std::size
                        std::vector<diagnostic>& diagnostics, import_result& out);
 void import_aws_subnets(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 void import_azure_vnets(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_aws_peerings(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_aws_tgw(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_aws_route_tables(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_gcp_peerings(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_azure_peerings(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
+void import_istio(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out);
 
 /// Reads a kubeadm ClusterConfiguration (v1beta2 to v1beta4) into a new
 /// cluster of `out`: its name, version, pod and service subnets and the
@@ -56,6 +64,12 @@ auto read_cluster_configuration(source_reader& in, const source_reader::object& 
 /// kubeadm-config (its ClusterConfiguration) and kubectl (kube-proxy's configuration).
 void read_embedded(source_reader& in, std::uint32_t data, std::string_view what,
                    const std::function<void(source_reader&, const std::vector<std::uint32_t>&)>& read);
+
+/// The name a GCP VPC network has, "PROJECT/NETWORK", from its resource path
+/// or URL (".../projects/P/global/networks/N"); "" if the text is no such
+/// path. Its subnets are part of it (imported_owner::part_of), and an
+/// auto-mode network is an owner of that name. Shared by gcloud and Terraform.
+auto gcp_network_name(std::string_view path) -> std::string;
 
 /// The name a GCP subnet has as an owner, "PROJECT/REGION/NAME", from its
 /// resource path or URL (".../projects/P/regions/R/subnetworks/N"); "" if the

@@ -130,6 +130,26 @@ void terraform_configuration::walk(std::optional<std::uint32_t> module, const st
       block = items.empty() ? std::nullopt : std::optional(items.front());
     }
     if (auto b = in_.object_at(block, "vpc_config")) said.subnet_ids = references(b->get("subnet_ids"));
+    // Every attribute, and those of nested blocks one level down, for attribute_targets().
+    for (const auto& e : expressions->entries()) {
+      auto key = path + "|" + *address + "|" + std::string(e.key);
+      if (in_.yaml().node(e.value).kind == yaml_kind::mapping) {
+        attributes_[key] = references(e.value);
+        if (!attributes_[key].empty()) continue;
+      }
+      auto items = in_.yaml().node(e.value).kind == yaml_kind::sequence ? in_.items(e.value, e.key)
+                                                                         : std::vector<std::uint32_t>{e.value};
+      for (auto nested_node : items) {
+        if (in_.yaml().node(nested_node).kind != yaml_kind::mapping) continue;
+        auto nested = in_.object_at(nested_node, e.key);
+        if (!nested) continue;
+        for (const auto& n : nested->entries()) {
+          auto more = references(n.value);
+          auto& into = attributes_[key + "." + std::string(n.key)];
+          into.insert(into.end(), more.begin(), more.end());
+        }
+      }
+    }
   }
   if (auto outputs = in_.object_at(m->get("outputs"), "outputs")) {
     for (const auto& e : outputs->entries()) {
@@ -178,6 +198,18 @@ auto terraform_configuration::vpc_id_targets(std::string_view address) const -> 
 
 auto terraform_configuration::subnet_ids_targets(std::string_view address) const -> std::set<std::string> {
   return targets(address, &resource_refs::subnet_ids);
+}
+
+auto terraform_configuration::attribute_targets(std::string_view address, std::string_view attribute) const
+    -> std::set<std::string> {
+  scope at;
+  auto p = read_resource(read_steps(address, at.steps));
+  if (!p) return {};
+  at.self_key = p->key;
+  auto it = attributes_.find(module_of(at.steps) + "|" + p->base + "|" + std::string(attribute));
+  std::set<std::string> found;
+  if (it != attributes_.end()) resolve(at, it->second, found, 0);
+  return found;
 }
 
 auto terraform_configuration::targets(std::string_view address, refs resource_refs::*which) const

@@ -36,6 +36,10 @@ class terraform_configuration {
   auto vpc_id_targets(std::string_view address) const -> std::set<std::string>;
   /// The same for its vpc_config.subnet_ids (an aws_eks_cluster's subnets).
   auto subnet_ids_targets(std::string_view address) const -> std::set<std::string>;
+  /// The same for any attribute, "name" or "block.name" (a nested block's,
+  /// every block of that name): what a peering's peer_vpc_id or a route's
+  /// transit_gateway_id refers to.
+  auto attribute_targets(std::string_view address, std::string_view attribute) const -> std::set<std::string>;
 
  private:
   using refs = std::vector<std::string>;
@@ -60,6 +64,7 @@ class terraform_configuration {
 
   source_reader& in_;
   std::map<std::string, resource_refs> resources_;         // "module|aws_subnet.a" -> its expressions' references
+  std::map<std::string, refs> attributes_;                 // "module|aws_route.a|name" -> every attribute's references
   std::map<std::string, std::map<std::string, refs>> outputs_;  // module path -> output name -> references
   std::map<std::string, refs> arguments_;                  // "module.a.module.b|vpc_id" -> the call's argument
   std::map<std::string, std::set<std::string>> instances_;     // "instance|aws_subnet.a" -> keys of its instances
