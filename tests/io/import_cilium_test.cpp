@@ -24,6 +24,26 @@ TEST(ImportCilium, ClusterPoolSettingsAreThePodRange) {
   EXPECT_EQ(o.routing_mode, "tunnel");
 }
 
+// A Helm values file reads as the cilium-config it renders (was: refused as no object).
+TEST(ImportCilium, HelmValuesReadAsTheConfigTheyRender) {
+  auto r = load({{import_kind::cilium, "cilium/values.yaml", "edge-1"}},
+                "clusters:\n  - {name: edge-2, pods: 10.62.128.0/17}\n  - {name: core, pods: 10.70.0.0/16}\n");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  const auto& o = owner_of(r, "edge-1");
+  EXPECT_EQ(cidrs(r, "edge-1", range_role::pods), (strings{"10.61.0.0/16"}));
+  EXPECT_EQ(o.node_cidr_mask, 24);
+  EXPECT_EQ(o.ipam, "cluster-pool");
+  EXPECT_EQ(o.routing_mode, "native");
+  // The IPv6 list is unused while ipv6.enabled is false: a warning, not a range.
+  EXPECT_TRUE(has_diagnostic(r, severity::warning, "clusterPoolIPv6PodCIDRList left out: ipv6.enabled is not true"));
+  // The ClusterMesh's clusters: one connection each, the catalog's cilium-clustermesh roles.
+  ASSERT_EQ(r.value.connections.size(), 2u);
+  for (const auto& c : r.value.connections) {
+    EXPECT_EQ(c.via, "mesh");
+    EXPECT_EQ(c.routes, builtin_catalog().find_mesh("cilium-clustermesh")->routes);
+  }
+}
+
 // routing-mode, else (Cilium 1.14 and before) the tunnel key: disabled is native routing.
 TEST(ImportCilium, ReadsTheRoutingModeOfNowAndOfOldCiliums) {
   auto config = [](std::string_view data) {

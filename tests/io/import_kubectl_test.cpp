@@ -79,6 +79,15 @@ spec:
   EXPECT_EQ(owner_of(r, "dc1").pool_encapsulation, "vxlan-cross-subnet");
 }
 
+// The tigera-operator chart's values hold the Installation's spec as `installation`.
+TEST(ImportKubectl, ReadsTheCalicoOperatorsHelmValues) {
+  auto r = load({{import_kind::kubectl, "kubectl/tigera-operator-values.yaml", "dc1"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "dc1", range_role::pods), (v{"10.244.0.0/16"}));
+  EXPECT_EQ(owner_of(r, "dc1").block_size, 26);
+  EXPECT_EQ(owner_of(r, "dc1").pool_encapsulation, "vxlan-cross-subnet");
+}
+
 // The encapsulation runbooks copy into a new pool: the enabled IPv4 pools' (the
 // disabled default pool of homelab.json is IPIP Always and left out).
 TEST(ImportKubectl, ReadsThePoolsEncapsulation) {

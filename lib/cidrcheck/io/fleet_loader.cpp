@@ -144,6 +144,7 @@ void fleet_reading::merge_imports() {
   }
   moved_to = std::move(merged.moved_to);
   parts = std::move(merged.parts);
+  service_ips = std::move(merged.service_ips);
 }
 
 auto fleet_reading::ipam_problem(const owner& o, const std::string& what) const -> std::optional<std::string> {
@@ -410,6 +411,7 @@ auto fleet_loader::finish() -> fleet_load_result {
   s.resolve_connections();
   s.resolve_routes();
   s.warn_unknown_distributions(apply_defaults(s.result.value, s.cat));
+  for (const auto& [owner, ips] : s.service_ips) detail::check_service_ips(s.result.value, owner, ips, s.result.diagnostics);
   detail::apply_renumbering(s.renumbering, s.result.value, s.owner_index, s.result.diagnostics);
   s.check_cost_owners();
   s.sort_diagnostics();

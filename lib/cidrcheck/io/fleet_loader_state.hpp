@@ -49,6 +49,7 @@ struct fleet_reading {
   std::vector<import_result> imports;  ///< merged in finish(), after every fleet file
   std::unordered_map<std::string, std::vector<std::string>> moved_to;  ///< see merged_imports
   std::unordered_map<std::string, std::vector<std::string>> parts;     ///< see merged_imports
+  std::vector<std::pair<std::uint32_t, std::vector<observed_address>>> service_ips;  ///< see merged_imports
   std::vector<detail::renumbering> renumbering;  ///< a plan's overlay (plan_overlay.hpp)
   bool stopped = false;                  ///< too many errors, or a limit hit: read nothing more
 

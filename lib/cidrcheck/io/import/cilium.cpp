@@ -21,6 +21,7 @@
 
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include <map>
+#include <tuple>
 
 namespace cidrcheck::detail {
 
@@ -73,6 +74,56 @@ void read_config(source_reader& in, const source_reader::object& o, cilium_objec
                in.whole(data->get("cluster-pool-ipv6-mask-size"), 1, 128, "cluster-pool-ipv6-mask-size"));
 }
 
+// Cilium's Helm values (cilium/cilium install/kubernetes/cilium/values.yaml):
+// ipam.mode; ipam.operator.clusterPoolIPv4PodCIDRList (clusterPoolIPv4PodCIDR
+// in older charts) and clusterPoolIPv4MaskSize, the IPv6 ones only with
+// ipv6.enabled; routingMode (tunnel before Cilium 1.15); the ClusterMesh's
+// clustermesh.config.clusters[].name, rendered into the Secret
+// cilium-clustermesh only with clustermesh.config.enabled.
+void read_values(source_reader& in, const source_reader::object& o, cilium_objects& out) {
+  out.settings = true;
+  if (auto mode = o.at({"ipam", "mode"})) out.ipam = in.text(mode, "ipam.mode").value_or("");
+  out.routing_mode = cilium_routing_mode(in, o.get("routingMode"), o.get("tunnel"));
+  auto ipv6_node = o.at({"ipv6", "enabled"});
+  bool ipv6 = in.flag(ipv6_node, "ipv6.enabled").value_or(false);
+  auto operator_values = in.object_at(o.at({"ipam", "operator"}), "ipam.operator");
+  if (operator_values) {
+    for (auto [list, single, v6] : {std::tuple{"clusterPoolIPv4PodCIDRList", "clusterPoolIPv4PodCIDR", false},
+                                    std::tuple{"clusterPoolIPv6PodCIDRList", "clusterPoolIPv6PodCIDR", true}}) {
+      auto k = operator_values->get(list) ? operator_values->get(list) : operator_values->get(single);
+      if (!k) continue;
+      if (v6 && !ipv6) {
+        in.yaml().report(severity::warning, *k, diag::skipped,
+                         std::string("ipam.operator.") + (operator_values->get(list) ? list : single) +
+                             " left out: ipv6.enabled is not true, so Cilium hands out no IPv6 pod addresses");
+        continue;
+      }
+      if (!out.cluster_pool_key) out.cluster_pool_key = k;
+      auto ranges = in.ranges(k, std::string("ipam.operator.") + (operator_values->get(list) ? list : single));
+      out.cluster_pool.insert(out.cluster_pool.end(), ranges.begin(), ranges.end());
+    }
+    keep_largest(out.cluster_mask, in.whole(operator_values->get("clusterPoolIPv4MaskSize"), 1, 32,
+                                            "ipam.operator.clusterPoolIPv4MaskSize"));
+    if (ipv6) {
+      keep_largest(out.cluster_mask_v6, in.whole(operator_values->get("clusterPoolIPv6MaskSize"), 1, 128,
+                                                 "ipam.operator.clusterPoolIPv6MaskSize"));
+    }
+  }
+  auto clusters = o.at({"clustermesh", "config", "clusters"});
+  if (!clusters) return;
+  if (!in.flag(o.at({"clustermesh", "config", "enabled"}), "clustermesh.config.enabled").value_or(false)) {
+    in.yaml().report(severity::note, *clusters, diag::skipped,
+                     "clustermesh.config.clusters left out: clustermesh.config.enabled is not true, so the chart "
+                     "writes no cilium-clustermesh Secret");
+    return;
+  }
+  for (auto item : in.items(clusters, "clustermesh.config.clusters")) {
+    auto cluster = in.object_at(item, "a ClusterMesh cluster");
+    auto name_node = cluster ? cluster->get("name") : std::nullopt;
+    if (auto name = in.text(name_node, "name")) out.mesh_peers.emplace_back(*name, *name_node);
+  }
+}
+
 void read_object(source_reader& in, std::uint32_t node, cilium_objects& out) {
   auto o = in.object_at(node, "an object");
   if (!o) return;
@@ -82,7 +133,10 @@ void read_object(source_reader& in, std::uint32_t node, cilium_objects& out) {
     for (auto item : in.items(o->get("items"), "items")) read_object(in, item, out);
     return;
   }
-  if (kind == "CiliumPodIPPool" && api.starts_with("cilium.io/")) {
+  if (kind.empty() && (o->get("ipam") || o->get("routingMode") || o->get("clustermesh") || o->get("cluster"))) {
+    out.seen = true;
+    read_values(in, *o, out);
+  } else if (kind == "CiliumPodIPPool" && api.starts_with("cilium.io/")) {
     out.seen = true;
     read_pool(in, node, *o, out);
   } else if (kind == "ConfigMap" && in.text(o->at({"metadata", "name"}), "metadata.name") == "cilium-config") {

@@ -248,7 +248,9 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
   }
   std::string text(input);
   bool csv = kind == import_kind::netbox_csv;
-  bool json = !csv && (kind == import_kind::tailscale || looks_like_json(text));
+  // HuJSON (a Tailscale policy) is JSON to looks_like_json(); the tailscale
+  // kind's YAML documents (Connectors, Headscale's configuration) are not.
+  bool json = !csv && looks_like_json(text);
   if (json) {
     if (auto open = prepare_json(text, kind == import_kind::tailscale)) {
       auto [line, column] = position_of(text, *open);

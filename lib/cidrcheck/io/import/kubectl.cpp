@@ -2,7 +2,8 @@
 // NodeList, ...) of items, single objects, or several YAML documents. Read:
 // Nodes (spec.podCIDRs), ServiceCIDRs (networking.k8s.io), Calico IPPools
 // (crd.projectcalico.org/v1 or projectcalico.org/v3) and the Calico operator's
-// Installation (operator.tigera.io/v1, spec.calicoNetwork.ipPools), and the
+// Installation (operator.tigera.io/v1, spec.calicoNetwork.ipPools) or the
+// tigera-operator Helm chart's values (installation.calicoNetwork.ipPools), the
 // kube-proxy ConfigMap kubeadm writes (its KubeProxyConfiguration, under
 // data."config.conf": kubernetes/kubernetes cmd/kubeadm/app/constants,
 // KubeProxyConfigMap and KubeProxyConfigMapKey); other kinds are skipped, with
@@ -55,6 +56,26 @@ void add_pool(source_reader& in, std::optional<std::uint32_t> cidr, std::string_
   out.pools.push_back(std::move(*r));
 }
 
+// An Installation's calicoNetwork.ipPools (or the tigera-operator chart's
+// values, which give the Installation's spec as `installation`): the operator
+// creates an IPPool for each (docs.tigera.io calico/latest/networking/ipam/ippools,
+// "Create multiple IP pools when installing Calico", Operator tab).
+void read_installation(source_reader& in, std::uint32_t node, std::optional<std::uint32_t> pools, std::string_view key,
+                       cluster_objects& out) {
+  if (!pools) {
+    in.yaml().report(severity::warning, node, diag::skipped,
+                     "this Installation lists no " + std::string(key) + ": the operator then chooses the pool, "
+                     "which this file does not say; export the IPPools (kubectl get ippools -o yaml) too");
+    return;
+  }
+  for (auto item : in.items(pools, key)) {
+    auto pool = in.object_at(item, "an IP pool");
+    if (!pool) continue;
+    add_pool(in, pool->get("cidr"), "cidr of an IP pool", pool->get("blockSize"),
+             calico_operator_encapsulation(in, pool->get("encapsulation")), item, out);
+  }
+}
+
 void read_items(source_reader& in, const source_reader::object& list, cluster_objects& out) {
   for (auto item : in.items(list.get("items"), "items")) read_object(in, item, out);
 }
@@ -96,22 +117,11 @@ void read_object(source_reader& in, std::uint32_t node, cluster_objects& out) {
     add_pool(in, o->at({"spec", "cidr"}), "spec.cidr", o->at({"spec", "blockSize"}),
              calico_pool_encapsulation(in, o->at({"spec", "ipipMode"}), o->at({"spec", "vxlanMode"})), node, out);
   } else if (kind == "Installation" && api.starts_with("operator.tigera.io/")) {
-    // The Calico operator creates an IPPool for each of spec.calicoNetwork.ipPools
-    // (docs.tigera.io calico/latest/networking/ipam/ippools, "Create multiple IP
-    // pools when installing Calico", Operator tab).
-    auto pools = o->at({"spec", "calicoNetwork", "ipPools"});
-    if (!pools) {
-      in.yaml().report(severity::warning, node, diag::skipped,
-                       "this Installation lists no spec.calicoNetwork.ipPools: the operator then chooses the pool, "
-                       "which this file does not say; export the IPPools (kubectl get ippools -o yaml) too");
-      return;
-    }
-    for (auto item : in.items(pools, "spec.calicoNetwork.ipPools")) {
-      auto pool = in.object_at(item, "an IP pool");
-      if (!pool) continue;
-      add_pool(in, pool->get("cidr"), "cidr of an IP pool", pool->get("blockSize"),
-               calico_operator_encapsulation(in, pool->get("encapsulation")), item, out);
-    }
+    read_installation(in, node, o->at({"spec", "calicoNetwork", "ipPools"}), "spec.calicoNetwork.ipPools", out);
+  } else if (kind.empty() && o->get("installation") && o->at({"installation", "calicoNetwork"})) {
+    // The tigera-operator Helm chart's values: `installation` is the Installation's spec.
+    read_installation(in, node, o->at({"installation", "calicoNetwork", "ipPools"}),
+                      "installation.calicoNetwork.ipPools", out);
   } else if (kind == "ConfigMap" && in.text(o->at({"metadata", "name"}), "metadata.name") == "kube-proxy" &&
              o->at({"data", "config.conf"})) {
     out.proxy_config = true;

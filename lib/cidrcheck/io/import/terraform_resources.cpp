@@ -264,8 +264,11 @@ auto terraform_resources::cluster(const std::string& name, std::string type, std
 void terraform_resources::kubernetes_version(const attrs& a, std::string_view key, imported_owner& o) {
   auto v = a.get(key);
   auto text = in_.text(v, key);
+  // A placeholder ("test-min_master_version", as terraform-validator's test
+  // plans hold) or a channel name says no version: noted, the rest is read.
   if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
-    in_.error(*v, diag::type, std::string(key) + " must be a Kubernetes version such as \"1.29\", not \"" + *text + "\"");
+    in_.yaml().report(severity::note, *v, diag::unread_value,
+                      std::string(key) + " \"" + *text + "\" is no Kubernetes version such as \"1.29\": left out");
   }
 }
 
@@ -413,8 +416,10 @@ void terraform_resources::gke(const attrs& a, const terraform_instance& r) {
         pending = what;
       }
     }
-    // Named secondary ranges of the subnet are the cluster's, through its link.
+    // Named secondary ranges of the subnet are the cluster's, through its
+    // link: no distribution default stands in for them.
     bool labelled = !label_key.empty() && policy.get(label_key);
+    if (labelled && !found) o.value.declared.add(role);
     if (!found && !labelled && !pending.empty()) unknown_range(r, pending, o, role);
   };
   read(range_role::pods, {{&a, "cluster_ipv4_cidr"}, {&policy, "cluster_ipv4_cidr_block"}},
@@ -435,6 +440,13 @@ void terraform_resources::gke(const attrs& a, const terraform_instance& r) {
     if (path && !(link.owner = gcp_subnet_name(*path)).empty()) {
       link.where = in_.where(*k);
       o.links.push_back(std::move(link));
+    } else if (path && !link.labels.empty()) {
+      // A bare name ("test-subnetwork") says neither project nor region: the
+      // subnet, and the secondary ranges the cluster names in it, are not found.
+      in_.yaml().report(severity::note, *k, diag::unread_value,
+                        r.address + ": subnetwork \"" + *path +
+                            "\" is no subnet path (projects/P/regions/R/subnetworks/N): the secondary ranges it names "
+                            "for pods and services are unknown, not guessed");
     }
   }
 }
