@@ -166,6 +166,9 @@ TEST(FleetWriter, EveryKeyOfTheFleetFormatSurvives) {
     nodes: 40
     cni: calico
     ipam: calico-ipam
+    pool_encapsulation: vxlan-cross-subnet
+    routing_mode: tunnel
+    kube_proxy_mode: ipvs
     service_count: 120
     load_balancer_count: 3
     description: the first
@@ -201,6 +204,9 @@ suppressions:
   const auto& o = second.value.owners[second.value.find_owner("a").value()];
   EXPECT_EQ(o.cni, "calico") << written;
   EXPECT_EQ(o.ipam, "calico-ipam") << written;
+  EXPECT_EQ(o.pool_encapsulation, "vxlan-cross-subnet") << written;
+  EXPECT_EQ(o.routing_mode, "tunnel") << written;
+  EXPECT_EQ(o.kube_proxy_mode, "ipvs") << written;
   EXPECT_EQ(o.service_count, 120u) << written;
   EXPECT_EQ(o.load_balancer_count, 3u) << written;
   EXPECT_TRUE(second.value.owners[second.value.find_owner("office").value()].movable);

@@ -28,6 +28,21 @@ TEST(ImportKops, TheCompletedSpecAgreesWithTheWrittenOne) {
   EXPECT_EQ(owner_of(r, "minimal.example.com").dns, address::parse("100.64.0.10"));
 }
 
+// kube-proxy's mode where the spec sets it (kubeProxy.proxyMode); the fixtures leave it to kops.
+TEST(ImportKops, ReadsKubeProxysModeWhereTheSpecSetsIt) {
+  EXPECT_EQ(owner_of(load({{import_kind::kops, "kops/completed.yaml"}}), "minimal.example.com").kube_proxy_mode, "");
+  auto r = load_text(import_kind::kops, R"(apiVersion: kops.k8s.io/v1alpha2
+kind: Cluster
+metadata: {name: ipvs.example.com}
+spec:
+  networkCIDR: 172.20.0.0/16
+  nonMasqueradeCIDR: 100.64.0.0/10
+  kubeProxy: {proxyMode: ipvs}
+)", "c.yaml");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(owner_of(r, "ipvs.example.com").kube_proxy_mode, "ipvs");
+}
+
 TEST(ImportKops, IPv6PodsTakeSubnetPrefixes) {
   auto r = load({{import_kind::kops, "kops/minimal-ipv6.yaml"}});
   ASSERT_TRUE(r.ok()) << printed(r);

@@ -100,6 +100,25 @@ TEST(ImportTerraformPlan, AClusterIsNotPlacedInAVpcThatOverlapsAnother) {
   EXPECT_EQ(cidrs(r, "payments", range_role::network), v{});
 }
 
+// terraform-validator's test plan: min_master_version is a placeholder. That
+// value is a note; the rest of the plan is read (was: exit 2 for the file).
+TEST(ImportTerraformPlan, AVersionThatIsNoVersionIsANoteAndTheRestIsRead) {
+  auto r = load(import_kind::terraform_plan, "placeholder-version.json");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_TRUE(has_message(r, "terraform-plan: min_master_version \"test-min_master_version\" is no Kubernetes version "
+                             "such as \"1.29\": left out"));
+  const auto& o = owner_of(r, "test-cluster");
+  EXPECT_FALSE(o.kubernetes.has_value());
+  EXPECT_EQ(o.type, "gke");
+  EXPECT_EQ(cidrs(r, "test-cluster", range_role::network), (v{"172.16.0.16/28"}));
+  // Its pods and services are secondary ranges of a subnet named by no path: unknown, not GKE's defaults.
+  EXPECT_EQ(cidrs(r, "test-cluster", range_role::services), v{});
+  EXPECT_EQ(cidrs(r, "test-cluster", range_role::pods), v{});
+  EXPECT_TRUE(std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const diagnostic& d) {
+    return d.message.find("subnetwork \"test-subnetwork\" is no subnet path") != std::string::npos;
+  }));
+}
+
 TEST(ImportTerraformPlan, ClustersFromPlannedBlocks) {
   auto r = load(import_kind::terraform_plan, "plan.json");
   // google_container_cluster: ip_allocation_policy and private_cluster_config.

@@ -73,6 +73,23 @@ constexpr auto parse_cluster_roles(std::string_view word) noexcept -> std::optio
   return out;
 }
 
+/// The values of a cluster's `pool_encapsulation`, one per mode of Calico's
+/// IPPool (ipipMode and vxlanMode each Always, CrossSubnet or Never, not both;
+/// the operator's Installation writes the same as IPIP, IPIPCrossSubnet, VXLAN,
+/// VXLANCrossSubnet, None): ipip (ipipMode Always), ipip-cross-subnet, vxlan,
+/// vxlan-cross-subnet, none (both Never).
+inline constexpr std::string_view pool_encapsulation_words[] = {"ipip", "ipip-cross-subnet", "vxlan",
+                                                                "vxlan-cross-subnet", "none"};
+
+/// The values of a cluster's `routing_mode`: Cilium's RoutingModeTunnel and
+/// RoutingModeNative (cilium/cilium pkg/option/config.go).
+inline constexpr std::string_view routing_mode_words[] = {"tunnel", "native"};
+
+/// The values of a cluster's `kube_proxy_mode`: kube-proxy's ProxyMode
+/// (kubernetes/kubernetes pkg/proxy/apis/config/types.go: iptables, ipvs and
+/// nftables on Linux, kernelspace on Windows).
+inline constexpr std::string_view kube_proxy_mode_words[] = {"iptables", "ipvs", "nftables", "kernelspace"};
+
 /// A Kubernetes minor version, "1.29".
 struct kube_version {
   int major = 1;
@@ -175,6 +192,16 @@ struct owner {
   /// The IP families the cluster runs, "ipv4", "ipv6" or "dual"; empty: its
   /// distribution's (kind is IPv4 unless told), else whatever its ranges say.
   std::string ip_family;
+  /// How pod traffic between nodes is carried where the cluster's pod pools
+  /// say (Calico's IPPool ipipMode and vxlanMode; see pool_encapsulation_words);
+  /// empty when no source says. For runbooks: a new pool copies it.
+  std::string pool_encapsulation;
+  /// Cilium's routing mode (cilium-config `routing-mode`): "tunnel" or
+  /// "native"; empty when no source says.
+  std::string routing_mode;
+  /// kube-proxy's mode (KubeProxyConfiguration `mode`; see
+  /// kube_proxy_mode_words); empty when no source says (kube-proxy then picks its default).
+  std::string kube_proxy_mode;
   std::optional<std::uint64_t> service_count;        ///< Services in the cluster (what a service move recreates)
   std::optional<std::uint64_t> load_balancer_count;  ///< Services of type LoadBalancer among them
   bool movable = false;                  ///< networks: may `plan` renumber it

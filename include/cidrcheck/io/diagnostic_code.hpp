@@ -63,6 +63,7 @@ inline constexpr char unknown_owner[] = "unknown-owner";
 inline constexpr char unknown_role[] = "unknown-role";
 inline constexpr char unknown_rule[] = "unknown-rule";
 inline constexpr char unknown_value[] = "unknown-value";
+inline constexpr char unread_value[] = "unread-value";
 inline constexpr char unreadable[] = "unreadable";
 inline constexpr char unresolved_link[] = "unresolved-link";
 inline constexpr char unused_pin[] = "unused-pin";
@@ -130,6 +131,7 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::unknown_role, "a connection's `routes` names a role other than network, pods, services or all"},
     diagnostic_code_info{diag::unknown_rule, "a suppression or a catalog block names no rule"},
     diagnostic_code_info{diag::unknown_value, "a catalog key has a value outside the words it takes"},
+    diagnostic_code_info{diag::unread_value, "note: an export holds a value cidrcheck does not understand (a placeholder version, an encapsulation or proxy mode it does not know); the value is named and left out, and the rest of the file is read"},
     diagnostic_code_info{diag::unreadable, "a file cannot be opened or read"},
     diagnostic_code_info{diag::unresolved_link, "note or warning: an export refers to a cluster or network (a VPC, a cluster tag) that no source describes"},
     diagnostic_code_info{diag::unused_pin, "warning: a plan pin matches no range of the fleet"},

@@ -119,8 +119,11 @@ class owner_merge {
     service_ips_.insert(service_ips_.end(), o.service_ips.begin(), o.service_ips.end());
   }
 
-  // Writes the merged owner and its ranges into the fleet; false when a limit stops it.
-  auto finish(const merge_limits& limits, std::unordered_map<std::string, std::uint32_t>& index) -> bool {
+  // Writes the merged owner and its ranges into the fleet; false when a limit
+  // stops it. Its Services' cluster IPs go to `service_ips`, for
+  // check_service_ips() once defaults have filled in the service ranges.
+  auto finish(const merge_limits& limits, std::unordered_map<std::string, std::uint32_t>& index,
+              std::vector<std::pair<std::uint32_t, std::vector<observed_address>>>& service_ips) -> bool {
     if (declared_nodes_ && observed_nodes_ && observed_nodes_->first > declared_nodes_->first) {
       diagnostics_.push_back({severity::warning, diag::sources_disagree,
                               describe_owner(value_) + " has " + std::to_string(observed_nodes_->first) + " nodes in " +
@@ -172,7 +175,7 @@ class owner_merge {
       f_.owners[k].nodes = observed_nodes_->first;
       f_.owners[k].nodes_where = observed_nodes_->second;
     }
-    check_service_ips(k);
+    if (!service_ips_.empty()) service_ips.emplace_back(k, std::move(service_ips_));
     return true;
   }
 
@@ -190,6 +193,9 @@ class owner_merge {
     merge_mask(value_.node_cidr_mask, x.node_cidr_mask, "the node CIDR mask", x.where);
     merge_text(value_.cni, x.cni, "the CNI", x.where);
     merge_text(value_.ipam, x.ipam, "the IPAM mode", x.where);
+    merge_text(value_.pool_encapsulation, x.pool_encapsulation, "the pool encapsulation", x.where);
+    merge_text(value_.routing_mode, x.routing_mode, "the routing mode", x.where);
+    merge_text(value_.kube_proxy_mode, x.kube_proxy_mode, "the kube-proxy mode", x.where);
     merge_count(value_.service_count, value_.service_count_where, x.service_count, x.service_count_where,
                 "the Service count");
     merge_count(value_.load_balancer_count, value_.load_balancer_count_where, x.load_balancer_count,
@@ -234,45 +240,6 @@ class owner_merge {
       into_where = from_where;
     } else if (*into != *from) {
       disagree(what, std::to_string(*into), into_where, std::to_string(*from), from_where);
-    }
-  }
-
-  // Warns of each cluster IP outside the merged owner's service ranges of its
-  // IP version; notes, once per version, the IPs that no service range of
-  // their version lets cidrcheck check. O(n log r) for n IPs and r ranges.
-  void check_service_ips(std::uint32_t k) {
-    std::array<cover, 2> services;
-    std::array<std::string, 2> listed;
-    for (auto r : f_.owners[k].ranges) {
-      const auto& range = f_.ranges[r];
-      if (range.role != range_role::services) continue;
-      std::size_t v = range.cidr.version() == ip_version::v4 ? 0U : 1U;
-      services[v].add(range.cidr);
-      listed[v] += (listed[v].empty() ? "" : ", ") + range.cidr.to_string();
-    }
-    std::array<std::size_t, 2> unchecked{};
-    std::array<source_location, 2> first_unchecked;
-    for (const auto& ip : service_ips_) {
-      std::size_t v = ip.ip.version() == ip_version::v4 ? 0U : 1U;
-      if (services[v].empty()) {
-        if (unchecked[v]++ == 0) first_unchecked[v] = ip.where;
-        continue;
-      }
-      if (services[v].covers(prefix::containing(ip.ip, v == 0 ? 32 : 128))) continue;
-      diagnostics_.push_back({severity::warning, diag::outside_service_range,
-                              ip.user + " has cluster IP " + ip.ip.to_string() + ", outside the service range of " +
-                                  describe_owner(value_) + " (" + listed[v] +
-                                  "): it keeps the range it came from in use until the Service is recreated",
-                              ip.where, {}});
-    }
-    for (std::size_t v = 0; v < 2; ++v) {
-      if (unchecked[v] == 0) continue;
-      diagnostics_.push_back({severity::note, diag::unchecked,
-                              std::to_string(unchecked[v]) + " IPv" + (v == 0 ? "4" : "6") + " cluster IP" +
-                                  (unchecked[v] == 1 ? "" : "s") + " of " + describe_owner(value_) +
-                                  " not checked: no source states its IPv" + (v == 0 ? "4" : "6") +
-                                  " service range (import its kubeadm-config, or state services in a fleet file)",
-                              first_unchecked[v], {}});
     }
   }
 
@@ -542,7 +509,8 @@ void resolve_links(std::vector<imported_owner*>& all, merged_imports& out, std::
       ranges = std::move(kept);
     }
     std::erase_if(o->claims, [](const range_claim& c) { return c.ranges.empty(); });
-    if (o->claims.empty()) {
+    // A network that carries routes (its route tables') stays, for them.
+    if (o->claims.empty() && o->routes.empty()) {
       emptied.insert(o);
     } else {
       out.moved_to[o->value.name].push_back(o->value.name);
@@ -552,6 +520,44 @@ void resolve_links(std::vector<imported_owner*>& all, merged_imports& out, std::
 }
 
 }  // namespace
+
+auto check_service_ips(const fleet& f, std::uint32_t k, const std::vector<observed_address>& ips,
+                       std::vector<diagnostic>& diagnostics) -> void {
+  const owner& value = f.owners[k];
+  std::array<cover, 2> services;
+  std::array<std::string, 2> listed;
+  for (auto r : value.ranges) {
+    const auto& range = f.ranges[r];
+    if (range.role != range_role::services) continue;
+    std::size_t v = range.cidr.version() == ip_version::v4 ? 0U : 1U;
+    services[v].add(range.cidr);
+    listed[v] += (listed[v].empty() ? "" : ", ") + range.cidr.to_string();
+  }
+  std::array<std::size_t, 2> unchecked{};
+  std::array<source_location, 2> first_unchecked;
+  for (const auto& ip : ips) {
+    std::size_t v = ip.ip.version() == ip_version::v4 ? 0U : 1U;
+    if (services[v].empty()) {
+      if (unchecked[v]++ == 0) first_unchecked[v] = ip.where;
+      continue;
+    }
+    if (services[v].covers(prefix::containing(ip.ip, v == 0 ? 32 : 128))) continue;
+    diagnostics.push_back({severity::warning, diag::outside_service_range,
+                           ip.user + " has cluster IP " + ip.ip.to_string() + ", outside the service range of " +
+                               describe_owner(value) + " (" + listed[v] +
+                               "): it keeps the range it came from in use until the Service is recreated",
+                           ip.where, {}});
+  }
+  for (std::size_t v = 0; v < 2; ++v) {
+    if (unchecked[v] == 0) continue;
+    diagnostics.push_back({severity::note, diag::unchecked,
+                           std::to_string(unchecked[v]) + " IPv" + (v == 0 ? "4" : "6") + " cluster IP" +
+                               (unchecked[v] == 1 ? "" : "s") + " of " + describe_owner(value) +
+                               " not checked: no source states its IPv" + (v == 0 ? "4" : "6") +
+                               " service range (import its kubeadm-config, or state services in a fleet file)",
+                           first_unchecked[v], {}});
+  }
+}
 
 auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_map<std::string, std::uint32_t>& index,
                    const merge_limits& limits, std::vector<diagnostic>& diagnostics) -> merged_imports {
@@ -563,6 +569,12 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
   }
   std::deque<imported_owner> extra;  // clusters of the fleet files that tagged networks name
   link_claimed(all, extra, f, index, diagnostics);
+  std::unordered_set<std::string> parted;  // "network|part", each once
+  for (const auto* o : all) {
+    if (!o->part_of.empty() && parted.insert(o->part_of + "|" + o->value.name).second) {
+      out.parts[o->part_of].push_back(o->value.name);
+    }
+  }
   resolve_links(all, out, diagnostics);
 
   // Owners by name, in the order first met.
@@ -603,7 +615,7 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
       m.start_new(*group.front());
       for (std::size_t k = 1; k < group.size(); ++k) m.add(*group[k]);
     }
-    if (!m.finish(limits, index)) break;
+    if (!m.finish(limits, index, out.service_ips)) break;
   }
   return out;
 }

@@ -154,6 +154,37 @@ void read_network_type(yaml_reader& r, std::uint32_t node, catalog& c) {
   c.network_types.push_back(std::move(t));
 }
 
+void read_mesh(yaml_reader& r, std::uint32_t node, catalog& c) {
+  auto entries = r.mapping(node, "a mesh");
+  if (!entries) return;
+  r.only_keys(*entries, {"name", "routes", "facts", "source"}, "a mesh");
+  mesh_kind m;
+  for (const auto& e : *entries) {
+    if (e.key == "name") {
+      if (auto v = r.string(e.value, "name")) m.name = *v;
+    } else if (e.key == "routes") {
+      for (auto item : r.sequence(e.value, "routes").value_or(std::vector<std::uint32_t>{})) {
+        auto word = r.string(item, "a role");
+        if (!word) continue;
+        if (auto roles = parse_cluster_roles(*word)) {
+          m.routes.add(*roles);
+        } else {
+          r.error(item, diag::unknown_value, "routes of a mesh are network, pods, services or all, not '" + *word + "'");
+        }
+      }
+    } else if (e.key == "facts") {
+      for (auto item : r.sequence(e.value, "facts").value_or(std::vector<std::uint32_t>{})) {
+        if (auto v = r.string(item, "a fact id")) m.facts.push_back(*v);
+      }
+    } else if (e.key == "source") {
+      if (auto v = r.string(e.value, "source")) m.source = *v;
+    }
+  }
+  if (m.facts.empty()) r.error(node, diag::missing_key, "mesh " + m.name + " names no facts");
+  if (c.find_mesh(m.name)) r.error(node, diag::duplicate, "mesh " + m.name + " is listed twice");
+  c.meshes.push_back(std::move(m));
+}
+
 void read_block(yaml_reader& r, std::uint32_t node, catalog& c, bool private_space) {
   auto entries = r.mapping(node, "a block");
   if (!entries) return;
@@ -281,7 +312,9 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
   for (auto root : doc.roots) {
     auto top = r.mapping(root, "a catalog");
     if (!top) continue;
-    r.only_keys(*top, {"version", "date", "distributions", "cnis", "network_types", "private_space", "blocks", "operations"},
+    r.only_keys(*top,
+                {"version", "date", "distributions", "cnis", "network_types", "meshes", "private_space", "blocks",
+                 "operations"},
                 "the catalog");
     for (const auto& e : *top) {
       if (e.key == "date") {
@@ -299,6 +332,7 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
         if (e.key == "distributions") read_distribution(r, item, c);
         if (e.key == "cnis") read_cni(r, item, c);
         if (e.key == "network_types") read_network_type(r, item, c);
+        if (e.key == "meshes") read_mesh(r, item, c);
         if (e.key == "private_space") read_block(r, item, c, true);
         if (e.key == "blocks") read_block(r, item, c, false);
         if (e.key == "operations") read_operation(r, item, c);

@@ -12,6 +12,7 @@
 #include "yaml_document.hpp"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 #include <unordered_set>
 
@@ -124,6 +125,17 @@ void fleet_reading::merge_imports() {
     pending_connection p;
     p.value = std::move(c.value);
     p.where = p.value.where;
+    p.imported = true;
+    if (!c.mesh.empty()) {
+      // What a mesh routes is the catalog's (its facts), not the importer's.
+      if (const auto* mesh = cat.find_mesh(c.mesh)) {
+        p.value.routes = mesh->routes;
+      } else {
+        result.diagnostics.push_back({severity::warning, diag::unknown_value,
+                                      "the catalog has no mesh '" + c.mesh + "': its connection carries every role",
+                                      p.where, {}});
+      }
+    }
     for (auto& [name, where] : c.members) {
       p.names.emplace_back(name, 0);
       p.name_locations.push_back(where);
@@ -131,6 +143,8 @@ void fleet_reading::merge_imports() {
     connections.push_back(std::move(p));
   }
   moved_to = std::move(merged.moved_to);
+  parts = std::move(merged.parts);
+  service_ips = std::move(merged.service_ips);
 }
 
 auto fleet_reading::ipam_problem(const owner& o, const std::string& what) const -> std::optional<std::string> {
@@ -232,36 +246,80 @@ auto fleet_reading::add_translated(pending_connection& p, std::uint32_t index) -
   return true;
 }
 
+namespace {
+
+// How a message names a connection whose members are not resolved yet:
+// "connection NAME (VIA)", or its member names when it has no name.
+auto describe_pending(const pending_connection& p) -> std::string {
+  std::string out = "connection ";
+  if (!p.value.name.empty()) {
+    out += p.value.name;
+  } else {
+    out += '[';
+    for (std::size_t k = 0; k < p.names.size() && k < 3; ++k) out += (k ? ", " : "") + p.names[k].first;
+    if (p.names.size() > 3) out += ", ... " + std::to_string(p.names.size() - 3) + " more";
+    out += ']';
+  }
+  if (!p.value.via.empty() && p.value.via != p.value.name) out += " (" + p.value.via + ")";
+  return out;
+}
+
+}  // namespace
+
 // Resolves every connection's member names against all owners read.
 void fleet_reading::resolve_connections() {
   std::vector<std::string_view> all_names;
+  // Imported connections by how they route (via and members): one peering read
+  // from both of its networks' exports, or from two exports, is one connection.
+  std::set<std::pair<std::string, std::vector<std::uint32_t>>> imported_seen;
   for (auto& p : connections) {
     std::vector<std::uint32_t> members;
     bool complete = true;
     bool expanded = false;
-    for (std::size_t k = 0; k < p.names.size(); ++k) {
-      const auto& name = p.names[k].first;
-      // An owner whose ranges went to the clusters that link it stands for them.
+    bool dropped = false;
+    // Adds the owners a name stands for: an owner whose ranges went to the
+    // clusters that link it stands for them; false when it names none.
+    auto add = [&](const std::string& name) {
       if (auto moved = moved_to.find(name); moved != moved_to.end()) {
         for (const auto& to : moved->second) {
           if (auto it = owner_index.find(to); it != owner_index.end()) members.push_back(it->second);
         }
         expanded = true;
-        continue;
+        return true;
       }
       auto it = owner_index.find(name);
-      if (it == owner_index.end()) {
-        if (all_names.empty()) {
-          for (const auto& o : result.value.owners) all_names.push_back(o.name);
-        }
-        result.diagnostics.push_back({severity::error, diag::unknown_owner,
-                                      "connection names '" + name + "', which is no cluster or network" +
-                                          detail::did_you_mean(name, all_names),
-                                      p.name_locations[k], {}});
-        complete = false;
+      if (it == owner_index.end()) return false;
+      members.push_back(it->second);
+      return true;
+    };
+    for (std::size_t k = 0; k < p.names.size(); ++k) {
+      const auto& name = p.names[k].first;
+      // A network made of owners (a GCP network of its subnets) stands for them, and for itself if it is one.
+      if (auto made_of = parts.find(name); made_of != parts.end()) {
+        bool any = add(name);
+        for (const auto& part : made_of->second) any = add(part) || any;
+        expanded = true;
+        if (any) continue;
+      } else if (add(name)) {
         continue;
       }
-      members.push_back(it->second);
+      if (p.imported) {
+        result.diagnostics.push_back({severity::warning, diag::unresolved_link,
+                                      describe_pending(p) + " names " + name +
+                                          ", which no source describes: it is left out of the connection (import "
+                                          "it too; see docs/import.md)",
+                                      p.name_locations[k], {}});
+        dropped = true;
+        continue;
+      }
+      if (all_names.empty()) {
+        for (const auto& o : result.value.owners) all_names.push_back(o.name);
+      }
+      result.diagnostics.push_back({severity::error, diag::unknown_owner,
+                                    "connection names '" + name + "', which is no cluster or network" +
+                                        detail::did_you_mean(name, all_names),
+                                    p.name_locations[k], {}});
+      complete = false;
     }
     if (!complete) continue;
     // Keep the declared order (messages list members as written), without repeats.
@@ -275,10 +333,24 @@ void fleet_reading::resolve_connections() {
                                     p.where, {}});
     }
     members = std::move(distinct);
+    if (members.size() < 2 && dropped) continue;  // the warnings above say why
+    if (members.size() < 2 && p.imported) {
+      result.diagnostics.push_back({severity::note, diag::connection_members,
+                                    describe_pending(p) + " joins one owner once its members are resolved: left out",
+                                    p.where, {}});
+      continue;
+    }
     if (members.size() < 2) {
       result.diagnostics.push_back({severity::error, diag::connection_members,
                                     "a connection needs at least two different members", p.where, {}});
       continue;
+    }
+    if (p.imported) {
+      auto sorted = members;
+      std::sort(sorted.begin(), sorted.end());
+      if (!imported_seen.emplace(p.value.via + "|" + std::to_string(p.value.routes.bits), std::move(sorted)).second) {
+        continue;
+      }
     }
     p.value.members = std::move(members);
     if (!add_translated(p, static_cast<std::uint32_t>(result.value.connections.size()))) continue;
@@ -339,6 +411,7 @@ auto fleet_loader::finish() -> fleet_load_result {
   s.resolve_connections();
   s.resolve_routes();
   s.warn_unknown_distributions(apply_defaults(s.result.value, s.cat));
+  for (const auto& [owner, ips] : s.service_ips) detail::check_service_ips(s.result.value, owner, ips, s.result.diagnostics);
   detail::apply_renumbering(s.renumbering, s.result.value, s.owner_index, s.result.diagnostics);
   s.check_cost_owners();
   s.sort_diagnostics();

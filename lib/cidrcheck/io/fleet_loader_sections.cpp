@@ -14,7 +14,9 @@
 #include "kube_version.hpp"
 #include "suppression_reader.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -209,6 +211,22 @@ void read_ip_family(owner_section& s, yaml_reader& r, const entry& e) {
   }
 }
 
+// A word of a fixed vocabulary (pool_encapsulation, routing_mode, kube_proxy_mode).
+template <std::string owner::*Field, const auto& Words>
+void read_word(owner_section& s, yaml_reader& r, const entry& e) {
+  auto t = r.string(e.value, e.key);
+  if (!t) return;
+  if (std::find(std::begin(Words), std::end(Words), *t) == std::end(Words)) {
+    std::string valid;
+    for (auto w : Words) valid += (valid.empty() ? "" : ", ") + std::string(w);
+    r.error(e.value, diag::invalid_value,
+            std::string(e.key) + " of " + s.what + " must be one of " + valid + ", not \"" + printable(*t) + "\"" +
+                did_you_mean(*t, Words));
+    return;
+  }
+  s.o.*Field = *t;
+}
+
 void read_cni(owner_section& s, yaml_reader& r, const entry& e) {
   if (auto t = r.string(e.value, "cni")) {
     s.o.cni = *t;
@@ -263,6 +281,9 @@ constexpr key_rule<owner_section> cluster_keys[] = {
     {"dns", read_dns},
     {"cni", read_cni},
     {"ipam", read_ipam},
+    {"pool_encapsulation", read_word<&owner::pool_encapsulation, pool_encapsulation_words>},
+    {"routing_mode", read_word<&owner::routing_mode, routing_mode_words>},
+    {"kube_proxy_mode", read_word<&owner::kube_proxy_mode, kube_proxy_mode_words>},
     {"service_count", read_count<&owner::service_count, &owner::service_count_where>},
     {"load_balancer_count", read_count<&owner::load_balancer_count, &owner::load_balancer_count_where>},
     {"description", read_description},

@@ -36,6 +36,8 @@ struct pending_connection {
   std::vector<source_location> name_locations;
   std::vector<pending_translation> translated;
   std::optional<source_location> translated_where;  ///< where `translated` was written
+  /// An import's: a member no source describes is a warning and left out, not an error.
+  bool imported = false;
 };
 
 struct fleet_reading {
@@ -46,6 +48,8 @@ struct fleet_reading {
   std::unordered_map<std::string, std::uint32_t> owner_index;
   std::vector<import_result> imports;  ///< merged in finish(), after every fleet file
   std::unordered_map<std::string, std::vector<std::string>> moved_to;  ///< see merged_imports
+  std::unordered_map<std::string, std::vector<std::string>> parts;     ///< see merged_imports
+  std::vector<std::pair<std::uint32_t, std::vector<observed_address>>> service_ips;  ///< see merged_imports
   std::vector<detail::renumbering> renumbering;  ///< a plan's overlay (plan_overlay.hpp)
   bool stopped = false;                  ///< too many errors, or a limit hit: read nothing more
 

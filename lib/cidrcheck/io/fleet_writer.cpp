@@ -136,6 +136,9 @@ class writer {
       if (o.dns) out_ += "    dns: " + scalar(o.dns->to_string()) + comment(o.dns_where) + "\n";
       if (!o.cni.empty()) out_ += "    cni: " + scalar(o.cni) + "\n";
       if (!o.ipam.empty()) out_ += "    ipam: " + scalar(o.ipam) + "\n";
+      if (!o.pool_encapsulation.empty()) out_ += "    pool_encapsulation: " + scalar(o.pool_encapsulation) + "\n";
+      if (!o.routing_mode.empty()) out_ += "    routing_mode: " + scalar(o.routing_mode) + "\n";
+      if (!o.kube_proxy_mode.empty()) out_ += "    kube_proxy_mode: " + scalar(o.kube_proxy_mode) + "\n";
       if (o.block_size) out_ += "    block_size: " + std::to_string(*o.block_size) + "\n";
       if (o.block_size_v6) out_ += "    block_size_v6: " + std::to_string(*o.block_size_v6) + "\n";
       if (!o.ip_family.empty()) out_ += "    ip_family: " + scalar(o.ip_family) + "\n";

@@ -77,6 +77,9 @@ void read_cluster(source_reader& in, const source_reader::object& doc, import_re
               drop_everything(in.ranges(spec->at({component, "clusterCIDR"}), "clusterCIDR")));
   }
   bool has_pods = o.claims.size() > pod_claims;
+  // kube-proxy's mode (KubeProxyConfig.ProxyMode, `proxyMode`, kubernetes/kops
+  // pkg/apis/kops/componentconfig.go), where the spec sets it.
+  if (auto mode = kube_proxy_mode(in, spec->at({"kubeProxy", "proxyMode"}))) o.value.kube_proxy_mode = *mode;
   std::size_t service_claims = o.claims.size();
   add_claim(o, range_role::services, claim_kind::exact,
             in.ranges(field("serviceClusterIPRange"), "serviceClusterIPRange"));

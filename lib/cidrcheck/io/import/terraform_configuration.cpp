@@ -131,6 +131,27 @@ void terraform_configuration::walk(std::optional<std::uint32_t> module, const st
       block = items.empty() ? std::nullopt : std::optional(items.front());
     }
     if (auto b = in_.object_at(block, "vpc_config")) said.subnet_ids = references(b->get("subnet_ids"));
+    // Every attribute, and those of nested blocks one level down, for attribute_targets().
+    for (const auto& e : expressions->entries()) {
+      auto key = path + "|" + *address + "|" + std::string(e.key);
+      if (in_.yaml().node(e.value).kind == yaml_kind::mapping) {
+        attributes_[key] = references(e.value);
+        if (!attributes_[key].refs.empty()) continue;
+      }
+      auto items = in_.yaml().node(e.value).kind == yaml_kind::sequence ? in_.items(e.value, e.key)
+                                                                         : std::vector<std::uint32_t>{e.value};
+      for (auto nested_node : items) {
+        if (in_.yaml().node(nested_node).kind != yaml_kind::mapping) continue;
+        auto nested = in_.object_at(nested_node, e.key);
+        if (!nested) continue;
+        for (const auto& n : nested->entries()) {
+          auto more = references(n.value);
+          auto& into = attributes_[key + "." + std::string(n.key)];
+          if (into.refs.empty()) into.node = more.node;
+          into.refs.insert(into.refs.end(), more.refs.begin(), more.refs.end());
+        }
+      }
+    }
   }
   if (auto outputs = in_.object_at(m->get("outputs"), "outputs")) {
     for (const auto& e : outputs->entries()) {
@@ -191,6 +212,18 @@ auto terraform_configuration::targets(std::string_view address, expression resou
   auto it = resources_.find(module_of(at.steps) + "|" + p->base);
   targets_found found;
   if (it != resources_.end()) resolve(at, it->second.*which, found, 0);
+  return found;
+}
+
+auto terraform_configuration::attribute_targets(std::string_view address, std::string_view attribute)
+    -> std::set<std::string> {
+  scope at;
+  auto p = read_resource(read_steps(address, at.steps));
+  if (!p) return {};
+  at.self_key = p->key;
+  auto it = attributes_.find(module_of(at.steps) + "|" + p->base + "|" + std::string(attribute));
+  targets_found found;
+  if (it != attributes_.end()) resolve(at, it->second, found, 0);
   return found;
 }
 

@@ -42,6 +42,10 @@ class terraform_configuration {
   auto vpc_id_targets(std::string_view address) -> std::set<std::string>;
   /// The same for its vpc_config.subnet_ids (an aws_eks_cluster's subnets).
   auto subnet_ids_targets(std::string_view address) -> std::set<std::string>;
+  /// The same for any attribute, "name" or "block.name" (a nested block's,
+  /// every block of that name): what a peering's peer_vpc_id or a route's
+  /// transit_gateway_id refers to.
+  auto attribute_targets(std::string_view address, std::string_view attribute) -> std::set<std::string>;
 
  private:
   struct expression {         // an expression's "references", and its node for errors
@@ -72,6 +76,7 @@ class terraform_configuration {
 
   source_reader& in_;
   std::map<std::string, resource_expressions> resources_;            // "module|aws_subnet.a" -> its expressions
+  std::map<std::string, expression> attributes_;                     // "module|aws_route.a|name" -> every attribute's expression
   std::map<std::string, std::map<std::string, expression>> outputs_;  // module path -> output name -> expression
   std::map<std::string, expression> arguments_;                      // "module.a.module.b|vpc_id" -> the call's argument
   std::map<std::string, std::set<std::string>> instances_;  // "instance|aws_subnet.a" -> keys of its instances

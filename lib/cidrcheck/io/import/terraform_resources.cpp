@@ -2,6 +2,7 @@
 // (docs/import/terraform.md cites each page).
 
 #include "terraform_resources.hpp"
+#include "terraform_attrs.hpp"
 
 #include "../kube_version.hpp"
 
@@ -10,86 +11,6 @@
 #include <set>
 
 namespace cidrcheck::detail {
-
-// One object of attribute values (a resource's, or a nested block's) with the
-// part of after_unknown that mirrors it: a mapping whose `true` leaves are the
-// unknown attributes, or `true` itself when the whole object is unknown.
-class terraform_resources::attrs {
- public:
-  attrs(source_reader& in, std::optional<source_reader::object> values, std::optional<std::uint32_t> unknown)
-      : in_(&in), values_(std::move(values)), unknown_(unknown) {}
-
-  auto get(std::string_view key) const -> std::optional<std::uint32_t> {
-    return values_ ? values_->get(key) : std::nullopt;
-  }
-
-  /// Reports whether key has no value because it is known only after apply.
-  auto unknown(std::string_view key) const -> bool {
-    if (get(key)) return false;
-    if (is_true(unknown_)) return true;
-    // A block that is partly unknown is a non-empty list or mapping of its own.
-    auto u = child(unknown_, key);
-    return is_true(u) || (u && in_->yaml().node(*u).kind != yaml_kind::scalar && !in_->yaml().node(*u).children.empty());
-  }
-
-  /// Returns the nested blocks under key (Terraform writes a block as a list
-  /// of objects, or one object), each with its part of after_unknown.
-  auto blocks(std::string_view key) const -> std::vector<attrs> {
-    std::vector<attrs> out;
-    auto k = get(key);
-    if (!k) return out;
-    auto u = is_true(unknown_) ? unknown_ : child(unknown_, key);
-    bool list = in_->yaml().node(*k).kind == yaml_kind::sequence;
-    auto items = list ? in_->items(k, key) : std::vector<std::uint32_t>{*k};
-    auto unknown_items = u && in_->yaml().node(*u).kind == yaml_kind::sequence ? in_->yaml().node(*u).children
-                                                                               : std::vector<std::uint32_t>{};
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      auto o = in_->object_at(items[i], key);
-      if (!o) continue;
-      std::optional<std::uint32_t> item_unknown = is_true(u) ? u : std::nullopt;
-      if (list && i < unknown_items.size()) item_unknown = unknown_items[i];
-      if (!list) item_unknown = u;
-      out.emplace_back(*in_, std::move(*o), item_unknown);
-    }
-    return out;
-  }
-
-  /// Returns the first block under key; absent, a block without values that
-  /// is unknown wherever after_unknown says the block is.
-  auto block(std::string_view key) const -> attrs {
-    auto all = blocks(key);
-    if (!all.empty()) return all.front();
-    auto u = is_true(unknown_) ? unknown_ : child(unknown_, key);
-    if (u && in_->yaml().node(*u).kind == yaml_kind::sequence) {
-      const auto& items = in_->yaml().node(*u).children;
-      u = items.empty() ? std::nullopt : std::optional(items.front());
-    }
-    return {*in_, std::nullopt, u};
-  }
-
- private:
-  auto is_true(std::optional<std::uint32_t> k) const -> bool {
-    if (!k) return false;
-    const auto& n = in_->yaml().node(*k);
-    return n.kind == yaml_kind::scalar && !n.quoted && n.value == "true";
-  }
-
-  // The value of key in mapping k, read without reports: after_unknown is
-  // Terraform's own bookkeeping, and a shape it does not have means "known".
-  auto child(std::optional<std::uint32_t> k, std::string_view key) const -> std::optional<std::uint32_t> {
-    if (!k) return std::nullopt;
-    const auto& n = in_->yaml().node(*k);
-    if (n.kind != yaml_kind::mapping) return std::nullopt;
-    for (std::size_t i = 0; i + 1 < n.children.size(); i += 2) {
-      if (in_->yaml().node(n.children[i]).value == key) return n.children[i + 1];
-    }
-    return std::nullopt;
-  }
-
-  source_reader* in_;
-  std::optional<source_reader::object> values_;
-  std::optional<std::uint32_t> unknown_;
-};
 
 namespace {
 
@@ -164,7 +85,7 @@ void terraform_resources::read(const terraform_instance& r) {
     add_claim(o, range_role::external, claim_kind::within, azure_prefixes(a, r));
   } else if (type == "azurerm_kubernetes_cluster") {
     aks(a, r);
-  } else {
+  } else if (!read_connection(a, r)) {
     ++skipped_[type];
   }
 }
@@ -172,6 +93,7 @@ void terraform_resources::read(const terraform_instance& r) {
 // Adds the VPCs: an aws_vpc's blocks and associations are the VPC's;
 // associations alone are more of a VPC described elsewhere; subnets lie inside.
 void terraform_resources::finish(std::uint32_t where) {
+  finish_connections();
   link_clusters();
   for (auto& [id, v] : vpcs_) {
     if (!v.owner) {
@@ -187,6 +109,7 @@ void terraform_resources::finish(std::uint32_t where) {
       add_claim(o, range_role::external, claim_kind::additional, std::move(v.associations));
     }
     add_claim(o, range_role::external, claim_kind::within, std::move(v.subnets));
+    o.routes.insert(o.routes.end(), v.routes.begin(), v.routes.end());
   }
   if (skipped_.empty()) return;
   std::size_t total = 0;
@@ -341,8 +264,11 @@ auto terraform_resources::cluster(const std::string& name, std::string type, std
 void terraform_resources::kubernetes_version(const attrs& a, std::string_view key, imported_owner& o) {
   auto v = a.get(key);
   auto text = in_.text(v, key);
+  // A placeholder ("test-min_master_version", as terraform-validator's test
+  // plans hold) or a channel name says no version: noted, the rest is read.
   if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
-    in_.error(*v, diag::type, std::string(key) + " must be a Kubernetes version such as \"1.29\", not \"" + *text + "\"");
+    in_.yaml().report(severity::note, *v, diag::unread_value,
+                      std::string(key) + " \"" + *text + "\" is no Kubernetes version such as \"1.29\": left out");
   }
 }
 
@@ -405,9 +331,10 @@ void terraform_resources::gcp_network(const attrs& a, const terraform_instance& 
   auto auto_node = a.get("auto_create_subnetworks");
   bool auto_mode = in_.flag(auto_node, "auto_create_subnetworks").value_or(!a.unknown("auto_create_subnetworks"));
   bool ula = in_.flag(a.get("enable_ula_internal_ipv6"), "enable_ula_internal_ipv6").value_or(false);
-  if (!auto_mode && !ula) return;
   auto project = in_.text(a.get("project"), "project");
   auto name = in_.text(a.get("name"), "name");
+  if (project && name) note_gcp_network(r.address, *project + "/" + *name);
+  if (!auto_mode && !ula) return;
   auto& o = add_owner(out_, project && name ? *project + "/" + *name : r.address, owner_kind::network, "gcp-network",
                       in_.where(r.node));
   o.value.description =
@@ -442,6 +369,7 @@ void terraform_resources::gcp_subnet(const attrs& a, const terraform_instance& r
   }
   auto& o = add_owner(out_, owner, owner_kind::network, "gcp-subnet", in_.where(r.node));
   o.value.description = "GCP subnet, from " + std::string(r.from) + " " + r.address;
+  note_gcp_subnet(out_.owners.size() - 1, a, r);
   auto note = [&](std::string_view what) { unknown(r, what); };
   std::vector<imported_range> ranges;
   if (auto range = range_or_note(in_, a, "ip_cidr_range", "ip_cidr_range", note)) ranges.push_back(std::move(*range));
@@ -488,8 +416,10 @@ void terraform_resources::gke(const attrs& a, const terraform_instance& r) {
         pending = what;
       }
     }
-    // Named secondary ranges of the subnet are the cluster's, through its link.
+    // Named secondary ranges of the subnet are the cluster's, through its
+    // link: no distribution default stands in for them.
     bool labelled = !label_key.empty() && policy.get(label_key);
+    if (labelled && !found) o.value.declared.add(role);
     if (!found && !labelled && !pending.empty()) unknown_range(r, pending, o, role);
   };
   read(range_role::pods, {{&a, "cluster_ipv4_cidr"}, {&policy, "cluster_ipv4_cidr_block"}},
@@ -510,6 +440,13 @@ void terraform_resources::gke(const attrs& a, const terraform_instance& r) {
     if (path && !(link.owner = gcp_subnet_name(*path)).empty()) {
       link.where = in_.where(*k);
       o.links.push_back(std::move(link));
+    } else if (path && !link.labels.empty()) {
+      // A bare name ("test-subnetwork") says neither project nor region: the
+      // subnet, and the secondary ranges the cluster names in it, are not found.
+      in_.yaml().report(severity::note, *k, diag::unread_value,
+                        r.address + ": subnetwork \"" + *path +
+                            "\" is no subnet path (projects/P/regions/R/subnetworks/N): the secondary ranges it names "
+                            "for pods and services are unknown, not guessed");
     }
   }
 }
@@ -526,6 +463,7 @@ void terraform_resources::azure_vnet(const attrs& a, const terraform_instance& r
     return;
   }
   auto& o = vnet_owner(*group, *name, r);
+  note_azure_vnet(r.address, o.value.name);
   o.value.description = "Azure virtual network, from " + std::string(r.from) + " " + r.address;
   auto note = [&](std::string_view what) { unknown(r, what); };
   auto space = in_.ranges(a.get("address_space"), "address_space");
