@@ -60,6 +60,25 @@ TEST(ImportAwsEks, AnotherVpcOverlappingItsVpcIsNotHidden) {
   EXPECT_EQ(pairs.size(), 1u) << printed(r);
 }
 
+TEST(ImportAwsEks, TwoClustersOfOneVpcShareItsSpace) {
+  // Both take the VPC's blocks as their network and both run in it (b92d7c3:
+  // their equal networks were a latent-overlap, an overlap once connected).
+  fleet_loader loader(builtin_catalog());
+  loader.add_import(import_kind::aws_eks, fixtures + "aws-eks/my-eks-cluster.json");
+  loader.add_import(import_kind::aws_vpcs, fixtures + "aws-vpcs/vpcs.json");
+  loader.add_import_text(import_kind::aws_eks, R"({"cluster": {"name": "second", "version": "1.29",
+    "resourcesVpcConfig": {"vpcId": "vpc-0012b8e1cc0abb17d"},
+    "kubernetesNetworkConfig": {"serviceIpv4Cidr": "10.101.0.0/16"}}})", "second.json");
+  loader.add_text("connections: [{between: [my-eks-cluster, second], via: mesh}]\n", "fleet.yaml");
+  auto r = loader.finish();
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "second", range_role::network), cidrs(r, "my-eks-cluster", range_role::network));
+  for (const auto& x : check(r.value, builtin_catalog())) {
+    EXPECT_NE(x.id, rule::overlap) << x.message;
+    EXPECT_NE(x.id, rule::latent_overlap) << x.message;
+  }
+}
+
 TEST(ImportAwsEks, HybridNetworksAndIPv6Services) {
   auto r = load({{import_kind::aws_eks, "aws-eks/edge-hybrid.json"}});
   EXPECT_EQ(cidrs(r, "edge-hybrid", range_role::services), (v{"fd6e:2f0a:91c4::/108"}));

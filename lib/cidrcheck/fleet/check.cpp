@@ -108,6 +108,21 @@ class routing_index {
   // Returns a connection that carries class c's ranges to owner v (a member), or none.
   auto carried_to(std::uint32_t c, std::uint32_t v) const -> std::uint32_t { return first_common(carriers_[c], memberships_[v]); }
 
+  // Returns the smallest connection common to x's list and y's, preferring one
+  // that neither reaches only through the network it runs in; none if none.
+  auto own_common(const std::vector<std::uint32_t>& x, std::uint32_t x_owner, const std::vector<std::uint32_t>& y,
+                  std::uint32_t y_owner) const -> std::uint32_t {
+    auto any = first_common(x, y);
+    if (any == none || (!inherits(x_owner, any) && !inherits(y_owner, any))) return any;
+    if (inherited_[x_owner].empty() && inherited_[y_owner].empty()) return any;
+    const auto& small = x.size() <= y.size() ? x : y;
+    const auto& large = x.size() <= y.size() ? y : x;
+    for (auto c : small) {
+      if (!inherits(x_owner, c) && !inherits(y_owner, c) && std::binary_search(large.begin(), large.end(), c)) return c;
+    }
+    return any;
+  }
+
   // Reports whether owner v reaches connection c only through the network it runs in.
   auto inherits(std::uint32_t v, std::uint32_t c) const -> bool {
     return std::binary_search(inherited_[v].begin(), inherited_[v].end(), c);
@@ -151,8 +166,8 @@ class routing_index {
   // so the answer is deterministic.
   auto meet(std::uint32_t ca, std::uint32_t a, std::uint32_t cb, std::uint32_t b) const -> meeting {
     // b's range is routed at a: a connection carrying it has a as a member.
-    if (auto c = first_common(carriers_[cb], memberships_[a]); c != none) return {a, {c}};
-    if (auto c = first_common(carriers_[ca], memberships_[b]); c != none) return {b, {c}};
+    if (auto c = own_common(carriers_[cb], b, memberships_[a], a); c != none) return {a, {c}};
+    if (auto c = own_common(carriers_[ca], a, memberships_[b], b); c != none) return {b, {c}};
     // A third owner v sees both: walk the members reached from the side that
     // reaches fewer, and ask whether the other side's carriers reach them too.
     bool a_smaller = reach_[ca] <= reach_[cb];
