@@ -4,7 +4,7 @@ pairs are mostly no finding (issue 28, items 3 and 7), for one binary or two
 side by side (--baseline: an older build, to show the growth it had).
 
 Shapes (N is the size):
-  one-vpc     one VPC and N clusters in it, each network the VPC's own block
+  one-vpc     one VPC (10.64.0.0/10) and N clusters in it, each network the VPC's own block
               (kops in a shared VPC): N(N+1)/2 overlapping pairs, no finding
   twin-routes a tailnet approving 10.0.0.0/8 N times for one router, and N/10
               clusters inside it: N(N-1)/2 route pairs, no finding
@@ -30,10 +30,10 @@ BENCH = Path(__file__).resolve().parent
 
 
 def one_vpc(n, out):
-    out.write("version: 1\nnetworks:\n  - {name: vpc, type: vpc, cidrs: [10.0.0.0/8]}\nclusters:\n")
+    out.write("version: 1\nnetworks:\n  - {name: vpc, type: vpc, cidrs: [10.64.0.0/10]}\nclusters:\n")
     for k in range(n):
         # Pods and services of their own, outside the VPC: IPv6 unique-local space has room for any N.
-        out.write(f"  - {{name: c{k}, distribution: kops, network: 10.0.0.0/8, pods: 'fd10:{k >> 16:x}:{k & 0xffff:x}::/64', "
+        out.write(f"  - {{name: c{k}, distribution: kops, network: 10.64.0.0/10, pods: 'fd10:{k >> 16:x}:{k & 0xffff:x}::/64', "
                   f"services: 'fd20:{k >> 16:x}:{k & 0xffff:x}::/112'}}\n")
     return 1 + 3 * n
 

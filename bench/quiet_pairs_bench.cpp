@@ -45,16 +45,16 @@ struct builder {
   }
 };
 
-// One VPC of 10.0.0.0/8 and n clusters in it (kops in a shared VPC: each
+// One VPC of 10.64.0.0/10 and n clusters in it (kops in a shared VPC: each
 // network the VPC's own block), each with pods and services of its own in
 // unique-local IPv6 space: n(n+1)/2 overlapping networks, no finding.
 auto one_vpc(std::size_t n) -> cidrcheck::fleet {
   builder b;
   auto vpc = b.owner_of("vpc", owner_kind::network, "vpc");
-  b.range(vpc, range_role::external, 0x0a000000u, 8);
+  b.range(vpc, range_role::external, 0x0a400000u, 10);
   for (std::size_t k = 0; k < n; ++k) {
     auto c = b.owner_of("cluster-" + std::to_string(k), owner_kind::cluster, "kops");
-    b.range(c, range_role::network, 0x0a000000u, 8);
+    b.range(c, range_role::network, 0x0a400000u, 10);
     b.range(c, range_role::pods, prefix::containing(address::v6(0xfd10'0000'0000'0000ull | k << 16, 0), 64));
     b.range(c, range_role::services, prefix::containing(address::v6(0xfd20'0000'0000'0000ull | k << 16, 0), 112));
   }
@@ -106,7 +106,7 @@ auto routes_of_networks(std::size_t n) -> cidrcheck::fleet {
 }
 
 // n clusters on one translated connection (Submariner Globalnet), all with the
-// pod range 10.244.0.0/16 and nothing else carrying it: members never see each
+// pod range 10.200.0.0/16 and nothing else carrying it: members never see each
 // other's real ranges, so none of the n(n-1)/2 pairs is a finding.
 auto globalnet(std::size_t n) -> cidrcheck::fleet {
   builder b;
@@ -114,7 +114,7 @@ auto globalnet(std::size_t n) -> cidrcheck::fleet {
   c.via = "globalnet";
   for (std::size_t k = 0; k < n; ++k) {
     auto cluster = b.owner_of("cluster-" + std::to_string(k), owner_kind::cluster, "kubeadm");
-    b.range(cluster, range_role::pods, 0x0af40000u, 16);
+    b.range(cluster, range_role::pods, 0x0ac80000u, 16);
     c.members.push_back(cluster);
   }
   b.f.connections.push_back(c);
