@@ -20,6 +20,15 @@ TEST(ImportKops, AsWrittenPodsAndServicesComeFromNonMasqueradeCidr) {
   EXPECT_EQ(owner_of(r, "minimal.example.com").nodes, 3u);
 }
 
+TEST(ImportKops, NetworkIdNamesTheNetworkItRunsIn) {
+  auto r = load_text(import_kind::kops, R"({"apiVersion": "kops.k8s.io/v1alpha2", "kind": "Cluster",
+  "metadata": {"name": "shared.example.com"},
+  "spec": {"networkID": "vpc-0abc", "networkCIDR": "10.50.0.0/16", "kubernetesVersion": "1.30.0"}})");
+  EXPECT_EQ(owner_of(r, "shared.example.com").runs_in, "vpc-0abc");
+  EXPECT_EQ(owner_of(r, "shared.example.com").runs_in_where.line, 3u);
+  EXPECT_EQ(cidrs(r, "shared.example.com", range_role::network), (v{"10.50.0.0/16"}));
+}
+
 TEST(ImportKops, TheCompletedSpecAgreesWithTheWrittenOne) {
   auto r = load({{import_kind::kops, "kops/minimal.yaml"}, {import_kind::kops, "kops/completed.yaml"}});
   ASSERT_TRUE(r.ok()) << printed(r);

@@ -2,6 +2,7 @@
 // tests/fixtures/import/terraform-plan/ and on small documents; and the
 // resource types state and plan share (one reader, terraform_resources).
 
+#include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/import.hpp>
@@ -78,26 +79,34 @@ TEST(ImportTerraformPlan, ReadsPlannedValuesOfModulesAtAnyDepth) {
   auto r = load(import_kind::terraform_plan, "plan.json");
   ASSERT_TRUE(r.ok()) << printed(r);
   EXPECT_EQ(cidrs(r, "vpc-0e9801d1295ce6ff8", range_role::external), (v{"10.0.0.0/16"}));
-  // A VPC the plan creates has no ID yet: its address names it, and says where it is from.
-  EXPECT_EQ(cidrs(r, "module.net.aws_vpc.main", range_role::external), (v{"10.0.128.0/17"}));
-  const auto& created = owner_of(r, "module.net.aws_vpc.main");
-  EXPECT_EQ(created.description, "AWS VPC payments, from the Terraform plan module.net.aws_vpc.main");
-  EXPECT_EQ(created.where, (source_location{fixtures + "plan.json", 166, 13}));
+  // A VPC the plan creates has no ID yet: its address names it (the EKS cluster
+  // in it runs in it and takes its block, read where the module wrote it).
+  EXPECT_EQ(owner_of(r, "payments").runs_in, "module.net.aws_vpc.main");
+  EXPECT_EQ(cidrs(r, "payments", range_role::network), (v{"10.0.128.0/17"}));
+  const auto& block = r.value.ranges[owner_of(r, "payments").ranges.front()];
+  EXPECT_EQ(block.where, (source_location{fixtures + "plan.json", 175, 31}));
   EXPECT_EQ(owner_of(r, "vpc-0e9801d1295ce6ff8").description,
             "AWS VPC shared-services, from the Terraform plan aws_vpc.shared");
 }
 
-TEST(ImportTerraformPlan, AClusterIsNotPlacedInAVpcThatOverlapsAnother) {
+TEST(ImportTerraformPlan, AClusterRunsInTheVpcOfItsSubnetsThatOverlapsAnother) {
   // module.net.aws_eks_cluster.main's subnets (module.subnets.ids) lie in
   // module.net.aws_vpc.main, whose 10.0.128.0/17 lies in aws_vpc.shared's
-  // 10.0.0.0/16. Placed there, the cluster's network would count as inside
-  // the shared VPC, and the overlap of the two VPCs would go unreported.
+  // 10.0.0.0/16. The cluster says it runs in its own VPC (runs_in), so the
+  // overlap with the shared VPC stays a finding; b92d7c3 left it unplaced
+  // (without a network) for fear of placing it in the shared VPC.
   auto r = load(import_kind::terraform_plan, "plan.json");
-  EXPECT_EQ(messages(r, severity::warning).back(),
-            "terraform-plan: module.net.aws_eks_cluster.main: its subnets (vpc_config.subnet_ids) lie in VPC "
-            "module.net.aws_vpc.main, which overlaps VPC vpc-0e9801d1295ce6ff8's 10.0.0.0/16: not placed in it, so "
-            "that the overlap stays a finding");
-  EXPECT_EQ(cidrs(r, "payments", range_role::network), v{});
+  EXPECT_EQ(owner_of(r, "payments").runs_in, "module.net.aws_vpc.main");
+  EXPECT_EQ(cidrs(r, "payments", range_role::network), (v{"10.0.128.0/17"}));
+  auto payments = *r.value.find_owner("payments");
+  auto shared = *r.value.find_owner("vpc-0e9801d1295ce6ff8");
+  bool reported = false;
+  for (const auto& x : check(r.value, builtin_catalog())) {
+    if (x.ranges.size() != 2) continue;
+    auto a = r.value.ranges[x.ranges[0]].owner, b = r.value.ranges[x.ranges[1]].owner;
+    reported = reported || (std::min(a, b) == std::min(payments, shared) && std::max(a, b) == std::max(payments, shared));
+  }
+  EXPECT_TRUE(reported) << printed(r);
 }
 
 // terraform-validator's test plan: min_master_version is a placeholder. That
@@ -132,6 +141,9 @@ TEST(ImportTerraformPlan, ClustersFromPlannedBlocks) {
   EXPECT_EQ(owner_of(r, "orders").dns, address::parse("172.16.32.10"));
   EXPECT_EQ(owner_of(r, "orders").nodes, 3u);
   EXPECT_EQ(owner_of(r, "payments").type, "eks");
+  // Where each runs: GKE's network (PROJECT/NAME, as a google_compute_network is named), AKS's pool's virtual network.
+  EXPECT_EQ(owner_of(r, "analytics").runs_in, "acme-prod/acme-vpc");
+  EXPECT_EQ(owner_of(r, "orders").runs_in, "orders-rg/orders-vnet");
 }
 
 TEST(ImportTerraformPlan, ValuesUnknownUntilApplyAreNotesNamingTheResource) {

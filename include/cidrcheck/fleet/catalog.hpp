@@ -72,6 +72,12 @@ struct network_type {
   /// Blocks inside `cidrs` that carry routes by design, translated into the
   /// network's space (Tailscale's 4via6): a route there is not route-in-overlay.
   std::vector<prefix> translated;
+  /// Whether clusters run inside networks of this type (their nodes take its
+  /// addresses: a cloud VPC or VNet, an on-premises prefix). A cluster no
+  /// source places is placed in the one such network that holds its network
+  /// range (see detail::membership_index); other types hold a cluster only
+  /// when a source says so (`runs_in`).
+  bool holds_clusters = false;
   std::string source;
 };
 

@@ -45,6 +45,7 @@ inline constexpr char invalid_value[] = "invalid-value";
 inline constexpr char json_syntax[] = "json-syntax";
 inline constexpr char limit[] = "limit";
 inline constexpr char line_break[] = "line-break";
+inline constexpr char membership[] = "membership";
 inline constexpr char missing_key[] = "missing-key";
 inline constexpr char outside_service_range[] = "outside-service-range";
 inline constexpr char range[] = "range";
@@ -113,6 +114,7 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::json_syntax, "an export is not valid JSON or HuJSON"},
     diagnostic_code_info{diag::limit, "an input exceeds a limit (file size, nesting depth, owners, ranges, errors; docs/limits.md)"},
     diagnostic_code_info{diag::line_break, "a line ends with a character YAML counts as a line break but editors do not (a lone CR, NEL, LS, PS)"},
+    diagnostic_code_info{diag::membership, "note or warning: where a cluster runs: a note names the network containment placed it in (no source said), or the networks that each hold its network range (it runs in none); a warning says its network lies outside the network a source says it runs in; a note says a fleet file's runs_in names no owner"},
     diagnostic_code_info{diag::missing_key, "a required key is missing"},
     diagnostic_code_info{diag::outside_service_range, "warning: a Service's cluster IP (kubectl-services) lies outside every service range of its cluster, which keeps that range from being retired"},
     diagnostic_code_info{diag::range, "a number lies outside the range its key allows"},

@@ -1,6 +1,7 @@
 #include "import_merge.hpp"
 
 #include <cidrcheck/address_set.hpp>
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 
 #include <algorithm>
@@ -22,6 +23,7 @@ struct candidate {
   source_location where;
   std::uint32_t end_column = 0;
   std::optional<std::uint32_t> existing;
+  std::vector<source_location> merged_from;  ///< the blocks merged into it, when more than one
 };
 
 struct claim_set {
@@ -31,7 +33,7 @@ struct claim_set {
 
 auto to_candidates(const std::vector<imported_range>& ranges) -> std::vector<candidate> {
   std::vector<candidate> out;
-  for (const auto& r : ranges) out.push_back({r.cidr, r.where, r.end_column, std::nullopt});
+  for (const auto& r : ranges) out.push_back({r.cidr, r.where, r.end_column, std::nullopt, {}});
   return out;
 }
 
@@ -89,7 +91,7 @@ class owner_merge {
       if (r.is_route()) continue;  // a fleet file's route stays as written; imports add theirs beside it
       auto& claims = claims_[static_cast<std::size_t>(r.role)];
       if (claims.empty()) claims.push_back({claim_kind::exact, {}});
-      claims.front().ranges.push_back({r.cidr, r.where, r.end_column, k});
+      claims.front().ranges.push_back({r.cidr, r.where, r.end_column, k, {}});
     }
   }
 
@@ -192,6 +194,15 @@ class owner_merge {
     }
     merge_mask(value_.node_cidr_mask, x.node_cidr_mask, "the node CIDR mask", x.where);
     merge_text(value_.cni, x.cni, "the CNI", x.where);
+    if (!x.runs_in.empty()) {
+      if (value_.runs_in.empty()) {
+        value_.runs_in = x.runs_in;
+        value_.runs_in_where = x.runs_in_where;
+      } else if (value_.runs_in != x.runs_in) {
+        disagree("the network (runs_in)", printable(value_.runs_in), value_.runs_in_where, printable(x.runs_in),
+                 x.runs_in_where);
+      }
+    }
     merge_text(value_.ipam, x.ipam, "the IPAM mode", x.where);
     merge_text(value_.pool_encapsulation, x.pool_encapsulation, "the pool encapsulation", x.where);
     merge_text(value_.routing_mode, x.routing_mode, "the routing mode", x.where);
@@ -286,6 +297,7 @@ class owner_merge {
     r.role = role;
     r.where = c.where;
     r.end_column = c.end_column;
+    r.merged_from = c.merged_from;
     auto k = static_cast<std::uint32_t>(f_.ranges.size());
     f_.ranges.push_back(std::move(r));
     f_.owners[owner_index].ranges.push_back(k);
@@ -294,8 +306,8 @@ class owner_merge {
 
   // Adds a route the sources name: a range of the network marked as a route.
   auto add_route(std::uint32_t owner_index, const imported_route& route, const merge_limits& limits) -> bool {
-    auto k = add_range(owner_index, range_role::external, {route.range.cidr, route.range.where, route.range.end_column, {}},
-                       limits);
+    auto k = add_range(owner_index, range_role::external,
+                       {route.range.cidr, route.range.where, route.range.end_column, {}, {}}, limits);
     if (!k) return false;
     fleet_route x;
     x.range = *k;
@@ -362,18 +374,23 @@ class owner_merge {
       for (const auto& r : within) b.add(r.cidr);
       auto merged = b.build().prefixes();  // sorted, disjoint
       // Each merged prefix is placed at the first allocation (in reading order)
-      // inside it: one binary search per allocation, O(n log n).
-      std::vector<const candidate*> first(merged.size(), nullptr);
+      // inside it, and keeps where every one of them was read: one binary
+      // search per allocation, O(n log n).
+      std::vector<std::vector<const candidate*>> inside(merged.size());
       for (const auto& c : within) {
         auto it = std::upper_bound(merged.begin(), merged.end(), c.cidr,
                                    [](const prefix& x, const prefix& y) { return x.network() < y.network(); });
         if (it == merged.begin()) continue;
         auto k = static_cast<std::size_t>(it - merged.begin()) - 1;
-        if (first[k] == nullptr && c.cidr.subnet_of(merged[k])) first[k] = &c;
+        if (c.cidr.subnet_of(merged[k])) inside[k].push_back(&c);
       }
       for (std::size_t k = 0; k < merged.size(); ++k) {
-        const candidate& c = first[k] != nullptr ? *first[k] : within.front();
-        kept.push_back({merged[k], c.where, c.cidr == merged[k] ? c.end_column : 0, std::nullopt});
+        const candidate& c = !inside[k].empty() ? *inside[k].front() : within.front();
+        candidate range{merged[k], c.where, c.cidr == merged[k] ? c.end_column : 0, std::nullopt, {}};
+        if (inside[k].size() > 1) {
+          for (const auto* x : inside[k]) range.merged_from.push_back(x->where);
+        }
+        kept.push_back(std::move(range));
       }
     }
     std::vector<std::uint32_t> kept_indexes;

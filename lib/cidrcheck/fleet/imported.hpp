@@ -116,6 +116,16 @@ inline void add_claim(imported_owner& o, range_role role, claim_kind kind, std::
   o.claims.push_back({role, kind, std::move(ranges)});
 }
 
+/// Says which network a cluster runs in, as its export names it (an EKS
+/// cluster's vpcId, an AKS pool's virtual network): the cluster's runs_in.
+/// The first an export says is kept; the importer reports a different one.
+inline auto set_runs_in(imported_owner& o, std::string network, source_location where) -> bool {
+  if (!o.value.runs_in.empty()) return o.value.runs_in == network;
+  o.value.runs_in = std::move(network);
+  o.value.runs_in_where = std::move(where);
+  return true;
+}
+
 /// Returns a new owner of the result, named and placed at `where`.
 inline auto add_owner(import_result& out, std::string name, owner_kind kind, std::string type,
                       source_location where) -> imported_owner& {

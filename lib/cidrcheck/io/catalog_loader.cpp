@@ -137,7 +137,7 @@ void read_cni(yaml_reader& r, std::uint32_t node, catalog& c) {
 void read_network_type(yaml_reader& r, std::uint32_t node, catalog& c) {
   auto entries = r.mapping(node, "a network type");
   if (!entries) return;
-  r.only_keys(*entries, {"name", "cidrs", "translated", "source"}, "a network type");
+  r.only_keys(*entries, {"name", "cidrs", "translated", "holds_clusters", "source"}, "a network type");
   network_type t;
   for (const auto& e : *entries) {
     if (e.key == "name") {
@@ -146,6 +146,8 @@ void read_network_type(yaml_reader& r, std::uint32_t node, catalog& c) {
       t.cidrs = prefixes(r, e.value, "cidrs");
     } else if (e.key == "translated") {
       t.translated = prefixes(r, e.value, "translated");
+    } else if (e.key == "holds_clusters") {
+      if (auto v = r.boolean(e.value, "holds_clusters")) t.holds_clusters = *v;
     } else if (e.key == "source") {
       if (auto v = r.string(e.value, "source")) t.source = *v;
     }

@@ -7,6 +7,7 @@
 #include <cidrcheck/io/read_file.hpp>
 
 #include "../fleet/import_merge.hpp"
+#include "../fleet/membership.hpp"
 #include "fleet_loader_state.hpp"
 #include "too_many_errors.hpp"
 #include "yaml_document.hpp"
@@ -93,6 +94,7 @@ void fleet_reading::read_import(import_kind kind, std::string_view text, const s
                                 const std::string& cluster) {
   if (stopped) return;
   result.files.push_back(name);
+  import_names.insert(name);
   imports.push_back(detail::read_import(kind, text, name, detail::yaml_limits_of(limits), limits.max_nodes,
                                         result.diagnostics, cluster));
   if (error_count() >= limits.max_errors) stop(detail::too_many_errors(limits.max_errors));
@@ -197,6 +199,42 @@ void fleet_reading::resolve_routes() {
                                   "a route leads to '" + route.to + "', which is no cluster or network" +
                                       detail::did_you_mean(route.to, all_names),
                                   route.to_where, {}});
+  }
+}
+
+// A cluster's `runs_in` must name a network. One that names no owner is a
+// network no source describes (its ranges unknown), or one whose ranges an
+// import gave the cluster (moved_to); from a fleet file it gets a note, since
+// a mistyped name would otherwise go unnoticed (an export's link already
+// warns where it names nothing).
+void fleet_reading::resolve_memberships() {
+  std::vector<std::string_view> network_names;
+  for (std::uint32_t k = 0; k < result.value.owners.size(); ++k) {
+    auto& o = result.value.owners[k];
+    if (o.kind != owner_kind::cluster || o.runs_in.empty()) continue;
+    if (auto it = owner_index.find(o.runs_in); it != owner_index.end()) {
+      if (result.value.owners[it->second].kind == owner_kind::network) {
+        o.runs_in_owner = it->second;
+      } else {
+        result.diagnostics.push_back({severity::error, diag::invalid_value,
+                                      "cluster " + o.name + " runs in " + o.runs_in +
+                                          ", which is a cluster: `runs_in` names the network a cluster's nodes are in",
+                                      o.runs_in_where, {}});
+      }
+      continue;
+    }
+    if (moved_to.contains(o.runs_in) || import_names.contains(o.runs_in_where.file)) continue;
+    if (network_names.empty()) {
+      for (const auto& x : result.value.owners) {
+        if (x.kind == owner_kind::network) network_names.push_back(x.name);
+      }
+    }
+    result.diagnostics.push_back({severity::note, diag::membership,
+                                  "cluster " + o.name + " runs in '" + detail::printable(o.runs_in) +
+                                      "', which no source describes: its network ranges stand for that network's "
+                                      "space, and nothing else is placed in it" +
+                                      detail::did_you_mean(o.runs_in, network_names),
+                                  o.runs_in_where, {}});
   }
 }
 
@@ -358,6 +396,71 @@ void fleet_reading::resolve_connections() {
   }
 }
 
+// Every membership no source said is stated, so that an overlap it hides is
+// never silent: the network containment placed a cluster in, or the networks
+// that both hold its network range (it runs in none of them). A said
+// membership whose network ranges all lie outside the network is a warning.
+void fleet_reading::note_memberships() {
+  const auto& f = result.value;
+  detail::membership_index members(f, cat);
+  auto ranges_of = [&](std::uint32_t network) {  // the first few, for a message
+    std::string out;
+    std::size_t shown = 0;
+    for (auto r : f.owners[network].ranges) {
+      if (!f.ranges[r].is_plain()) continue;
+      if (++shown > 3) return out + ", ...";
+      out += (out.empty() ? "" : ", ") + f.ranges[r].cidr.to_string();
+    }
+    return out;
+  };
+  for (std::uint32_t k = 0; k < f.owners.size(); ++k) {
+    const auto& o = f.owners[k];
+    const auto& p = members.place(k);
+    if (p.how == detail::placement_kind::inferred) {
+      const auto& network = f.owners[*p.network];
+      result.diagnostics.push_back(
+          {severity::note, diag::membership,
+           "cluster " + o.name + " runs in " + describe_owner(network) + ": its network " + f.ranges[p.range].cidr.to_string() +
+               " lies in " + f.ranges[p.holder].cidr.to_string() + " (no source says where it runs; `runs_in: " +
+               network.name + "` says it)",
+           f.ranges[p.range].where, {}});
+    } else if (p.how == detail::placement_kind::ambiguous) {
+      std::string names;
+      for (std::size_t c = 0; c < p.candidates.size(); ++c) {
+        names += (c == 0 ? "" : c + 1 == p.candidates.size() && !p.more ? " and " : ", ") + f.owners[p.candidates[c]].name;
+      }
+      if (p.more) names += " and more";
+      result.diagnostics.push_back(
+          {severity::note, diag::membership,
+           "network " + f.ranges[p.range].cidr.to_string() + " of cluster " + o.name + " lies in " + names +
+               ", networks that each hold clusters: cidrcheck places it in none, so it overlaps them all; say which "
+               "it runs in with `runs_in`",
+           f.ranges[p.range].where, {}});
+    } else if (p.how == detail::placement_kind::said && p.network) {
+      std::optional<std::uint32_t> outside;
+      bool inside = false;
+      for (auto r : o.ranges) {
+        if (f.ranges[r].role != range_role::network || !f.ranges[r].is_plain()) continue;
+        if (members.holder_of(r)) {
+          inside = true;
+        } else if (!outside) {
+          outside = r;
+        }
+      }
+      auto space = ranges_of(*p.network);
+      if (inside || !outside || space.empty()) continue;
+      result.diagnostics.push_back(
+          {severity::warning, diag::membership,
+           "network " + f.ranges[*outside].cidr.to_string() + " of cluster " + o.name + " lies outside " +
+               describe_owner(f.owners[*p.network]) + " (" + space + "), which it runs in: the cluster's nodes take "
+               "that network's addresses, so its network range should lie in it",
+           f.ranges[*outside].where,
+           {{severity::note, "", "cluster " + o.name + " runs in " + f.owners[*p.network].name + " here",
+             o.runs_in_where, {}}}});
+    }
+  }
+}
+
 // Cost keys that name an owner no source has.
 void fleet_reading::check_cost_owners() {
   for (const auto& x : result.value.plan.cost_overrides) {
@@ -410,9 +513,11 @@ auto fleet_loader::finish() -> fleet_load_result {
   s.merge_imports();
   s.resolve_connections();
   s.resolve_routes();
+  s.resolve_memberships();
   s.warn_unknown_distributions(apply_defaults(s.result.value, s.cat));
   for (const auto& [owner, ips] : s.service_ips) detail::check_service_ips(s.result.value, owner, ips, s.result.diagnostics);
   detail::apply_renumbering(s.renumbering, s.result.value, s.owner_index, s.result.diagnostics);
+  s.note_memberships();
   s.check_cost_owners();
   s.sort_diagnostics();
   if (s.result.value.owners.empty() && s.result.ok()) {

@@ -252,6 +252,14 @@ void read_description(owner_section& s, yaml_reader& r, const entry& e) {
 
 void read_routes_key(owner_section& s, yaml_reader& /*r*/, const entry& e) { s.routes_node = e.value; }
 
+// The network a cluster runs in, by name: resolved once every source is read.
+void read_runs_in(owner_section& s, yaml_reader& r, const entry& e) {
+  if (auto t = r.string(e.value, "runs_in")) {
+    s.o.runs_in = *t;
+    s.o.runs_in_where = r.where(e.value);
+  }
+}
+
 // A range list (network, pods, services, cidrs); the layout notes where its key
 // is when the owner's own text writes it (not a merge key bringing it from an anchor).
 template <range_role Role>
@@ -270,6 +278,7 @@ constexpr key_rule<owner_section> cluster_keys[] = {
     {"distribution", read_type},
     {"kubernetes", read_kubernetes},
     {"network", read_range_key<range_role::network>},
+    {"runs_in", read_runs_in},
     {"pods", read_range_key<range_role::pods>},
     {"services", read_range_key<range_role::services>},
     {"node_cidr_mask", read_length<&owner::node_cidr_mask, 32>},

@@ -74,6 +74,19 @@ expect_limit max-findings "error: the fleet has more than the max-findings limit
   check --max-findings 6 fleet.yaml
 expect_read max-findings check --max-findings 7 fleet.yaml
 expect_limit max-findings "the max-findings limit of 1 findings" plan --max-findings 1 fleet.yaml
+# Quiet pairs no grouping skips (one network's 20 routes to one owner from 20
+# routers, and each against that owner's range: 210 pairs, no finding) are
+# bounded at 100 times max-findings.
+{
+  echo "version: 1"
+  echo "clusters: [{name: x, network: 10.20.0.0/16, pods: [], services: []}]"
+  echo "networks: [{name: vpn, type: vpn, cidrs: [192.168.0.0/24], routes: ["
+  for k in $(seq 1 20); do echo "  {cidr: 10.20.0.0/16, to: x, advertised_by: r$k},"; done
+  echo "]}]"
+} >routes.yaml
+expect_limit max-findings "error: the fleet has more than 200 overlapping pairs of ranges that are no finding (100 times the max-findings limit of 2)" \
+  check --max-findings 2 routes.yaml
+expect_read max-findings check --max-findings 3 routes.yaml
 
 # max-errors: reading stops after N errors, with a last line that says so.
 {

@@ -120,6 +120,17 @@ void read_gke(source_reader& in, std::uint32_t node, import_result& out) {
       o.links.push_back(std::move(link));
     }
   }
+  // The VPC network it runs in: networkConfig.network's path, else the name
+  // `network` in the project of the cluster's selfLink.
+  auto self = in.text(c->get("selfLink"), "selfLink").value_or("");
+  for (auto at : {c->at({"networkConfig", "network"}), c->get("network")}) {
+    auto text = in.text(at, "network");
+    auto network = text ? gcp_network_name(*text, segment_after(self, "projects")) : "";
+    if (!network.empty()) {
+      set_runs_in(o, network, in.where(*at));
+      break;
+    }
+  }
 }
 
 void read_subnet(source_reader& in, std::uint32_t node, import_result& out) {
@@ -176,6 +187,15 @@ auto gcp_subnet_name(std::string_view path) -> std::string {
   auto name = segment_after(path, "subnetworks");
   if (project.empty() || region.empty() || name.empty()) return {};
   return std::string(project) + "/" + std::string(region) + "/" + std::string(name);
+}
+
+auto gcp_network_name(std::string_view path, std::string_view project) -> std::string {
+  auto in_path = segment_after(path, "projects");
+  auto name = segment_after(path, "networks");
+  if (in_path.empty() && name.empty() && path.find('/') == std::string_view::npos) name = path;  // a bare name
+  if (!in_path.empty()) project = in_path;
+  if (project.empty() || name.empty()) return {};
+  return std::string(project) + "/" + std::string(name);
 }
 
 void import_gke(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {

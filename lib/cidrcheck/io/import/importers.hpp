@@ -76,6 +76,13 @@ auto gcp_network_name(std::string_view path) -> std::string;
 /// text is no such path. Shared by the gcloud and Terraform importers and GKE's link.
 auto gcp_subnet_name(std::string_view path) -> std::string;
 
+/// The name a GCP VPC network has as an owner, "PROJECT/NAME" (as the
+/// Terraform importer names a google_compute_network), from its resource path
+/// or URL (".../projects/P/global/networks/N"), or from a bare network name and
+/// the project; "" when neither gives a project and a name. Shared by GKE's
+/// network (where the cluster runs) in the gcloud and Terraform importers.
+auto gcp_network_name(std::string_view path, std::string_view project) -> std::string;
+
 /// Reports whether an AWS CIDR block association state is one whose block is
 /// in use: the API's states are associating, associated, disassociating,
 /// disassociated, failing and failed (older CLI versions print them in

@@ -64,8 +64,13 @@ void read_cluster(source_reader& in, const source_reader::object& doc, import_re
     }
   }
   add_claim(o, range_role::network, claim_kind::within, std::move(subnets));
+  // networkID names the existing network the cluster runs in (an AWS VPC id
+  // takes its blocks from an aws-vpcs export).
   if (auto id = field("networkID")) {
-    if (auto vpc = in.text(id, "networkID"); vpc && vpc->starts_with("vpc-")) o.links.push_back({*vpc, "VPC", in.where(*id), {}});
+    if (auto existing = in.text(id, "networkID")) {
+      set_runs_in(o, *existing, in.where(*id));
+      if (existing->starts_with("vpc-")) o.links.push_back({*existing, "VPC", in.where(*id), {}});
+    }
   }
 
   // Pods and services: the spec's own fields and the components' flags, which a

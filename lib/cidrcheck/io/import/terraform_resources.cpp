@@ -127,37 +127,6 @@ void terraform_resources::finish(std::uint32_t where) {
 // or not in the input, leave it unplaced, with a note that says which.
 void terraform_resources::link_clusters() {
   if (clusters_.empty()) return;
-  // Every VPC block, sorted: which other VPC a cluster's VPC overlaps.
-  std::vector<std::pair<prefix, const std::string*>> blocks;
-  for (const auto& [id, v] : vpcs_) {
-    for (const auto* list : {&v.blocks, &v.associations}) {
-      for (const auto& b : *list) blocks.emplace_back(b.cidr, &id);
-    }
-  }
-  using block = std::pair<prefix, const std::string*>;
-  auto by_prefix = [](const block& a, const block& b) { return a.first < b.first; };
-  std::sort(blocks.begin(), blocks.end(), by_prefix);
-  // Returns a block of another VPC that overlaps one of vpc's, as "VPC ID's PREFIX", or "".
-  auto overlapping = [&](const std::string& vpc) -> std::string {
-    const auto& v = vpcs_.at(vpc);
-    for (const auto* list : {&v.blocks, &v.associations}) {
-      for (const auto& b : *list) {
-        // Those inside b follow it in the sorted list; those around it are its supernets.
-        auto it = std::lower_bound(blocks.begin(), blocks.end(), block{b.cidr, nullptr}, by_prefix);
-        for (; it != blocks.end() && it->first.network() <= b.cidr.last(); ++it) {
-          if (*it->second != vpc && it->first.overlaps(b.cidr)) return "VPC " + *it->second + "'s " + it->first.to_string();
-        }
-        for (int length = b.cidr.length() - 1; length >= 0; --length) {
-          auto around = prefix::containing(b.cidr.network(), length);
-          auto at = std::lower_bound(blocks.begin(), blocks.end(), block{around, nullptr}, by_prefix);
-          for (; at != blocks.end() && at->first == around; ++at) {
-            if (*at->second != vpc) return "VPC " + *at->second + "'s " + around.to_string();
-          }
-        }
-      }
-    }
-    return "";
-  };
   for (const auto& c : clusters_) {
     std::set<std::string> found;
     std::string missing;
@@ -172,17 +141,10 @@ void terraform_resources::link_clusters() {
       }
     }
     if (found.size() == 1 && missing.empty()) {
-      // A cluster takes its VPC's blocks as its network, and runs in the first
-      // VPC that holds its network: in a VPC that overlaps another, it would
-      // hide that overlap.
-      if (auto other = overlapping(*found.begin()); !other.empty()) {
-        in_.yaml().report(severity::warning, c.node, diag::import_unplaced,
-                          c.address + ": its subnets (vpc_config.subnet_ids) lie in VPC " + *found.begin() +
-                              ", which overlaps " + other +
-                              ": not placed in it, so that the overlap stays a finding");
-        continue;
-      }
+      // It runs in that VPC, whose blocks become its network: a VPC that
+      // overlaps another still overlaps it, since the cluster says where it runs.
       out_.owners[c.owner].links.push_back({*found.begin(), "VPC", c.where, {}});
+      set_runs_in(out_.owners[c.owner], *found.begin(), c.where);
       continue;
     }
     std::string why;
@@ -307,6 +269,7 @@ void terraform_resources::aws_eks(const attrs& a, const terraform_instance& r) {
   auto id = in_.text(k, "vpc_id");
   if (id && !id->empty()) {
     o.links.push_back({*id, "VPC", in_.where(*k), {}});
+    set_runs_in(o, *id, in_.where(*k));
     return;
   }
   // vpc_id is computed: the VPC of the subnets the cluster is given (subnet_ids, required) is it.
@@ -449,6 +412,12 @@ void terraform_resources::gke(const attrs& a, const terraform_instance& r) {
                             "for pods and services are unknown, not guessed");
     }
   }
+  // The network it runs in: a self link, a path, or a name in the cluster's project.
+  if (auto k = a.get("network")) {
+    auto text = in_.text(k, "network");
+    auto network = text ? gcp_network_name(*text, in_.text(a.get("project"), "project").value_or("")) : "";
+    if (!network.empty()) set_runs_in(o, network, in_.where(*k));
+  }
 }
 
 void terraform_resources::azure_vnet(const attrs& a, const terraform_instance& r) {
@@ -539,7 +508,10 @@ void terraform_resources::aks(const attrs& a, const terraform_instance& r) {
   if (auto k = pool.get("vnet_subnet_id")) {
     auto id = in_.text(k, "vnet_subnet_id");
     auto vnet = id ? azure_vnet_name(*id) : "";
-    if (!vnet.empty()) o.links.push_back({vnet, "virtual network", in_.where(*k), {}});
+    if (!vnet.empty()) {
+      o.links.push_back({vnet, "virtual network", in_.where(*k), {}});
+      set_runs_in(o, vnet, in_.where(*k));
+    }
   } else if (pool.unknown("vnet_subnet_id")) {
     note("default_node_pool.vnet_subnet_id (the virtual network it runs in)");
   }
