@@ -204,6 +204,28 @@ TEST(ServiceRunbooks, BothKubernetesAddressesStayInTheCertificateUntilRetirement
   }
 }
 
+// Was: k3s got two steps setting --service-cidr on every server and restarting them
+// (one for kube-apiserver, one for kube-controller-manager), each ending "then apply it
+// the way this distribution applies configuration changes (the catalog does not say)".
+TEST(ServiceRunbooks, OneSettingForBothComponentsIsOneStep) {
+  auto p = plan_fixture("services-k3s");
+  auto r = typed(p);
+  std::size_t n = 0;
+  for (const auto& s : r.steps) {
+    const auto* f = std::get_if<set_flag>(&s.action);
+    n += f != nullptr && f->flag == "--service-cluster-ip-range" ? 1 : 0;
+  }
+  EXPECT_EQ(n, 1u);
+  EXPECT_EQ(p.text().find("applies configuration changes"), std::string::npos) << p.text();
+  auto kubeadm = typed(plan_fixture("services-kubeadm-131"));
+  std::size_t both = 0;
+  for (const auto& s : kubeadm.steps) {
+    const auto* f = std::get_if<set_flag>(&s.action);
+    both += f != nullptr && f->flag == "--service-cluster-ip-range" ? 1 : 0;
+  }
+  EXPECT_EQ(both, 2u);  // two manifests, two steps
+}
+
 TEST(ServiceRunbooks, SecondaryFamilyMoveKeepsKubernetesDefaultAndDns) {
   auto r = typed(plan_fixture("services-dualstack-secondary-133"));
   EXPECT_EQ(count_of<reissue_certificate>(r), 0u);

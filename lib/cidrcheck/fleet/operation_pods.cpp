@@ -176,7 +176,7 @@ void calico_ippool_swap_row(const row_input& in, runbook& out) {
     auto& look = w.add(k, verify{}, {"calico-pool-copy", "calico-disable-keep-fields"});
     cite(look, ipam.pool_copies);
     look.makes = {"old-pools-exported"};
-    look.why = "save it: the new pool copies the old one's ipipMode, vxlanMode, natOutgoing and blockSize, and the "
+    look.why = "save the pools' export: the new pool copies the old one's ipipMode, vxlanMode, natOutgoing and blockSize, and the "
                "old pool is disabled by editing this export";
     look.checks.push_back({observable::ip_pools, expectation::includes, m.from, {}, {}});
     // 1. CoreDNS (and webhooks) scaled up before anything restarts or rolls

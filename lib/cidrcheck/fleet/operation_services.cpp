@@ -88,7 +88,10 @@ void certificate_step(step_writer& w, const service_move& m, const cluster_profi
 // kube-apiserver and kube-controller-manager on the new range: the flag holds
 // one CIDR per family, the primary first (kas-flag-two). `serves_service_cidr`:
 // the cluster's minor serves the ServiceCIDR API (its kubernetes profile).
-void range_flag_steps(step_writer& w, const service_move& m, std::vector<std::string> needs, bool serves_service_cidr) {
+// Where the distribution sets both components' flag in one place (k3s's
+// --service-cidr, kops' spec.serviceClusterIPRange), one step sets it.
+void range_flag_steps(step_writer& w, const service_move& m, const cluster_profile& p, std::vector<std::string> needs,
+                      bool serves_service_cidr) {
   auto& a = w.add(m.owner,
                   set_flag{component::kube_apiserver, "--service-cluster-ip-range", m.after, rollout::one_at_a_time},
                   {"svc-reconfigure-order", "svc-default-object", "kas-flag-two", "kas-flag-size"});
@@ -96,6 +99,18 @@ void range_flag_steps(step_writer& w, const service_move& m, std::vector<std::st
   a.makes = {"apiserver-on-new-range"};
   a.why = "every kube-apiserver must end with the same value";
   if (serves_service_cidr) a.why += "; kube-apiserver creates the default ServiceCIDR from it";
+  if (p.distribution) {
+    const auto* kas = p.distribution->place(component::kube_apiserver, "--service-cluster-ip-range");
+    const auto* kcm = p.distribution->place(component::kube_controller_manager, "--service-cluster-ip-range");
+    // With static pods each component's manifest holds its own flag, whatever the stored field.
+    const bool own_manifests = p.distribution->control_plane.value == control_plane_config::static_pods;
+    if (kas && kcm && !own_manifests && kas->store == kcm->store && kas->field == kcm->field) {
+      cite(a, "kcm-svc-flag");
+      a.makes.push_back("flags-on-new-range");
+      a.why += ", and kube-controller-manager reads the same setting";
+      return;
+    }
+  }
   auto& c = w.add(m.owner,
                   set_flag{component::kube_controller_manager, "--service-cluster-ip-range", m.after,
                            rollout::one_at_a_time},
@@ -281,7 +296,7 @@ void service_cidr_api_row(const row_input& in, runbook& out) {
     // 7. The flags; kubelets follow them where the distribution derives clusterDNS itself.
     std::vector<std::string> needs = {"services-recreated", "lb-services-recreated"};
     if (m.primary) needs.push_back("cert-has-both-kubernetes-ips");
-    range_flag_steps(w, m, needs, true);
+    range_flag_steps(w, m, p, needs, true);
     if (m.primary && !own_dns) {
       auto& s = w.add(k, set_flag{component::kubelet, "clusterDNS", std::vector<address>{m.dns}, rollout::all_together},
                       {"svc-recreate-dns", "svc-dns-tenth"});
@@ -365,7 +380,7 @@ void service_window_row(const row_input& in, runbook& out) {
     std::vector<std::string> needs = {"backup-taken"};
     if (m.primary) needs.push_back("cert-has-both-kubernetes-ips");
     // Without the API turned on (off by default before GA) no default ServiceCIDR exists.
-    range_flag_steps(w, m, needs, p.kubernetes && p.kubernetes->service_cidr.value == service_cidr_stage::ga);
+    range_flag_steps(w, m, p, needs, p.kubernetes && p.kubernetes->service_cidr.value == service_cidr_stage::ga);
     cite(w.steps().back(), "svc-rangeallocation");
     w.steps().back().why += "; if Services then fail with \"no free Cluster IPs\", stop kube-controller-manager and "
                             "delete the old range's RangeAllocation from etcd, as Zendesk did";

@@ -118,11 +118,13 @@ class renderer {
  public:
   renderer(const fleet& planned, const catalog& c, const runbook& r, std::size_t k, bool with_files)
       : planned_(planned), cat_(c), number_(k + 1), step_(r.steps[k]), owner_(planned.owners[step_.owner]),
-        profile_(c.profile_of(owner_)), with_files_(with_files) {
+        profile_(c.profile_of(owner_)), with_files_(with_files), many_owners_(r.owners.size() > 1) {
     out_.facts = step_.facts;
   }
 
   auto render() -> rendered_step {
+    // A runbook acting on several owners says whose step each is.
+    if (many_owners_) out_.text = "on " + printable(owner_.name) + ": ";
     std::visit(*this, step_.action);
     if (!step_.why.empty()) say_reason(step_.why);
     for (const auto& check : step_.checks) render_check(check);
@@ -428,7 +430,8 @@ class renderer {
   }
 
   void operator()(const verify&) {
-    if (step_.checks.empty()) sentence("check the state before going on");
+    sentence(step_.checks.empty() ? "check the state before going on"
+                                  : "run this step's checks and go on only if they hold");
   }
 
   void operator()(const find_out& a) {
@@ -441,7 +444,7 @@ class renderer {
   // --- prose, commands, files -------------------------------------------------
 
   void sentence(const std::string& text) {
-    if (!out_.text.empty()) out_.text += ". ";
+    if (!out_.text.empty() && !out_.text.ends_with(": ")) out_.text += ". ";
     out_.text += text;
   }
 
@@ -1096,6 +1099,7 @@ class renderer {
   const owner& owner_;
   cluster_profile profile_;
   bool with_files_;
+  bool many_owners_;
   rendered_step out_;
   std::vector<shell_placeholder> placeholders_;
   std::vector<std::pair<std::string, doc_node>> fragments_;

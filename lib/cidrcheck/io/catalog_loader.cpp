@@ -651,8 +651,8 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
     auto top = r.mapping(root, "a catalog");
     if (!top) continue;
     r.only_keys(*top,
-                {"version", "date", "distributions", "cnis", "network_types", "meshes", "private_space", "blocks", "operations",
-                 "kubernetes"},
+                {"version", "date", "distributions", "cnis", "network_types", "meshes", "private_space", "blocks",
+                 "operations", "kubernetes"},
                 "the catalog");
     for (const auto& e : *top) {
       if (e.key == "date") {
