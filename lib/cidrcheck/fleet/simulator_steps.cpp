@@ -502,12 +502,19 @@ struct executor {
     // Written where the profile places it (a static pod manifest and kubeadm's
     // ClusterConfiguration, a cluster spec, server flags, the kubelet's
     // configuration), as the step model's set_flag says: that store now says it.
+    std::vector<component> readers{s.target};
     for (const auto& place : c->places) {
-      if (place.target == s.target && place.setting == s.flag) {
-        stored_value(place.store, place.field) = s.value;
+      if (place.target != s.target || place.setting != s.flag) continue;
+      stored_value(place.store, place.field) = s.value;
+      // Every component that reads the same field (k3s's --service-cidr, kops'
+      // spec.serviceClusterIPRange) takes it too, at the restart that applies it.
+      for (const auto& other : c->places) {
+        if (other.store != place.store || other.field != place.field || other.target == s.target) continue;
+        if (auto* reader = component_of(other.target)) reader->write(other.setting, s.value);
+        readers.push_back(other.target);
       }
     }
-    restart(s.target);
+    for (auto r : readers) restart(r);
     rerender_dns();
   }
 
