@@ -129,7 +129,7 @@ auto run_plan(std::span<const std::string> args) -> int {
   bool overlay = format == "yaml" && (files.size() != 1 || parse_source_spec(files[0]).kind.has_value());
   refuse_input_as_output(output_path, files, help);
   if (!emit_dir.empty()) {
-    if (auto why = directory_problem(emit_dir, vm["force"].as<bool>()); !why.empty()) {
+    if (auto why = directory_problem(emit_dir, vm["force"].as<bool>(), {&output_path, 1}); !why.empty()) {
       throw usage_error("--emit " + detail::printable(emit_dir) + " " + why, help);
     }
   }

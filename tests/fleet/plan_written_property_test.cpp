@@ -47,8 +47,9 @@ struct sources {
 };
 
 // Names a writer must quote or escape, each a valid name (detail::name_problem).
-// A name longer than YAML's 1024-character limit for an implicit key.
-const std::string long_name(1100, 'l');
+// The longest name (detail::max_name_bytes), which quoted is longer than YAML's
+// 1024-character limit for an implicit key.
+const std::string long_name = std::string(1022, 'l') + " l";
 
 constexpr const char* odd_names[] = {"@at",     "`tick",  "- dash", "a: b",   "#hash", "yes",    "1.5",    "no",
                                      "[list]",  "{map}",  "*star",  "&amp",   "!bang", "%pct",   "|pipe",  ">gt",

@@ -40,7 +40,7 @@ struct plan_arguments {
 
 auto request_from(const plan_arguments& a) -> plan_request {
   plan_request r;
-  r.names = {"pools", "avoid", "cost", "connect", "routes"};
+  r.names = {"pools", "avoid", "pin", "cost", "connect", "routes"};
   for (const auto& [role, pool] : a.pools) r.pools.emplace_back(role, pool.value.to_string());
   for (const auto& p : a.avoid) r.avoid.push_back(p.value.to_string());
   r.pins = a.pins;

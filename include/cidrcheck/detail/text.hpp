@@ -177,16 +177,26 @@ inline auto code_point(char32_t c) -> std::string {
   return "U+" + digits;
 }
 
+/// The longest name (of a cluster, network or connection) and the longest pin
+/// pattern, in bytes: far above any platform's (Kubernetes objects 253, an AWS
+/// tag value 256) and a Terraform address through nested modules, and a bound
+/// on what matching a pattern against names costs (docs/limits.md).
+inline constexpr std::size_t max_name_bytes = 1024;
+
 /// Why text cannot be a name (of a cluster, network or connection), or
-/// nullopt when it can: a name is not empty, not only blanks, holds no
-/// control character (is_control), no noncharacter (is_noncharacter) and
-/// nothing that is not UTF-8, and shows something: not only blanks and
-/// zero-width characters (is_blank, is_zero_width). Names are printed in
-/// reports, annotations and on standard error, written into YAML and XML, and
-/// a name's bytes separate fields in fingerprints; the rule keeps all of them
-/// one visible line that every format can hold.
+/// nullopt when it can: a name is not empty, not only blanks, at most
+/// max_name_bytes long, holds no control character (is_control), no
+/// noncharacter (is_noncharacter) and nothing that is not UTF-8, and shows
+/// something: not only blanks and zero-width characters (is_blank,
+/// is_zero_width). Names are printed in reports, annotations and on standard
+/// error, written into YAML and XML, and a name's bytes separate fields in
+/// fingerprints; the rule keeps all of them one visible line that every
+/// format can hold.
 inline auto name_problem(std::string_view text) -> std::optional<std::string> {
   if (text.empty()) return "a name cannot be empty";
+  if (text.size() > max_name_bytes) {
+    return "a name is at most " + std::to_string(max_name_bytes) + " bytes long, not " + std::to_string(text.size());
+  }
   if (text.find_first_not_of(" \t") == std::string_view::npos) return "a name cannot be only blanks";
   bool shows = false;
   for (std::size_t k = 0; k < text.size();) {
