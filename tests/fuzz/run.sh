@@ -20,10 +20,7 @@ shift || true
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 targets=("$@")
-# yaml_writers is left out of the default run while the crash its first
-# libFuzzer run found (2026-11-27, an input of 24 NUL-separated names; the
-# suite replays its seed corpus, which passes) is open: tests/fuzz/run.sh 30 yaml_writers
-[ ${#targets[@]} -gt 0 ] || targets=(parse prefix_list fleet set_algebra import config terraform_plan)
+[ ${#targets[@]} -gt 0 ] || targets=(parse prefix_list fleet set_algebra import config terraform_plan yaml_writers)
 TIMEFORMAT='%R %U %S'
 # One of libFuzzer's final statistics, from the part of the log a run added.
 stat_of() { tail -c +"$from" "$log" | awk -v key="stat::$1:" '$1 == key { v = $2 } END { print v + 0 }'; }
