@@ -11,6 +11,7 @@
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/fleet/runbook.hpp>
 #include <cidrcheck/plan_request.hpp>
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/import.hpp>
 #include <cidrcheck/io/plan_writer.hpp>
@@ -184,29 +185,37 @@ auto run_plan(std::span<const std::string> args) -> int {
   auto result = plan(loaded.value, cat, options);
   for (const auto& d : result.diagnostics) std::cerr << format_diagnostic(d);
 
+  // For --format yaml, the planned file, read back before anything is written.
+  std::string text;
+  if (format == "yaml") {
+    fleet_loader reread(cat, limits);
+    if (overlay) {
+      std::vector<std::string> header{"The changes `cidrcheck plan` proposes for the fleet read from:"};
+      for (const auto& s : files) header.push_back("  " + s);
+      header.push_back("Check the planned fleet with the same sources and this file after them:");
+      header.push_back("  cidrcheck check SOURCES... THIS-FILE");
+      text = write_plan_overlay(loaded.value, result, header);
+      for (const auto& f : files) reread.add_source(f);
+      reread.add_text(text, output_path.empty() ? "<plan>" : display_name(output_path));
+    } else {
+      try {
+        text = apply_plan_to_text(original, display_name(files[0]), loaded.value, result);
+      } catch (const plan_text_error& e) {  // a construct of the file the plan cannot rewrite
+        std::cerr << format_diagnostic({severity::error, diag::cannot_rewrite, e.what(), e.where(), {}});
+        return exit_trouble;
+      }
+      reread.add_text(text, display_name(files[0]));
+    }
+    // The written file must say what the plan says: read it back and check it.
+    auto again = reread.finish();
+    bool errors_left = false;
+    for (const auto& x : plan_check(again.value, cat, options)) errors_left = errors_left || x.level == severity::error;
+    if (!again.ok() || (result.complete() && errors_left && options.connect.empty() && suppressions.empty())) {
+      throw std::logic_error("the planned fleet file does not read back clean");
+    }
+  }
   auto render = [&](output& out) {
     if (format == "yaml") {
-      std::string text;
-      fleet_loader reread(cat, limits);
-      if (overlay) {
-        std::vector<std::string> header{"The changes `cidrcheck plan` proposes for the fleet read from:"};
-        for (const auto& s : files) header.push_back("  " + s);
-        header.push_back("Check the planned fleet with the same sources and this file after them:");
-        header.push_back("  cidrcheck check SOURCES... THIS-FILE");
-        text = write_plan_overlay(loaded.value, result, header);
-        for (const auto& f : files) reread.add_source(f);
-        reread.add_text(text, output_path.empty() ? "<plan>" : display_name(output_path));
-      } else {
-        text = apply_plan_to_text(original, display_name(files[0]), loaded.value, result);
-        reread.add_text(text, display_name(files[0]));
-      }
-      // The written file must say what the plan says: read it back and check it.
-      auto again = reread.finish();
-      bool errors_left = false;
-      for (const auto& x : plan_check(again.value, cat, options)) errors_left = errors_left || x.level == severity::error;
-      if (!again.ok() || (result.complete() && errors_left && options.connect.empty() && suppressions.empty())) {
-        throw std::logic_error("the planned fleet file does not read back clean");
-      }
       out.write(text);
     } else if (format == "json") {
       write_plan_json(out, {loaded.value, result, loaded.files});
