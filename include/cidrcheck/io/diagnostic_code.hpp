@@ -46,6 +46,7 @@ inline constexpr char json_syntax[] = "json-syntax";
 inline constexpr char limit[] = "limit";
 inline constexpr char line_break[] = "line-break";
 inline constexpr char missing_key[] = "missing-key";
+inline constexpr char outside_configuration[] = "outside-configuration";
 inline constexpr char outside_service_range[] = "outside-service-range";
 inline constexpr char range[] = "range";
 inline constexpr char route_skipped[] = "route-skipped";
@@ -113,6 +114,7 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::limit, "an input exceeds a limit (file size, nesting depth, owners, ranges, errors; docs/limits.md)"},
     diagnostic_code_info{diag::line_break, "a line ends with a character YAML counts as a line break but editors do not (a lone CR, NEL, LS, PS)"},
     diagnostic_code_info{diag::missing_key, "a required key is missing"},
+    diagnostic_code_info{diag::outside_configuration, "a configuration's `inputs` names a file outside the configuration's directory (an absolute path, `../`, or a link that leads out); name it on the command line to read it"},
     diagnostic_code_info{diag::outside_service_range, "warning: a Service's cluster IP (kubectl-services) lies outside every service range of its cluster, which keeps that range from being retired"},
     diagnostic_code_info{diag::range, "a number lies outside the range its key allows"},
     diagnostic_code_info{diag::route_skipped, "warning: a Tailscale route approves all addresses (an exit node's route), which cidrcheck does not check"},
