@@ -45,7 +45,7 @@ auto counts_of(const pool_summary& p) -> pool_counts {
   constexpr std::string_view two_to_128 = "340282366920938463463374607431768211456";
   bool all_of_ipv6 = p.pool.version() == ip_version::v6 && p.pool.length() == 0;
   auto count = [&](uint128 n, bool everything) {
-    return all_of_ipv6 && everything ? std::string(two_to_128) : detail::to_decimal(n);
+    return all_of_ipv6 && everything ? std::string(two_to_128) : to_decimal(n);
   };
   return {count(addresses_in(p.pool), true), count(p.used, p.free == 0), count(p.free, p.used == 0)};
 }
@@ -61,7 +61,7 @@ void write_capacity_text(output& out, const capacity_report& r) {
     auto counts = counts_of(p);
     rows.push_back({p.pool.to_string(), counts.addresses, counts.used, counts.free, percent(p.used, addresses_in(p.pool)),
                     p.largest_free ? p.largest_free->to_string() : "(none)", std::to_string(p.free_blocks)});
-    for (auto n : p.fits) rows.back().push_back(detail::to_decimal(n));
+    for (auto n : p.fits) rows.back().push_back(to_decimal(n));
   }
   append_table(buf, rows);
   for (std::size_t k = 0; k < r.free.size(); ++k) {
