@@ -102,7 +102,7 @@ def python_side(source, config):
         fleet = Fleet.load(source)
     except FleetLoadError:
         return None
-    cfg = None if config is None else Config.load(ROOT / config)
+    cfg = None if config is None else Config.load(config)  # relative, as the CLI is given it: the same file names
     return python_report(fleet.check(config=cfg), fleet.plan(config=cfg), None)
 
 
