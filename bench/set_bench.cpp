@@ -5,6 +5,7 @@
 
 #include <cidrcheck/address_set.hpp>
 #include <cidrcheck/algorithms.hpp>
+#include <cidrcheck/detail/glob.hpp>
 #include <cidrcheck/io/prefix_list.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
 
@@ -201,5 +202,18 @@ auto register_benches(std::initializer_list<std::pair<const char*, fleet_bench>>
     {"AllocatorBuild", allocator_build},
     {"AllocTake", alloc_take},
 });
+
+// A pin pattern against a name, at its worst for a backtracking matcher (issue
+// 28, item 5): the name N 'a's, the pattern a star, N/2 'a's, "b" and a star,
+// which fails only after trying the piece at every start. Linear: the time per
+// character stays flat from 10,000 to 1,000,000.
+void glob_match_adversarial(benchmark::State& state) {
+  auto n = static_cast<std::size_t>(state.range(0));
+  std::string text(n, 'a');
+  std::string pattern = "*" + std::string(n / 2, 'a') + "b*";
+  for (auto _ : state) benchmark::DoNotOptimize(cidrcheck::detail::glob_match(pattern, text));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * state.range(0));
+}
+BENCHMARK(glob_match_adversarial)->Name("BM_GlobMatch_Adversarial")->Arg(10'000)->Arg(100'000)->Arg(1'000'000);
 
 }  // namespace

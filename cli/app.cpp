@@ -1,5 +1,7 @@
 #include "app.hpp"
 
+#include "output.hpp"
+
 #include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/config_loader.hpp>
@@ -118,7 +120,10 @@ auto all_interfaces() -> std::vector<command_interface> {
 auto run(int argc, char** argv) -> int {
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
-    return dispatch(args);
+    int code = dispatch(args);
+    // Every command's output, --help and version too, reached standard output, or the run failed.
+    // (std::cout writes through stdout's buffer: it is synced with stdio, so one flush sees both.)
+    return finish_standard_output() ? code : exit_trouble;
   } catch (const usage_error& e) {
     std::cerr << "cidrcheck: error: " << e.what() << "\n";
     std::string path = e.help_command().empty() ? "" : e.help_command() + " ";

@@ -4,6 +4,7 @@
 
 #include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/io/import.hpp>
+#include <cidrcheck/io/read_file.hpp>
 
 #include <algorithm>
 
@@ -27,10 +28,8 @@ namespace cidrcheck::cli {
 
 namespace {
 
-// Writes to a path that is not a regular file (a device, a pipe) in place.
-auto write_in_place(const std::string& path, const std::function<void(output&)>& render) -> std::string {
-  std::FILE* stream = std::fopen(path.c_str(), "w");
-  if (stream == nullptr) return std::string("cannot open: ") + std::strerror(errno);
+// Renders into stream, then closes it; returns "" or why the write failed.
+auto write_and_close(std::FILE* stream, const std::function<void(output&)>& render) -> std::string {
   bool ok = false;
   {
     output out(stream);
@@ -43,6 +42,34 @@ auto write_in_place(const std::string& path, const std::function<void(output&)>&
     error = errno;
   }
   return ok ? std::string() : std::string("cannot write: ") + std::strerror(error != 0 ? error : EIO);
+}
+
+// Writes to a path that is not a regular file (a device, a pipe) in place.
+auto write_in_place(const std::string& path, const std::function<void(output&)>& render) -> std::string {
+  std::FILE* stream = std::fopen(path.c_str(), "w");
+  if (stream == nullptr) return std::string("cannot open: ") + std::strerror(errno);
+  return write_and_close(stream, render);
+}
+
+// Writes to a descriptor this process holds, where it stands (through a copy,
+// so that closing the copy leaves it open).
+auto write_to_descriptor(int fd, const std::function<void(output&)>& render) -> std::string {
+  std::fflush(stdout);  // what standard output holds goes first, in order
+  int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  if (copy < 0) return std::string("cannot write: ") + std::strerror(errno);
+  std::FILE* stream = ::fdopen(copy, "w");
+  if (stream == nullptr) {
+    int error = errno;
+    ::close(copy);
+    return std::string("cannot write: ") + std::strerror(error);
+  }
+  return write_and_close(stream, render);
+}
+
+// The message of a path that is standard input, refused as an output.
+auto standard_input_refused(const std::string& path) -> std::string {
+  return detail::printable(path) +
+         " is standard input, which cidrcheck reads and never writes: give a file, or - for standard output";
 }
 
 // The files this run reads, and those it has written, as given.
@@ -63,14 +90,44 @@ auto noted_input(const std::string& path) -> const std::string* {
   return nullptr;
 }
 
-// The temporary paths being written, for the signal handler: SIGINT, SIGTERM
-// and SIGHUP remove them in their order (unlink, or rmdir for a folder the
-// entries before it emptied; both async-signal-safe, and a path not made yet is
-// skipped by its ENOENT), then end the process as the signal would have.
+// The signals that remove the temporary paths being written: every signal
+// whose default action ends the process and that comes from outside it (kill,
+// the terminal, timers, resource limits, a closed pipe, abort()), the
+// real-time ones included. Left out: SIGKILL and SIGSTOP, which cannot be
+// caught, and the faults of the program itself (SIGSEGV, SIGBUS, SIGFPE,
+// SIGILL, SIGTRAP, SIGSYS), whose state is suspect and which sanitizers and
+// debuggers handle.
+auto cleanup_signals() -> const std::vector<int>& {
+  static const std::vector<int> numbers = [] {
+    std::vector<int> out{SIGHUP, SIGINT,  SIGQUIT,   SIGABRT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
+                         SIGTERM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO};
+#ifdef SIGSTKFLT
+    out.push_back(SIGSTKFLT);
+#endif
+#ifdef SIGPWR
+    out.push_back(SIGPWR);
+#endif
+    for (int n = SIGRTMIN; n <= SIGRTMAX; ++n) out.push_back(n);
+    return out;
+  }();
+  return numbers;
+}
+
+// The set of the cleanup signals, for masks.
+auto cleanup_set() -> sigset_t {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int number : cleanup_signals()) sigaddset(&set, number);
+  return set;
+}
+
+// The temporary paths being written, for the signal handler: each cleanup
+// signal removes them in their order (unlink, or rmdir for a folder the
+// entries before it emptied; both async-signal-safe, and a path not made yet
+// is skipped by its ENOENT), then ends the process as the signal would have.
 const char* const* temps_for_signals = nullptr;
 std::size_t temps_count = 0;
 volatile std::sig_atomic_t temps_pending = 0;
-constexpr int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 extern "C" void remove_temps_and_reraise(int number) {
   if (temps_pending != 0) {
@@ -83,36 +140,40 @@ extern "C" void remove_temps_and_reraise(int number) {
   std::raise(number);
 }
 
-// Removes the temporary paths, in the order given, if the run is interrupted
-// while the guard lives. Paths are copied before the handlers are installed,
-// so the handler reads memory nothing changes under it.
+// Removes the temporary paths, in the order given, if the run is ended by a
+// cleanup signal while the guard lives. Paths are copied before the handlers
+// are installed, so the handler reads memory nothing changes under it. A signal
+// that does not end the process (ignored, as nohup does, or handled by someone
+// else) is left as it is.
 class temp_guard {
  public:
-  explicit temp_guard(std::vector<std::string> paths) : paths_(std::move(paths)) {
+  explicit temp_guard(std::vector<std::string> paths)
+      : paths_(std::move(paths)), previous_(cleanup_signals().size()) {
     for (const auto& path : paths_) pointers_.push_back(path.c_str());
     temps_for_signals = pointers_.data();
     temps_count = pointers_.size();
     temps_pending = 1;
-    for (std::size_t k = 0; k < std::size(cleanup_signals); ++k) {
+    const auto& numbers = cleanup_signals();
+    for (std::size_t k = 0; k < numbers.size(); ++k) {
       struct sigaction action {};
       action.sa_handler = remove_temps_and_reraise;
-      sigemptyset(&action.sa_mask);
-      ::sigaction(cleanup_signals[k], &action, &previous_[k]);
-      // A signal the shell ignores (nohup, a background job) stays ignored.
-      if (previous_[k].sa_handler == SIG_IGN) ::sigaction(cleanup_signals[k], &previous_[k], nullptr);
+      action.sa_mask = cleanup_set();  // one removal at a time
+      ::sigaction(numbers[k], &action, &previous_[k]);
+      if (previous_[k].sa_handler != SIG_DFL) ::sigaction(numbers[k], &previous_[k], nullptr);
     }
   }
   temp_guard(const temp_guard&) = delete;
   auto operator=(const temp_guard&) -> temp_guard& = delete;
   ~temp_guard() {
     temps_pending = 0;
-    for (std::size_t k = 0; k < std::size(cleanup_signals); ++k) ::sigaction(cleanup_signals[k], &previous_[k], nullptr);
+    const auto& numbers = cleanup_signals();
+    for (std::size_t k = 0; k < numbers.size(); ++k) ::sigaction(numbers[k], &previous_[k], nullptr);
   }
 
  private:
   std::vector<std::string> paths_;
   std::vector<const char*> pointers_;
-  struct sigaction previous_[std::size(cleanup_signals)] {};
+  std::vector<struct sigaction> previous_;
 };
 
 // Holds the cleanup signals back while it lives (pthread_sigmask); one that
@@ -120,10 +181,8 @@ class temp_guard {
 class signals_held {
  public:
   signals_held() {
-    sigset_t cleanup_set;
-    sigemptyset(&cleanup_set);
-    for (int number : cleanup_signals) sigaddset(&cleanup_set, number);
-    ::pthread_sigmask(SIG_BLOCK, &cleanup_set, &previous_);
+    sigset_t held = cleanup_set();
+    ::pthread_sigmask(SIG_BLOCK, &held, &previous_);
   }
   signals_held(const signals_held&) = delete;
   auto operator=(const signals_held&) -> signals_held& = delete;
@@ -149,6 +208,20 @@ auto synced(std::FILE* stream) -> bool { return ::fsync(::fileno(stream)) == 0 |
 
 }  // namespace
 
+auto output_stream(const std::string& path) -> std::optional<int> {
+  if (path == "-") return STDOUT_FILENO;
+  if (auto fd = descriptor_alias(path)) return fd;
+  // Another name of the file or pipe a standard stream has open: writing it
+  // by a rename would leave the stream writing to the replaced file.
+  struct stat named {};
+  if (::stat(path.c_str(), &named) != 0 || !(S_ISREG(named.st_mode) || S_ISFIFO(named.st_mode))) return std::nullopt;
+  for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    struct stat open {};
+    if (::fstat(fd, &open) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino) return fd;
+  }
+  return std::nullopt;
+}
+
 auto same_file(const std::string& a, const std::string& b) -> bool {
   std::error_code ec;
   if (std::filesystem::equivalent(a, b, ec)) return true;
@@ -166,6 +239,10 @@ auto write_file_atomically(const std::string& given, const std::function<void(ou
     if (same_file(earlier, given)) return "this run wrote it already (as " + earlier + "): give each output its own file";
   }
   written().push_back(given);
+  if (auto fd = output_stream(given)) {
+    if (*fd == STDIN_FILENO) return standard_input_refused(given);
+    return write_to_descriptor(*fd, render);
+  }
   std::error_code ec;
   auto status = std::filesystem::status(given, ec);  // of what links lead to
   if (ec == std::errc::too_many_symbolic_link_levels) return "cannot follow the link: " + ec.message();
@@ -288,18 +365,30 @@ auto lies_inside(const std::filesystem::path& inside, const std::filesystem::pat
 
 }  // namespace
 
-auto directory_problem(const std::string& given, bool force) -> std::string {
+auto directory_problem(const std::string& given, bool force, std::span<const std::string> outputs) -> std::string {
   namespace fs = std::filesystem;
   for (const auto& input : inputs()) {
     if (lies_inside(input, given)) return "holds an input of this run (" + input + "), and inputs are never modified";
   }
+  auto holds_output = [&](const std::string& output) {
+    return !output.empty() && output != "-" && lies_inside(output, given);
+  };
   for (const auto& output : written()) {
-    if (lies_inside(output, given)) return "holds an output of this run (" + output + "): write it elsewhere";
+    if (holds_output(output)) return "holds an output of this run (" + output + "): write it elsewhere";
+  }
+  for (const auto& output : outputs) {
+    if (holds_output(output)) return "holds an output of this run (" + output + "): write it elsewhere";
   }
   std::error_code ec;
   auto status = fs::status(given, ec);  // of what links lead to
   if (!fs::exists(status)) return {};
   if (!fs::is_directory(status)) return "exists and is not a folder";
+  // A mount point stays where it is: rename(2) cannot replace it (EBUSY).
+  struct stat here {}, above {};
+  if (::stat(given.c_str(), &here) == 0 && ::stat((fs::path(given) / "..").c_str(), &above) == 0 &&
+      here.st_dev != above.st_dev) {
+    return "is a mount point, which cannot be replaced: give a folder inside it";
+  }
   bool empty = fs::is_empty(given, ec);
   if (ec) return "cannot read the folder: " + ec.message();
   return empty || force ? std::string() : "exists and is not empty: pass --force to replace it";
@@ -361,10 +450,16 @@ auto write_directory_atomically(const std::string& given, const std::vector<fold
   } else if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) == 0) {
     fs::remove_all(temp, ec);  // the old folder, now at the temporary name
   } else {
-    // A file system without exchange: the old folder steps aside first.
+    // A file system without exchange: the old folder steps aside first, into
+    // a folder of its own, which goes again if the old one cannot move (a
+    // mount point: EBUSY).
     std::string aside = (parent / ".cidrcheck-old-XXXXXX").string();
-    if (::mkdtemp(aside.data()) == nullptr || std::rename(dir.c_str(), (fs::path(aside) / "old").c_str()) != 0) {
-      return fail(std::string("cannot replace the folder: ") + std::strerror(errno));
+    if (::mkdtemp(aside.data()) == nullptr) return fail(std::string("cannot replace the folder: ") + std::strerror(errno));
+    if (std::rename(dir.c_str(), (fs::path(aside) / "old").c_str()) != 0) {
+      int error = errno;
+      ::rmdir(aside.c_str());
+      return fail(std::string("cannot replace the folder: ") + std::strerror(error) +
+                  (error == EBUSY ? " (a mount point cannot be replaced: give a folder inside it)" : ""));
     }
     if (std::rename(temp.c_str(), dir.c_str()) != 0) {
       int error = errno;
@@ -378,14 +473,17 @@ auto write_directory_atomically(const std::string& given, const std::vector<fold
   return {};
 }
 
-void note_input(const std::string& path) {
-  if (path.empty() || path == "-") return;
+void note_input(const std::string& given) {
+  if (given.empty()) return;
+  // Standard input's file, by a name every comparison (same_file) resolves.
+  auto path = given == "-" ? std::string("/dev/stdin") : given;
   if (std::find(inputs().begin(), inputs().end(), path) == inputs().end()) inputs().push_back(path);
 }
 
 void refuse_input_as_output(const std::string& path, std::span<const std::string> sources, const std::string& help) {
   for (const auto& s : sources) note_input(std::string(parse_source_spec(s).path));
   if (path.empty() || path == "-") return;
+  if (output_stream(path) == STDIN_FILENO) throw usage_error(standard_input_refused(path), help);
   if (const auto* input = noted_input(path)) {
     auto what = *input == path ? std::string() : " (as " + *input + ")";
     throw usage_error(detail::printable(path) + " is an input file" + detail::printable(what) +
@@ -395,10 +493,23 @@ void refuse_input_as_output(const std::string& path, std::span<const std::string
 }
 
 void refuse_shared_outputs(std::span<const std::string> paths, const std::string& help) {
+  auto to_stdout = [](const std::string& path) { return path.empty() || output_stream(path) == STDOUT_FILENO; };
   for (std::size_t k = 0; k < paths.size(); ++k) {
-    if (paths[k].empty() || paths[k] == "-") continue;
     for (std::size_t j = 0; j < k; ++j) {
-      if (paths[j].empty() || paths[j] == "-" || !same_file(paths[j], paths[k])) continue;
+      if (!to_stdout(paths[j]) || !to_stdout(paths[k])) continue;
+      std::string names;  // those given by a name
+      for (const auto* p : {&paths[j], &paths[k]}) {
+        if (!p->empty()) names += (names.empty() ? " (" : " and ") + detail::printable(*p);
+      }
+      throw usage_error("two outputs go to standard output" + names + (names.empty() ? "" : ")") +
+                            ", where the second would follow the first: give all but one a file",
+                        help);
+    }
+  }
+  for (std::size_t k = 0; k < paths.size(); ++k) {
+    if (to_stdout(paths[k])) continue;
+    for (std::size_t j = 0; j < k; ++j) {
+      if (to_stdout(paths[j]) || !same_file(paths[j], paths[k])) continue;
       auto names = paths[j] == paths[k] ? paths[k] : paths[j] + " and " + paths[k];
       throw usage_error("two outputs go to " + detail::printable(names) + ": give each its own file", help);
     }
@@ -406,7 +517,7 @@ void refuse_shared_outputs(std::span<const std::string> paths, const std::string
 }
 
 auto write_output(const std::string& path, const std::function<void(output&)>& render) -> bool {
-  if (path.empty() || path == "-") {
+  if (path.empty() || output_stream(path) == STDOUT_FILENO) {
     output out;
     render(out);
     return out.flush();

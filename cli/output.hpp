@@ -32,8 +32,9 @@ class output {
     if (buffer_.size() >= (1u << 20)) flush();
   }
   /// Writes out the buffer; returns false if the stream reported an error, now
-  /// or before (what comes after an error is dropped). The first error on
-  /// standard output is reported on standard error ("> /dev/full").
+  /// or before (what comes after an error is dropped). An error on standard
+  /// output is reported on standard error ("> /dev/full"), with the errno of
+  /// the write that failed (ENOSPC, EPIPE, ...).
   auto flush() -> bool;
   /// Reports whether a write failed.
   auto failed() const -> bool { return failed_; }
@@ -43,5 +44,14 @@ class output {
   std::string buffer_;
   bool failed_ = false;
 };
+
+/// Prints "cidrcheck: error: cannot write to standard output: WHY" on
+/// standard error, the first time it is called in the process only.
+void report_standard_output_error(int error);
+
+/// Flushes standard output (what std::cout and stdio hold) at the end of a
+/// run; reports an error of it, now or earlier, as report_standard_output_error
+/// does, and returns false then.
+auto finish_standard_output() -> bool;
 
 }  // namespace cidrcheck::cli

@@ -4,8 +4,10 @@
 #include "options.hpp"
 
 #include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/detail/text.hpp>
 
 #include <iostream>
+#include <unistd.h>
 
 namespace cidrcheck::cli {
 
@@ -47,8 +49,16 @@ auto parse_report_targets(const std::vector<std::string>& specs, const std::stri
     if (eq != std::string::npos) {
       t.path = spec.substr(eq + 1);
       if (t.path.empty()) throw usage_error("--format " + spec + ": the file name is missing after '='", help);
-    } else {
-      if (to_stdout) throw usage_error("only one --format may write to standard output; give the others =FILE", help);
+      // "-", /dev/stdout and other names of standard output are standard output.
+      if (output_stream(t.path) == STDOUT_FILENO) t.path.clear();
+    }
+    if (t.path.empty()) {
+      if (to_stdout) {
+        throw usage_error("only one --format may write to standard output" +
+                              (eq == std::string::npos ? std::string() : " (" + detail::printable(spec) + " does)") +
+                              "; give the others =FILE",
+                          help);
+      }
       to_stdout = true;
     }
     out.push_back(std::move(t));

@@ -25,7 +25,9 @@ struct report_target {
 };
 
 /// Parses the `--format` values "FORMAT" or "FORMAT=PATH"; with none, text to
-/// standard output. At most one may go to standard output. Throws usage_error
+/// standard output. A PATH that is standard output ("-", /dev/stdout, the file
+/// it is redirected to: output_stream()) is standard output, and at most one
+/// report may go there. Throws usage_error
 /// (pointing at `cidrcheck <help> --help`) for an unknown format or a second
 /// standard-output report.
 auto parse_report_targets(const std::vector<std::string>& specs, const std::string& help) -> std::vector<report_target>;

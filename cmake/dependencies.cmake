@@ -5,7 +5,10 @@
 # across runs on a shared machine (docs/architecture.md has the runs and the command;
 # bench/yaml_bench.cpp measures it). yaml-cpp is used by that benchmark only
 # (bench/CMakeLists.txt finds it if installed).
-find_package(Boost 1.74 CONFIG REQUIRED COMPONENTS program_options)
+# The oldest Boost cidrcheck builds with (Debian 12's); the CMake package and the -dev package
+# (cmake/cidrcheckConfig.cmake.in, cmake/packaging.cmake) ask consumers for the same.
+set(cidrcheck_boost_version 1.74)
+find_package(Boost ${cidrcheck_boost_version} CONFIG REQUIRED COMPONENTS program_options)
 find_package(nlohmann_json 3.11 CONFIG REQUIRED)
 find_package(fmt 9 CONFIG REQUIRED)
 if(CIDRCHECK_BUILD_TESTS)

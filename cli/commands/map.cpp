@@ -70,7 +70,11 @@ auto run_map(std::span<const std::string> args) -> int {
   options.width = vm["width"].as<double>();
   options.max_rows = vm["max-rows"].as<std::size_t>();
   if (vm.count("title")) options.title = vm["title"].as<std::string>();
-  if (!(options.width >= 100 && options.width <= 100'000)) throw usage_error("--width must be 100 to 100000 pixels", help);
+  if (!(options.width >= min_map_width && options.width <= max_map_width)) {
+    throw usage_error("--width must be " + std::to_string(static_cast<int>(min_map_width)) + " to " +
+                          std::to_string(static_cast<int>(max_map_width)) + " pixels",
+                      help);
+  }
   if (vm.count("pool")) {
     for (const auto& text : vm["pool"].as<std::vector<std::string>>()) {
       options.pools.push_back(parse_prefix_option(text, "--pool", help));

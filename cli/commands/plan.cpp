@@ -115,7 +115,7 @@ auto run_plan(std::span<const std::string> args) -> int {
     throw usage_error("unknown format '" + format + "' (text, json or yaml)", help);
   }
   if (!emit_dir.empty()) {
-    if (auto why = directory_problem(emit_dir, vm["force"].as<bool>()); !why.empty()) {
+    if (auto why = directory_problem(emit_dir, vm["force"].as<bool>(), {&output_path, 1}); !why.empty()) {
       throw usage_error("--emit " + detail::printable(emit_dir) + " " + why, help);
     }
   }

@@ -7,6 +7,7 @@
 #include <cidrcheck/address_set.hpp>
 #include <cidrcheck/algorithms.hpp>
 #include <cidrcheck/io/prefix_list.hpp>
+#include <cidrcheck/limit_error.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
 
 #include <fmt/format.h>
@@ -24,6 +25,11 @@ namespace po = boost::program_options;
 namespace cidrcheck::cli {
 
 namespace {
+
+// The most blocks `set alloc` takes unless --max-blocks says more: each take
+// is a step of best fit, so K is time (and, with -n, K lines of output); a
+// pool as large as ::/0 never runs out to end the loop.
+constexpr std::uint64_t max_alloc_blocks = 10'000'000;
 
 constexpr std::string_view set_description =
     "Set algebra on plain CIDR lists: one CIDR a line, '#' comments and blank lines\n"
@@ -103,7 +109,9 @@ auto alloc_interface() -> command_interface {
      "the pool (a CIDR; repeat for several)")
     ("length", po::value<int>()->required()->value_name("L"), "the prefix length of each block")
     ("number,n", po::value<std::uint64_t>()->value_name("K"), "allocate K blocks and print them, one a line (default 1)")
-    ("count", po::value<std::uint64_t>()->value_name("K"), "allocate K blocks and print only 'alloc K last PREFIX'");
+    ("count", po::value<std::uint64_t>()->value_name("K"), "allocate K blocks and print only 'alloc K last PREFIX'")
+    ("max-blocks", po::value<std::uint64_t>()->default_value(max_alloc_blocks)->value_name("N"),
+     "refuse to allocate more than N blocks (each is a step of best fit: ::/0 holds 2^128 /128s)");
   return c;
 }
 
@@ -231,6 +239,11 @@ auto run_alloc(std::span<const std::string> args) -> int {
     if (vm.count("number")) throw usage_error("use either -n/--number or --count, not both", help);
     count = vm["count"].as<std::uint64_t>();
     number = *count;
+  }
+  if (auto most = vm["max-blocks"].as<std::uint64_t>(); number > most) {
+    throw limit_error("max-blocks", most,
+                      fmt::format("{} {} blocks is more than the max-blocks limit of {}", count ? "--count" : "-n",
+                                  number, most));
   }
   auto pool = parse_pool(vm["within"].as<std::vector<std::string>>(), help);
   auto pool_version = pool.only(ip_version::v4).empty() ? ip_version::v6 : ip_version::v4;

@@ -5,6 +5,7 @@
 #include <cidrcheck/version.hpp>
 
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,16 +39,23 @@ auto addresses_in(const prefix& p) -> uint128 { return address_range(p).size(); 
 // all of IPv6, 2^128 (the addresses of ::/0, its free space while nothing is
 // used, its used space once all is), where address_range::size() and
 // address_set::size() saturate at 2^128 - 1.
+// The blocks that fit of the family's full length (/32, /128) are the free
+// addresses, so that count is exact too (pool_summary::fits saturates).
 struct pool_counts {
   std::string addresses, used, free;
+  std::vector<std::string> fits;  // per length asked for
 };
-auto counts_of(const pool_summary& p) -> pool_counts {
+auto counts_of(const pool_summary& p, std::span<const int> lengths) -> pool_counts {
   constexpr std::string_view two_to_128 = "340282366920938463463374607431768211456";
   bool all_of_ipv6 = p.pool.version() == ip_version::v6 && p.pool.length() == 0;
   auto count = [&](uint128 n, bool everything) {
     return all_of_ipv6 && everything ? std::string(two_to_128) : to_decimal(n);
   };
-  return {count(addresses_in(p.pool), true), count(p.used, p.free == 0), count(p.free, p.used == 0)};
+  pool_counts out{count(addresses_in(p.pool), true), count(p.used, p.free == 0), count(p.free, p.used == 0), {}};
+  for (std::size_t k = 0; k < p.fits.size() && k < lengths.size(); ++k) {
+    out.fits.push_back(lengths[k] == bit_width(p.pool.version()) ? out.free : to_decimal(p.fits[k]));
+  }
+  return out;
 }
 
 }  // namespace
@@ -58,10 +66,10 @@ void write_capacity_text(output& out, const capacity_report& r) {
   std::vector<std::vector<std::string>> rows{{"pool", "addresses", "used", "free", "used %", "largest free", "free blocks"}};
   for (int length : r.lengths) rows[0].push_back("fits /" + std::to_string(length));
   for (const auto& p : r.pools) {
-    auto counts = counts_of(p);
+    auto counts = counts_of(p, r.lengths);
     rows.push_back({p.pool.to_string(), counts.addresses, counts.used, counts.free, percent(p.used, addresses_in(p.pool)),
                     p.largest_free ? p.largest_free->to_string() : "(none)", std::to_string(p.free_blocks)});
-    for (auto n : p.fits) rows.back().push_back(to_decimal(n));
+    for (const auto& n : counts.fits) rows.back().push_back(n);
   }
   append_table(buf, rows);
   for (std::size_t k = 0; k < r.free.size(); ++k) {
@@ -105,7 +113,7 @@ void write_capacity_json(output& out, const capacity_report& r) {
     const auto& p = r.pools[k];
     w.begin_object();
     w.member("pool", p.pool.to_string());
-    auto counts = counts_of(p);
+    auto counts = counts_of(p, r.lengths);
     w.key("addresses");
     w.number(counts.addresses);
     w.key("used");
@@ -118,7 +126,10 @@ void write_capacity_json(output& out, const capacity_report& r) {
     w.member("free_blocks", std::uint64_t{p.free_blocks});
     w.key("fits");
     w.begin_object();
-    for (std::size_t j = 0; j < r.lengths.size(); ++j) w.member("/" + std::to_string(r.lengths[j]), p.fits[j]);
+    for (std::size_t j = 0; j < counts.fits.size(); ++j) {
+      w.key("/" + std::to_string(r.lengths[j]));
+      w.number(counts.fits[j]);
+    }
     w.end_object();
     if (k < r.free.size()) {
       w.key("free_list");

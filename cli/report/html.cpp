@@ -69,8 +69,13 @@ constexpr std::string_view script = R"(
     });
     shown.textContent = String(n);
   }
-  // A link may carry a filter: report.html#filter=prod-eu
-  if (location.hash.indexOf('#filter=') === 0) text.value = decodeURIComponent(location.hash.slice(8));
+  // A link may carry a filter: report.html#filter=prod-eu. A bad escape (%E0%A4%A) is taken as written:
+  // decodeURIComponent throws on it, which would stop this script before the filters are wired.
+  if (location.hash.indexOf('#filter=') === 0) {
+    var wanted = location.hash.slice(8);
+    try { wanted = decodeURIComponent(wanted); } catch (e) {}
+    text.value = wanted;
+  }
   text.addEventListener('input', apply);
   rule.addEventListener('change', apply);
   levels.forEach(function (c) { c.addEventListener('change', apply); });

@@ -10,8 +10,12 @@
 #include <cidrcheck/detail/xml.hpp>
 #include <cidrcheck/fleet/rules.hpp>
 
+#include <algorithm>
 #include <map>
+#include <string>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace cidrcheck::cli {
 
@@ -39,117 +43,140 @@ auto finding_text(const fleet& f, const finding& x) -> std::string {
   return text;
 }
 
-struct test_case {
-  std::string classname, name;
-  source_location where;
-  std::vector<const finding*> findings;
-  std::vector<const suppressed_finding*> suppressed;
-
-  auto fails() const -> bool {
-    for (const auto* x : findings) {
-      if (x->level != severity::note) return true;
-    }
-    return false;
-  }
-  auto skipped() const -> bool { return findings.empty() && !suppressed.empty(); }
-};
-
 auto classname(rule r) -> std::string { return std::string(info(r).id) + " " + std::string(info(r).name); }
 
-// The test cases of each file, files in the order the report lists them.
-auto collect(const check_report& r) -> std::vector<std::pair<std::string, std::vector<test_case>>> {
-  const fleet& f = r.shown.model;
-  std::vector<std::pair<std::string, std::vector<test_case>>> suites;
-  auto suite = [&](const std::string& file) -> std::vector<test_case>& {
-    for (auto& [name, cases] : suites) {
-      if (name == file) return cases;
+// The report's test cases without holding them: one per owner and rule (but
+// the suppression rules) in each owner's file's suite, whose findings and
+// suppressed findings are looked up as the case is written, then one per
+// finding without ranges. Memory is O(owners + findings) however many cases
+// there are (100,000 owners are 2.2 million cases); b92d7c3 built every case
+// first (1.08 GB for those).
+class junit_cases {
+ public:
+  struct found {
+    std::vector<const finding*> findings;
+    std::vector<const suppressed_finding*> suppressed;
+    auto fails() const -> bool {
+      return std::any_of(findings.begin(), findings.end(), [](const finding* x) { return x->level != severity::note; });
     }
-    return suites.emplace_back(file, std::vector<test_case>{}).second;
+    auto skipped() const -> bool { return findings.empty() && !suppressed.empty(); }
   };
-  for (const auto& file : r.files) suite(file);
-  // One case per owner and rule; remember where each lives.
-  std::map<std::pair<std::uint32_t, rule>, std::pair<std::size_t, std::size_t>> index;
-  for (std::uint32_t o = 0; o < f.owners.size(); ++o) {
-    const auto& file = f.owners[o].where.file;
-    auto& cases = suite(file);
-    std::size_t which = 0;
-    for (std::size_t s = 0; s < suites.size(); ++s) {
-      if (suites[s].first == file) which = s;
-    }
+  struct suite {
+    std::string file;
+    std::vector<std::uint32_t> owners;     // in owner order
+    std::vector<const finding*> ownerless;  // findings without ranges, in report order
+    std::size_t tests = 0, failures = 0, skipped = 0;
+  };
+
+  explicit junit_cases(const check_report& r) : f_(r.shown.model) {
     for (const auto& ri : rule_table()) {
-      if (is_suppression_rule(ri.value)) continue;
-      index[{o, ri.value}] = {which, cases.size()};
-      cases.push_back({classname(ri.value), f.owners[o].name, f.owners[o].where, {}, {}});
+      if (!is_suppression_rule(ri.value)) rules_.push_back(ri.value);
+    }
+    for (const auto& file : r.files) suite_of(file);
+    for (std::uint32_t o = 0; o < f_.owners.size(); ++o) suites_[suite_of(f_.owners[o].where.file)].owners.push_back(o);
+    for (const auto& x : r.shown.findings) {
+      if (x.ranges.empty()) {
+        suites_[suite_of(x.where.file)].ownerless.push_back(&x);
+      } else if (!is_suppression_rule(x.id)) {
+        found_[{f_.ranges[x.ranges.front()].owner, x.id}].findings.push_back(&x);
+      }
+    }
+    for (const auto& s : r.suppressed) {
+      if (s.value.ranges.empty() || is_suppression_rule(s.value.id)) continue;
+      found_[{f_.ranges[s.value.ranges.front()].owner, s.value.id}].suppressed.push_back(&s);
+    }
+    for (auto& s : suites_) s.tests = s.owners.size() * rules_.size() + s.ownerless.size();
+    for (const auto& [key, c] : found_) {
+      auto& s = suites_[suite_index_.at(f_.owners[key.first].where.file)];
+      s.failures += c.fails() ? 1 : 0;
+      s.skipped += c.skipped() ? 1 : 0;
+    }
+    for (auto& s : suites_) {
+      for (const auto* x : s.ownerless) s.failures += x->level != severity::note ? 1 : 0;
     }
   }
-  auto case_of = [&](const finding& x) -> test_case* {
-    auto it = index.find({f.ranges[x.ranges.front()].owner, x.id});
-    return it == index.end() ? nullptr : &suites[it->second.first].second[it->second.second];
-  };
-  for (const auto& x : r.shown.findings) {
-    if (x.ranges.empty()) {
-      suite(x.where.file).push_back({classname(x.id), x.message, x.where, {&x}, {}});
-    } else if (auto* c = case_of(x)) {
-      if (c->findings.empty()) c->where = locate(f, x).where;
-      c->findings.push_back(&x);
+
+  auto suites() const -> const std::vector<suite>& { return suites_; }
+  auto rules() const -> const std::vector<rule>& { return rules_; }
+  /// The findings of owner o under rule r (none for most).
+  auto of(std::uint32_t o, rule r) const -> const found& {
+    static const found none;
+    auto it = found_.find({o, r});
+    return it == found_.end() ? none : it->second;
+  }
+
+ private:
+  auto suite_of(const std::string& file) -> std::size_t {
+    auto [it, added] = suite_index_.try_emplace(file, suites_.size());
+    if (added) suites_.push_back({file, {}, {}});
+    return it->second;
+  }
+
+  const fleet& f_;
+  std::vector<rule> rules_;
+  std::vector<suite> suites_;
+  std::unordered_map<std::string, std::size_t> suite_index_;
+  std::map<std::pair<std::uint32_t, rule>, found> found_;
+};
+
+// Writes one <testcase> (classname, name, where) with what was found for it.
+void write_case(std::string& buf, const check_report& r, const std::string& classname, const std::string& name,
+                const source_location& where, const junit_cases::found& c) {
+  const fleet& f = r.shown.model;
+  buf += "    <testcase classname=\"" + escape_xml(classname) + "\" name=\"" + escape_xml(name) + "\" file=\"" +
+         escape_xml(where.file) + "\" line=\"" + std::to_string(where.line) + "\" time=\"0\"";
+  if (c.findings.empty() && c.suppressed.empty()) {
+    buf += "/>\n";
+    return;
+  }
+  buf += ">\n";
+  std::string text;
+  for (const auto* x : c.findings) text += finding_text(f, *x);
+  if (c.fails()) {
+    const finding* first = c.findings.front();
+    for (const auto* x : c.findings) {
+      if (x->level > first->level) first = x;
     }
+    buf += "      <failure type=\"" + std::string(to_string(first->level)) + "\" message=\"" +
+           escape_xml(first->message) + "\">" + escape_xml(text) + "</failure>\n";
+  } else if (c.skipped()) {
+    const auto& s = r.suppressions[c.suppressed.front()->suppression];
+    buf += "      <skipped message=\"" + escape_xml("suppressed: " + s.reason) + "\"/>\n";
+  } else {
+    buf += "      <system-out>" + escape_xml(text) + "</system-out>\n";
   }
-  for (const auto& s : r.suppressed) {
-    if (auto* c = case_of(s.value)) c->suppressed.push_back(&s);
-  }
-  return suites;
+  buf += "    </testcase>\n";
 }
 
 }  // namespace
 
 void write_junit(output& out, const check_report& r) {
   const fleet& f = r.shown.model;
-  auto suites = collect(r);
+  junit_cases cases(r);
   std::size_t tests = 0, failures = 0, skipped = 0;
-  for (const auto& [file, cases] : suites) {
-    for (const auto& c : cases) {
-      ++tests;
-      failures += c.fails() ? 1 : 0;
-      skipped += c.skipped() ? 1 : 0;
-    }
+  for (const auto& s : cases.suites()) {
+    tests += s.tests;
+    failures += s.failures;
+    skipped += s.skipped;
   }
   auto& buf = out.buffer();
   buf += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   buf += "<testsuites name=\"cidrcheck\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
          std::to_string(failures) + "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"0\">\n";
-  for (const auto& [file, cases] : suites) {
-    std::size_t suite_failures = 0, suite_skipped = 0;
-    for (const auto& c : cases) {
-      suite_failures += c.fails() ? 1 : 0;
-      suite_skipped += c.skipped() ? 1 : 0;
+  for (const auto& s : cases.suites()) {
+    buf += "  <testsuite name=\"" + escape_xml(s.file) + "\" tests=\"" + std::to_string(s.tests) + "\" failures=\"" +
+           std::to_string(s.failures) + "\" errors=\"0\" skipped=\"" + std::to_string(s.skipped) + "\" time=\"0\">\n";
+    for (auto o : s.owners) {
+      for (auto rule_id : cases.rules()) {
+        const auto& c = cases.of(o, rule_id);
+        // A case with findings is placed at its first finding; without, at its owner.
+        auto where = c.findings.empty() ? f.owners[o].where : locate(f, *c.findings.front()).where;
+        write_case(buf, r, classname(rule_id), f.owners[o].name, where, c);
+        out.maybe_flush();
+      }
     }
-    buf += "  <testsuite name=\"" + escape_xml(file) + "\" tests=\"" + std::to_string(cases.size()) +
-           "\" failures=\"" + std::to_string(suite_failures) + "\" errors=\"0\" skipped=\"" +
-           std::to_string(suite_skipped) + "\" time=\"0\">\n";
-    for (const auto& c : cases) {
-      buf += "    <testcase classname=\"" + escape_xml(c.classname) + "\" name=\"" + escape_xml(c.name) +
-             "\" file=\"" + escape_xml(c.where.file) + "\" line=\"" + std::to_string(c.where.line) + "\" time=\"0\"";
-      if (c.findings.empty() && c.suppressed.empty()) {
-        buf += "/>\n";
-        continue;
-      }
-      buf += ">\n";
-      std::string text;
-      for (const auto* x : c.findings) text += finding_text(f, *x);
-      if (c.fails()) {
-        const finding* first = c.findings.front();
-        for (const auto* x : c.findings) {
-          if (x->level > first->level) first = x;
-        }
-        buf += "      <failure type=\"" + std::string(to_string(first->level)) + "\" message=\"" +
-               escape_xml(first->message) + "\">" + escape_xml(text) + "</failure>\n";
-      } else if (c.skipped()) {
-        const auto& s = r.suppressions[c.suppressed.front()->suppression];
-        buf += "      <skipped message=\"" + escape_xml("suppressed: " + s.reason) + "\"/>\n";
-      } else {
-        buf += "      <system-out>" + escape_xml(text) + "</system-out>\n";
-      }
-      buf += "    </testcase>\n";
+    for (const auto* x : s.ownerless) {
+      write_case(buf, r, classname(x->id), x->message, x->where, {{x}, {}});
       out.maybe_flush();
     }
     buf += "  </testsuite>\n";

@@ -32,6 +32,7 @@ class plan_option_error : public basic_error<std::invalid_argument> {
 struct plan_option_names {
   std::string pool = "--pool";
   std::string avoid = "--avoid";
+  std::string pin = "--pin";
   std::string cost = "--cost";
   std::string connect = "--connect";
   std::string routes = "--routes";

@@ -78,6 +78,39 @@ TEST(MergeImports, AllocationsAloneStandInMergedAndOutsideOnesConflict) {
   EXPECT_EQ(both.f.conflicts[0].other, (std::vector<prefix>{prefix::parse("10.9.0.0/24")}));
 }
 
+TEST(MergeImports, AMergedRangeKeepsWhereEveryBlockWasRead) {
+  import_result subnets;
+  auto& vpc = add_owner(subnets, "vpc-1", owner_kind::network, "vpc", at("subnets.json", 1));
+  // lines 1 to 4: two adjacent /24s (out of order), a lone /24 apart, a /25 inside the first
+  add_claim(vpc, range_role::external, claim_kind::within,
+            ranges({"10.0.1.0/24", "10.0.0.0/24", "10.9.0.0/24", "10.0.0.128/25"}, "subnets.json"));
+  auto m = merge({subnets});
+  ASSERT_EQ(m.cidrs("vpc-1", range_role::external), (v{"10.0.0.0/23", "10.9.0.0/24"}));
+  const auto& ranges_of = m.f.owners[*m.f.find_owner("vpc-1")].ranges;
+  const auto& merged_range = m.f.ranges[ranges_of[0]];
+  EXPECT_EQ(merged_range.where, at("subnets.json", 1));  // the first block read
+  EXPECT_EQ(merged_range.merged_from,
+            (std::vector<source_location>{at("subnets.json", 1), at("subnets.json", 2), at("subnets.json", 4)}));
+  // a range read as one block is no merge
+  EXPECT_EQ(m.f.ranges[ranges_of[1]].where, at("subnets.json", 3));
+  EXPECT_TRUE(m.f.ranges[ranges_of[1]].merged_from.empty());
+}
+
+TEST(MergeImports, TheFirstSourceToSayWhereAClusterRunsWins) {
+  import_result eks, other;
+  auto& c = add_owner(eks, "c1", owner_kind::cluster, "eks", at("eks.json", 1));
+  set_runs_in(c, "vpc-1", at("eks.json", 5));
+  set_runs_in(add_owner(other, "c1", owner_kind::cluster, "", at("tf.json", 1)), "vpc-2", at("tf.json", 9));
+  auto m = merge({eks, other});
+  const auto& merged_cluster = m.f.owners[*m.f.find_owner("c1")];
+  EXPECT_EQ(merged_cluster.runs_in, "vpc-1");
+  EXPECT_EQ(merged_cluster.runs_in_where, at("eks.json", 5));
+  ASSERT_EQ(m.diagnostics.size(), 1u);
+  EXPECT_EQ(m.diagnostics[0].message,
+            "sources disagree on the network (runs_in) of cluster c1: vpc-1 here, vpc-2 in tf.json:9:1; cidrcheck uses "
+            "the first");
+}
+
 TEST(MergeImports, AClusterTakesTheRangesOfTheOwnerItLinks) {
   import_result vpcs, clusters;
   add_claim(add_owner(vpcs, "vpc-1", owner_kind::network, "vpc", at("vpcs.json", 1)), range_role::external,

@@ -75,13 +75,23 @@ auto per(const std::optional<std::uint64_t>& count, int every) -> int {
 // A VPC is a network of type vpc (this file's fleets use no other VPC type).
 auto is_vpc_owner(const owner& o) -> bool { return o.kind == owner_kind::network && o.type == "vpc"; }
 
-// Per owner: the VPC a cluster's network lies in (lowest owner index), by a plain scan.
+// Reports whether two owners are members of one connection, by a plain scan.
+auto connected(const fleet& f, std::uint32_t a, std::uint32_t b) -> bool {
+  return std::any_of(f.connections.begin(), f.connections.end(), [&](const connection& c) {
+    return std::find(c.members.begin(), c.members.end(), a) != c.members.end() &&
+           std::find(c.members.begin(), c.members.end(), b) != c.members.end();
+  });
+}
+
+// Per owner: the VPC a cluster runs in: the one VPC its network lies in, unless
+// a connection joins the two (separate networks), by a plain scan. (This
+// file's fleets have one VPC and no runs_in.)
 auto vpc_members(const fleet& f) -> std::vector<std::optional<std::uint32_t>> {
   std::vector<std::optional<std::uint32_t>> out(f.owners.size());
   for (std::uint32_t c = 0; c < f.owners.size(); ++c) {
     if (f.owners[c].kind != owner_kind::cluster) continue;
     for (std::uint32_t v = 0; v < f.owners.size() && !out[c]; ++v) {
-      if (!is_vpc_owner(f.owners[v])) continue;
+      if (!is_vpc_owner(f.owners[v]) || connected(f, c, v)) continue;
       for (auto k : f.owners[c].ranges) {
         if (f.ranges[k].role != range_role::network) continue;
         for (auto j : f.owners[v].ranges) {

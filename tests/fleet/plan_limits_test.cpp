@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace cidrcheck {
 namespace {
 
@@ -39,6 +41,14 @@ TEST(PlanLimits, HeadroomFromOneToOneHundred) {
     EXPECT_FALSE(h.value) << text;
     EXPECT_EQ(h.error, "headroom must be a number from 1 to 100, not " + std::string(text));
   }
+}
+
+TEST(PlanLimits, APinIsAtMostAsLongAsAName) {
+  EXPECT_EQ(check_plan_pin("prod-*/pods").value, "prod-*/pods");
+  EXPECT_TRUE(check_plan_pin(std::string(1024, '*')).value);
+  auto pin = check_plan_pin(std::string(1025, '*'));
+  EXPECT_FALSE(pin.value);
+  EXPECT_EQ(pin.error, "a pin is at most 1024 bytes long, as a name is, not 1025");
 }
 
 }  // namespace

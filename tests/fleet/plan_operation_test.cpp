@@ -107,6 +107,18 @@ connections:
 }
 
 TEST(PlanOperations, ClusterNetworkInsideItsVpcIsNoConflict) {
+  // said (and peered besides), or placed by containment: the VPC's space is the cluster's
+  for (auto api : {"{name: api, distribution: kubeadm, network: 10.50.0.0/17, runs_in: main-vpc, pods: 10.60.0.0/16, "
+                   "services: 10.61.0.0/16}\nconnections:\n  - {between: [main-vpc, api], via: peering}",
+                   "{name: api, distribution: kubeadm, network: 10.50.0.0/17, pods: 10.60.0.0/16, services: 10.61.0.0/16}"}) {
+    auto p = run("networks:\n  - {name: main-vpc, type: vpc, cidrs: [10.50.0.0/16]}\nclusters:\n  - " + std::string(api) + "\n");
+    EXPECT_TRUE(p.result.complete()) << api;
+    EXPECT_TRUE(p.result.operations.empty()) << api;
+  }
+}
+
+TEST(PlanOperations, ClusterPeeredWithAVpcOfItsBlockMoves) {
+  // A cluster peered with a VPC does not run in it: the overlap is an error the plan resolves.
   auto p = run(R"(
 networks:
   - {name: main-vpc, type: vpc, cidrs: [10.50.0.0/16]}
@@ -116,7 +128,8 @@ connections:
   - {between: [main-vpc, api], via: peering}
 )");
   EXPECT_TRUE(p.result.complete());
-  EXPECT_TRUE(p.result.operations.empty());
+  ASSERT_EQ(p.result.changes.size(), 1u);
+  EXPECT_EQ(p.result.changes[0].from, prefix::parse("10.50.0.0/17"));
 }
 
 TEST(PlanOperations, MorePodSpaceAddsARangeAndKeepsTheHealthyOne) {
@@ -294,6 +307,13 @@ auto in_vpc(const fleet& f, std::uint32_t owner) -> bool {
   return false;
 }
 
+// Whether a connection joins an owner and the VPC (owner 0): then it is no member.
+auto connected_to_vpc(const fleet& f, std::uint32_t owner) -> bool {
+  return std::any_of(f.connections.begin(), f.connections.end(), [&](const connection& c) {
+    return std::count(c.members.begin(), c.members.end(), owner) + std::count(c.members.begin(), c.members.end(), 0u) == 2;
+  });
+}
+
 TEST(PlanOperations, RandomFleetsKeepTheInvariants) {
   const auto& c = builtin_catalog();
   std::size_t complete = 0, replacements = 0, shared = 0;
@@ -301,7 +321,9 @@ TEST(PlanOperations, RandomFleetsKeepTheInvariants) {
     test::random_source rng(seed);
     auto f = random_fleet(rng);
     std::vector<bool> member(f.owners.size(), false);
-    for (std::uint32_t o = 1; o < f.owners.size(); ++o) member[o] = f.owners[o].kind == owner_kind::cluster && in_vpc(f, o);
+    for (std::uint32_t o = 1; o < f.owners.size(); ++o) {
+      member[o] = f.owners[o].kind == owner_kind::cluster && in_vpc(f, o) && !connected_to_vpc(f, o);
+    }
     auto p = plan(f, c);
     // Every range changes at most once; no cluster is replaced twice; the cost is the operations' sum.
     std::set<std::uint32_t> changed;

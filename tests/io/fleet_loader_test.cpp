@@ -91,6 +91,31 @@ TEST(FleetLoader, ReadsIpamAndServiceCounts) {
   EXPECT_FALSE(bad.ok());
 }
 
+// The networking details runbooks need: a fixed word each, anything else an error that lists them.
+TEST(FleetLoader, ReadsPoolEncapsulationRoutingModeAndKubeProxyMode) {
+  auto r = load(R"(clusters:
+  - {name: a, cni: calico, pool_encapsulation: ipip-cross-subnet, kube_proxy_mode: ipvs}
+  - {name: b, cni: cilium, routing_mode: native, kube_proxy_mode: nftables}
+)");
+  ASSERT_TRUE(r.ok()) << printed(r)[0];
+  EXPECT_EQ(r.value.owners[0].pool_encapsulation, "ipip-cross-subnet");
+  EXPECT_EQ(r.value.owners[0].kube_proxy_mode, "ipvs");
+  EXPECT_EQ(r.value.owners[0].routing_mode, "");
+  EXPECT_EQ(r.value.owners[1].routing_mode, "native");
+  EXPECT_EQ(r.value.owners[1].kube_proxy_mode, "nftables");
+  auto bad = load(R"(clusters:
+  - {name: a, pool_encapsulation: IPIPCrossSubnet, routing_mode: tunel, kube_proxy_mode: userspace}
+)");
+  EXPECT_EQ(printed(bad), (std::vector<std::string>{
+                              "f.yaml:2:35: error: pool_encapsulation of cluster a must be one of ipip, "
+                              "ipip-cross-subnet, vxlan, vxlan-cross-subnet, none, not \"IPIPCrossSubnet\"\n",
+                              "f.yaml:2:66: error: routing_mode of cluster a must be one of tunnel, native, not "
+                              "\"tunel\" (did you mean 'tunnel'?)\n",
+                              "f.yaml:2:90: error: kube_proxy_mode of cluster a must be one of iptables, ipvs, "
+                              "nftables, kernelspace, not \"userspace\"\n",
+                          }));
+}
+
 TEST(FleetLoader, ASingleCidrStandsForAList) {
   auto r = load("clusters:\n  - {name: a, pods: 10.0.0.0/16, services: 10.1.0.0/16}\n");
   ASSERT_TRUE(r.ok());

@@ -25,6 +25,7 @@ auto summary(const fleet& f) -> std::vector<std::string> {
     if (o.dns) line += " dns=" + o.dns->to_string();
     if (o.node_cidr_mask) line += " mask=" + std::to_string(*o.node_cidr_mask);
     if (o.node_cidr_mask_v6) line += " mask6=" + std::to_string(*o.node_cidr_mask_v6);
+    if (!o.runs_in.empty()) line += " runs_in=" + o.runs_in;
     line += " [" + o.description + "]";
     for (auto k : o.ranges) {
       const auto& r = f.ranges[k];
@@ -109,6 +110,25 @@ TEST(FleetWriter, CommentsNameWhereEachValueWasRead) {
             "    nodes: 3  # f.yaml:5:12\n");
 }
 
+TEST(FleetWriter, AMergedRangeNamesEveryBlockItCameFromAndRunsInReadsBack) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_import(import_kind::aws_subnets, fixtures + "aws-subnets/subnets.json");
+  loader.add_text("clusters:\n  - {name: a, network: 10.0.8.0/24, runs_in: vpc-0e9801d1295ce6ff8, pods: [], services: []}\n",
+                  "f.yaml");
+  auto loaded = loader.finish();
+  ASSERT_TRUE(loaded.ok());
+  auto text = write_fleet_yaml(loaded.value, {});
+  // Two adjacent subnets of the VPC, merged into one /19, each named where it was read.
+  auto subnets = fixtures + "aws-subnets/subnets.json";
+  EXPECT_NE(text.find("      - 10.0.0.0/19  # " + subnets + ":7:26, " + subnets + ":48:26\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("    runs_in: vpc-0e9801d1295ce6ff8  # f.yaml:2:46\n"), std::string::npos) << text;
+  fleet_loader again(builtin_catalog());
+  again.add_text(text, "written.yaml");
+  auto read = again.finish();
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(summary(read.value), summary(loaded.value));
+}
+
 TEST(FleetWriter, QuotesWhatWouldNotReadBack) {
   fleet f;
   for (const char* name : {"plain-name.example.com", "route:10.0.0.0/8", "1.29", "yes", "No", "a b", "say \"hi\"",
@@ -166,6 +186,9 @@ TEST(FleetWriter, EveryKeyOfTheFleetFormatSurvives) {
     nodes: 40
     cni: calico
     ipam: calico-ipam
+    pool_encapsulation: vxlan-cross-subnet
+    routing_mode: tunnel
+    kube_proxy_mode: ipvs
     service_count: 120
     load_balancer_count: 3
     description: the first
@@ -201,6 +224,9 @@ suppressions:
   const auto& o = second.value.owners[second.value.find_owner("a").value()];
   EXPECT_EQ(o.cni, "calico") << written;
   EXPECT_EQ(o.ipam, "calico-ipam") << written;
+  EXPECT_EQ(o.pool_encapsulation, "vxlan-cross-subnet") << written;
+  EXPECT_EQ(o.routing_mode, "tunnel") << written;
+  EXPECT_EQ(o.kube_proxy_mode, "ipvs") << written;
   EXPECT_EQ(o.service_count, 120u) << written;
   EXPECT_EQ(o.load_balancer_count, 3u) << written;
   EXPECT_TRUE(second.value.owners[second.value.find_owner("office").value()].movable);

@@ -30,6 +30,8 @@ TEST(ImportAks, ArmResourceWithCapitalisedKeysAndAzureCni) {
   EXPECT_EQ(cidrs(r, "aksansibletest", range_role::network), (v{"172.18.0.0/16"}));  // a bridge of its own
   ASSERT_EQ(codes(r), (v{"unresolved-link"}));
   EXPECT_NE(r.diagnostics.front().message.find("aksansibletest/aksansibletest"), std::string::npos);
+  // It runs in the virtual network of its agent pool's vnetSubnetID.
+  EXPECT_EQ(o.runs_in, "aksansibletest/aksansibletest");
 }
 
 TEST(ImportAks, ItsVirtualNetworkFromTerraformBecomesItsNetwork) {

@@ -34,6 +34,20 @@ TEST(ImportAzureVnets, ReadsAddressSpacesAndSubnets) {
   EXPECT_TRUE(r.value.conflicts.empty());
 }
 
+// `az network vnet subnet list`: subnets as resources of their own lie in the
+// network their ID names (was: each read as a network without address space).
+TEST(ImportAzureVnets, SubnetsListedApartLieInTheirNetwork) {
+  auto r = load({{import_kind::azure_vnets, "azure-vnets/vnets.json"}, {import_kind::azure_vnets, "azure-vnets/app-subnets.json"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_TRUE(r.value.conflicts.empty());
+  EXPECT_EQ(cidrs(r, "rg-app/app-vnet", range_role::external), (v{"10.101.0.0/16", "fd00:db8:deca::/48"}));
+  // Alone, they stand for the network's space.
+  auto alone = load({{import_kind::azure_vnets, "azure-vnets/app-subnets.json"}});
+  ASSERT_TRUE(alone.ok()) << printed(alone);
+  EXPECT_EQ(cidrs(alone, "rg-app/app-vnet", range_role::external),
+            (v{"10.101.0.0/22", "10.101.8.0/27", "10.101.64.0/18", "fd00:db8:deca:40::/64"}));
+}
+
 TEST(ImportAzureVnets, ConnectedPeeringsBecomeOneConnectionPerPair) {
   auto r = load({{import_kind::azure_vnets, "azure-vnets/vnets.json"}});
   ASSERT_TRUE(r.ok()) << printed(r);

@@ -21,6 +21,43 @@ TEST(ImportCilium, ClusterPoolSettingsAreThePodRange) {
   EXPECT_EQ(o.node_cidr_mask, 24);
   EXPECT_EQ(o.cni, "cilium");
   EXPECT_EQ(o.ipam, "cluster-pool");
+  EXPECT_EQ(o.routing_mode, "tunnel");
+}
+
+// A Helm values file reads as the cilium-config it renders (was: refused as no object).
+TEST(ImportCilium, HelmValuesReadAsTheConfigTheyRender) {
+  auto r = load({{import_kind::cilium, "cilium/values.yaml", "edge-1"}},
+                "clusters:\n  - {name: edge-2, pods: 10.62.128.0/17}\n  - {name: core, pods: 10.70.0.0/16}\n");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  const auto& o = owner_of(r, "edge-1");
+  EXPECT_EQ(cidrs(r, "edge-1", range_role::pods), (strings{"10.61.0.0/16"}));
+  EXPECT_EQ(o.node_cidr_mask, 24);
+  EXPECT_EQ(o.ipam, "cluster-pool");
+  EXPECT_EQ(o.routing_mode, "native");
+  // The IPv6 list is unused while ipv6.enabled is false: a warning, not a range.
+  EXPECT_TRUE(has_diagnostic(r, severity::warning, "clusterPoolIPv6PodCIDRList left out: ipv6.enabled is not true"));
+  // The ClusterMesh's clusters: one connection each, the catalog's cilium-clustermesh roles.
+  ASSERT_EQ(r.value.connections.size(), 2u);
+  for (const auto& c : r.value.connections) {
+    EXPECT_EQ(c.via, "mesh");
+    EXPECT_EQ(c.routes, builtin_catalog().find_mesh("cilium-clustermesh")->routes);
+  }
+}
+
+// routing-mode, else (Cilium 1.14 and before) the tunnel key: disabled is native routing.
+TEST(ImportCilium, ReadsTheRoutingModeOfNowAndOfOldCiliums) {
+  auto config = [](std::string_view data) {
+    return load_text(import_kind::cilium,
+                     "kind: ConfigMap\nmetadata: {name: cilium-config}\ndata: {" + std::string(data) + "}\n", "dc1.yaml");
+  };
+  EXPECT_EQ(owner_of(config("routing-mode: native"), "dc1").routing_mode, "native");
+  EXPECT_EQ(owner_of(config("tunnel: disabled"), "dc1").routing_mode, "native");
+  EXPECT_EQ(owner_of(config("tunnel: geneve"), "dc1").routing_mode, "tunnel");
+  EXPECT_EQ(owner_of(config("routing-mode: tunnel, tunnel: disabled"), "dc1").routing_mode, "tunnel");
+  auto odd = config("routing-mode: hybrid");
+  ASSERT_TRUE(odd.ok());
+  EXPECT_EQ(owner_of(odd, "dc1").routing_mode, "");
+  EXPECT_EQ(with_code(odd, "unread-value").size(), 1u);
 }
 
 TEST(ImportCilium, MultiPoolReadsEveryPool) {
@@ -35,7 +72,8 @@ TEST(ImportCilium, MultiPoolReadsEveryPool) {
   auto skipped = with_code(r, "skipped");
   ASSERT_EQ(skipped.size(), 1u);
   EXPECT_EQ(skipped[0].message,
-            "cilium: skipped 1 object of kind CiliumNode: cilium reads CiliumPodIPPools and the ConfigMap cilium-config");
+            "cilium: skipped 1 object of kind CiliumNode: cilium reads CiliumPodIPPools, the ConfigMap cilium-config and "
+            "the Secret cilium-clustermesh");
 }
 
 TEST(ImportCilium, SettingsTheIpamModeDoesNotUseAreWarnings) {
@@ -79,7 +117,7 @@ TEST(ImportCilium, PoolsMustLieInsideThePodRangeOtherSourcesState) {
 TEST(ImportCilium, AFileOfSomethingElseSaysWhatIsExpected) {
   auto r = load_text(import_kind::cilium, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: coredns}\n", "x.yaml");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(printed(r).find("CiliumPodIPPools or the ConfigMap cilium-config (none found)"), std::string::npos)
+  EXPECT_NE(printed(r).find("CiliumPodIPPools, the ConfigMap cilium-config or the Secret cilium-clustermesh (none found)"), std::string::npos)
       << printed(r);
 }
 

@@ -31,6 +31,8 @@ TEST(ImportGke, TheSubnetGivesTheNetworkAndKeepsWhatTheClusterDoesNotUse) {
   EXPECT_EQ(cidrs(r, "acme-prod/us-central1/gke-prod", range_role::external), (v{"10.20.0.0/16"}));
   EXPECT_TRUE(r.value.conflicts.empty());
   EXPECT_TRUE(r.diagnostics.empty()) << printed(r);
+  // It runs in its VPC network, named as the Terraform importer names a google_compute_network.
+  EXPECT_EQ(owner_of(r, "prod-us").runs_in, "acme-prod/prod-vpc");
 }
 
 TEST(ImportGke, ASecondaryRangeThatDisagreesIsAConflict) {

@@ -20,12 +20,36 @@ TEST(ImportKops, AsWrittenPodsAndServicesComeFromNonMasqueradeCidr) {
   EXPECT_EQ(owner_of(r, "minimal.example.com").nodes, 3u);
 }
 
+TEST(ImportKops, NetworkIdNamesTheNetworkItRunsIn) {
+  auto r = load_text(import_kind::kops, R"({"apiVersion": "kops.k8s.io/v1alpha2", "kind": "Cluster",
+  "metadata": {"name": "shared.example.com"},
+  "spec": {"networkID": "vpc-0abc", "networkCIDR": "10.50.0.0/16", "kubernetesVersion": "1.30.0"}})");
+  EXPECT_EQ(owner_of(r, "shared.example.com").runs_in, "vpc-0abc");
+  EXPECT_EQ(owner_of(r, "shared.example.com").runs_in_where.line, 3u);
+  EXPECT_EQ(cidrs(r, "shared.example.com", range_role::network), (v{"10.50.0.0/16"}));
+}
+
 TEST(ImportKops, TheCompletedSpecAgreesWithTheWrittenOne) {
   auto r = load({{import_kind::kops, "kops/minimal.yaml"}, {import_kind::kops, "kops/completed.yaml"}});
   ASSERT_TRUE(r.ok()) << printed(r);
   EXPECT_TRUE(r.value.conflicts.empty());
   EXPECT_TRUE(r.diagnostics.empty()) << printed(r);
   EXPECT_EQ(owner_of(r, "minimal.example.com").dns, address::parse("100.64.0.10"));
+}
+
+// kube-proxy's mode where the spec sets it (kubeProxy.proxyMode); the fixtures leave it to kops.
+TEST(ImportKops, ReadsKubeProxysModeWhereTheSpecSetsIt) {
+  EXPECT_EQ(owner_of(load({{import_kind::kops, "kops/completed.yaml"}}), "minimal.example.com").kube_proxy_mode, "");
+  auto r = load_text(import_kind::kops, R"(apiVersion: kops.k8s.io/v1alpha2
+kind: Cluster
+metadata: {name: ipvs.example.com}
+spec:
+  networkCIDR: 172.20.0.0/16
+  nonMasqueradeCIDR: 100.64.0.0/10
+  kubeProxy: {proxyMode: ipvs}
+)", "c.yaml");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(owner_of(r, "ipvs.example.com").kube_proxy_mode, "ipvs");
 }
 
 TEST(ImportKops, IPv6PodsTakeSubnetPrefixes) {

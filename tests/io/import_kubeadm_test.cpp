@@ -23,6 +23,7 @@ TEST(ImportKubeadm, MultiDocumentDualStackConfiguration) {
   EXPECT_EQ(o.node_cidr_mask, 24);
   EXPECT_EQ(o.node_cidr_mask_v6, 64);
   EXPECT_EQ(o.dns, address::parse("10.96.0.10"));
+  EXPECT_EQ(o.kube_proxy_mode, "ipvs");  // the KubeProxyConfiguration's mode
 }
 
 TEST(ImportKubeadm, TheDefaultClusterNameGivesWayToTheFileName) {

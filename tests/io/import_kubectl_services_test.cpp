@@ -113,5 +113,22 @@ TEST(ImportKubectlServices, OtherShapes) {
       << printed(wrong);
 }
 
+// k3s's Services (kubernetes, kube-dns, metrics-server, traefik behind the
+// servicelb LoadBalancer): their cluster IPs are checked against the
+// distribution's default service range once defaults apply (was: "not checked").
+TEST(ImportKubectlServices, K3sClusterIpsAreCheckedAgainstItsDefaultServiceRange) {
+  auto r = load({{import_kind::kubectl_services, "kubectl-services/k3s.json", "edge"}},
+                "clusters:\n  - {name: edge, distribution: k3s}\n");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(owner_of(r, "edge").service_count, 4u);
+  EXPECT_EQ(owner_of(r, "edge").load_balancer_count, 1u);
+  EXPECT_TRUE(with_code(r, "unchecked").empty()) << printed(r);
+  EXPECT_TRUE(with_code(r, "outside-service-range").empty()) << printed(r);
+  // A fleet file that moved the range makes every one of them a warning.
+  auto moved = load({{import_kind::kubectl_services, "kubectl-services/k3s.json", "edge"}},
+                    "clusters:\n  - {name: edge, distribution: k3s, services: 10.44.0.0/16}\n");
+  EXPECT_EQ(with_code(moved, "outside-service-range").size(), 4u);
+}
+
 }  // namespace
 }  // namespace cidrcheck

@@ -60,7 +60,7 @@ TEST(ImportKubectl, ObjectsOfOtherKindsOnlyAreAnError) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.diagnostics.front().message,
             "kubectl: expected the output of `kubectl get nodes,servicecidrs -o yaml`: Nodes, ServiceCIDRs, Calico "
-            "IPPools or a Calico Installation (none found)");
+            "IPPools, a Calico Installation or the kube-proxy ConfigMap (none found)");
 }
 
 TEST(ImportKubectl, ReadsTheCalicoOperatorsInstallation) {
@@ -75,6 +75,63 @@ spec:
 )", "dc1.yaml");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(cidrs(r, "dc1", range_role::pods), (std::vector<std::string>{"192.168.0.0/16", "fd00:10:244::/56"}));
+  // The IPv4 pool's encapsulation; the IPv6 pool says none.
+  EXPECT_EQ(owner_of(r, "dc1").pool_encapsulation, "vxlan-cross-subnet");
+}
+
+// The tigera-operator chart's values hold the Installation's spec as `installation`.
+TEST(ImportKubectl, ReadsTheCalicoOperatorsHelmValues) {
+  auto r = load({{import_kind::kubectl, "kubectl/tigera-operator-values.yaml", "dc1"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "dc1", range_role::pods), (v{"10.244.0.0/16"}));
+  EXPECT_EQ(owner_of(r, "dc1").block_size, 26);
+  EXPECT_EQ(owner_of(r, "dc1").pool_encapsulation, "vxlan-cross-subnet");
+}
+
+// The encapsulation runbooks copy into a new pool: the enabled IPv4 pools' (the
+// disabled default pool of homelab.json is IPIP Always and left out).
+TEST(ImportKubectl, ReadsThePoolsEncapsulation) {
+  auto r = load({{import_kind::kubectl, "kubectl/homelab.json"}});
+  EXPECT_EQ(owner_of(r, "homelab").pool_encapsulation, "vxlan-cross-subnet");
+  auto pool = [](std::string_view name, std::string_view cidr, std::string_view modes) {
+    return "- {apiVersion: projectcalico.org/v3, kind: IPPool, metadata: {name: " + std::string(name) +
+           "}, spec: {cidr: " + std::string(cidr) + ", " + std::string(modes) + "}}\n";
+  };
+  auto list = [&](std::string items) { return load_text(import_kind::kubectl, "kind: List\nitems:\n" + items, "dc1.yaml"); };
+  EXPECT_EQ(owner_of(list(pool("a", "10.9.0.0/16", "ipipMode: Always")), "dc1").pool_encapsulation, "ipip");
+  EXPECT_EQ(owner_of(list(pool("a", "10.9.0.0/16", "vxlanMode: Always")), "dc1").pool_encapsulation, "vxlan");
+  EXPECT_EQ(owner_of(list(pool("a", "10.9.0.0/16", "natOutgoing: true")), "dc1").pool_encapsulation, "none");
+  // Pools that differ leave the cluster without one value, and say so.
+  auto mixed = list(pool("a", "10.9.0.0/16", "ipipMode: CrossSubnet") + pool("b", "10.10.0.0/16", "vxlanMode: Always"));
+  EXPECT_EQ(owner_of(mixed, "dc1").pool_encapsulation, "");
+  EXPECT_TRUE(has_diagnostic(mixed, severity::note,
+                             "the IPv4 pools' encapsulation is vxlan here but ipip-cross-subnet at dc1.yaml:3:3"));
+  // A mode Calico does not have is a note; the pool is still read.
+  auto odd = list(pool("a", "10.9.0.0/16", "ipipMode: Sometimes"));
+  ASSERT_TRUE(odd.ok());
+  EXPECT_EQ(cidrs(odd, "dc1", range_role::pods), (v{"10.9.0.0/16"}));
+  EXPECT_EQ(owner_of(odd, "dc1").pool_encapsulation, "");
+  ASSERT_EQ(with_code(odd, "unread-value").size(), 1u);
+  EXPECT_EQ(with_code(odd, "unread-value")[0].message,
+            "kubectl: ipipMode \"Sometimes\" is not one cidrcheck knows (Always, CrossSubnet, Never): left out");
+}
+
+// kube-proxy's ConfigMap as kubeadm writes it: the KubeProxyConfiguration in data."config.conf".
+TEST(ImportKubectl, ReadsKubeProxysModeAndClusterCidrFromItsConfigMap) {
+  auto r = load({{import_kind::kubectl, "kubectl/kube-proxy.yaml", "dc1"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(owner_of(r, "dc1").kube_proxy_mode, "nftables");
+  EXPECT_EQ(cidrs(r, "dc1", range_role::pods), (v{"10.244.0.0/16"}));
+  // Positions inside the block scalar are the outer file's.
+  EXPECT_EQ(range_at(r, "dc1", "10.244.0.0/16")->where, (source_location{fixtures + "kubectl/kube-proxy.yaml", 13, 18}));
+  auto odd = load_text(import_kind::kubectl,
+                       "kind: ConfigMap\nmetadata: {name: kube-proxy}\ndata:\n  config.conf: |\n"
+                       "    kind: KubeProxyConfiguration\n    mode: userspace\n",
+                       "dc1.yaml");
+  ASSERT_TRUE(odd.ok());
+  EXPECT_EQ(owner_of(odd, "dc1").kube_proxy_mode, "");
+  ASSERT_EQ(with_code(odd, "unread-value").size(), 1u);
+  EXPECT_EQ(to_string(with_code(odd, "unread-value")[0].where), "dc1.yaml:6:11");
 }
 
 TEST(ImportKubectl, AnInstallationWithoutPoolsIsAWarning) {

@@ -42,6 +42,33 @@ TEST(ImportTailscale, TheTailnetCarriesTheRoutesItsPolicyApproves) {
   EXPECT_EQ(own, (v{"100.64.0.0/10", "fd7a:115c:a1e0::/48"}));
 }
 
+// The Tailscale operator's Connectors advertise routes into the tailnet (was: refused as no policy).
+TEST(ImportTailscale, ConnectorsAdvertiseRoutesOfTheTailnet) {
+  auto r = load({{import_kind::tailscale, "tailscale/connectors.yaml"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(names(r), (v{"tailscale"}));
+  EXPECT_EQ(routes_of(r, "tailscale"), (v{"10.40.0.0/14 Connector ts-prod", "192.168.0.0/14 Connector ts-prod",
+                                          "10.60.0.0/16 Connector staging"}));
+  EXPECT_TRUE(has_diagnostic(r, severity::warning, "Connector ts-prod is an exit node"));
+  // With the policy, the tailnet carries both: one network.
+  auto both = load({{import_kind::tailscale, "tailscale/policy.hujson"}, {import_kind::tailscale, "tailscale/connectors.yaml"}});
+  ASSERT_TRUE(both.ok()) << printed(both);
+  EXPECT_EQ(names(both), (v{"tailscale"}));
+  EXPECT_EQ(routes_of(both, "tailscale").size(), 6u);
+}
+
+// Headscale numbers the tailnet from its configuration's prefixes, not Tailscale's defaults.
+TEST(ImportTailscale, HeadscalesPrefixesAreTheTailnetsSpace) {
+  auto r = load({{import_kind::tailscale, "tailscale/headscale.yaml"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_EQ(cidrs(r, "tailscale", range_role::external), (v{"100.100.0.0/16", "fd7a:115c:a1e0::/48"}));
+  auto old = load_text(import_kind::tailscale,
+                       "server_url: http://127.0.0.1:8080\nip_prefixes:\n  - fd7a:115c:a1e0::/48\n  - 100.64.0.0/10\n",
+                       "headscale.yaml");
+  ASSERT_TRUE(old.ok()) << printed(old);
+  EXPECT_EQ(cidrs(old, "tailscale", range_role::external), (v{"100.64.0.0/10", "fd7a:115c:a1e0::/48"}));
+}
+
 TEST(ImportTailscale, DestinationsNoApprovedRouteCoversAreWarningsNotDropped) {
   auto r = load({{import_kind::tailscale, "tailscale/policy.hujson"}});
   // 10.100.0.0/16 and the NAS lie inside approved routes; 100.101.102.103 is a

@@ -2,6 +2,7 @@
 // tests/fixtures/import/terraform-plan/ and on small documents; and the
 // resource types state and plan share (one reader, terraform_resources).
 
+#include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/import.hpp>
@@ -78,26 +79,53 @@ TEST(ImportTerraformPlan, ReadsPlannedValuesOfModulesAtAnyDepth) {
   auto r = load(import_kind::terraform_plan, "plan.json");
   ASSERT_TRUE(r.ok()) << printed(r);
   EXPECT_EQ(cidrs(r, "vpc-0e9801d1295ce6ff8", range_role::external), (v{"10.0.0.0/16"}));
-  // A VPC the plan creates has no ID yet: its address names it, and says where it is from.
-  EXPECT_EQ(cidrs(r, "module.net.aws_vpc.main", range_role::external), (v{"10.0.128.0/17"}));
-  const auto& created = owner_of(r, "module.net.aws_vpc.main");
-  EXPECT_EQ(created.description, "AWS VPC payments, from the Terraform plan module.net.aws_vpc.main");
-  EXPECT_EQ(created.where, (source_location{fixtures + "plan.json", 166, 13}));
+  // A VPC the plan creates has no ID yet: its address names it (the EKS cluster
+  // in it runs in it and takes its block, read where the module wrote it).
+  EXPECT_EQ(owner_of(r, "payments").runs_in, "module.net.aws_vpc.main");
+  EXPECT_EQ(cidrs(r, "payments", range_role::network), (v{"10.0.128.0/17"}));
+  const auto& block = r.value.ranges[owner_of(r, "payments").ranges.front()];
+  EXPECT_EQ(block.where, (source_location{fixtures + "plan.json", 175, 31}));
   EXPECT_EQ(owner_of(r, "vpc-0e9801d1295ce6ff8").description,
             "AWS VPC shared-services, from the Terraform plan aws_vpc.shared");
 }
 
-TEST(ImportTerraformPlan, AClusterIsNotPlacedInAVpcThatOverlapsAnother) {
+TEST(ImportTerraformPlan, AClusterRunsInTheVpcOfItsSubnetsThatOverlapsAnother) {
   // module.net.aws_eks_cluster.main's subnets (module.subnets.ids) lie in
   // module.net.aws_vpc.main, whose 10.0.128.0/17 lies in aws_vpc.shared's
-  // 10.0.0.0/16. Placed there, the cluster's network would count as inside
-  // the shared VPC, and the overlap of the two VPCs would go unreported.
+  // 10.0.0.0/16. The cluster says it runs in its own VPC (runs_in), so the
+  // overlap with the shared VPC stays a finding; b92d7c3 left it unplaced
+  // (without a network) for fear of placing it in the shared VPC.
   auto r = load(import_kind::terraform_plan, "plan.json");
-  EXPECT_EQ(messages(r, severity::warning).back(),
-            "terraform-plan: module.net.aws_eks_cluster.main: its subnets (vpc_config.subnet_ids) lie in VPC "
-            "module.net.aws_vpc.main, which overlaps VPC vpc-0e9801d1295ce6ff8's 10.0.0.0/16: not placed in it, so "
-            "that the overlap stays a finding");
-  EXPECT_EQ(cidrs(r, "payments", range_role::network), v{});
+  EXPECT_EQ(owner_of(r, "payments").runs_in, "module.net.aws_vpc.main");
+  EXPECT_EQ(cidrs(r, "payments", range_role::network), (v{"10.0.128.0/17"}));
+  auto payments = *r.value.find_owner("payments");
+  auto shared = *r.value.find_owner("vpc-0e9801d1295ce6ff8");
+  bool reported = false;
+  for (const auto& x : check(r.value, builtin_catalog())) {
+    if (x.ranges.size() != 2) continue;
+    auto a = r.value.ranges[x.ranges[0]].owner, b = r.value.ranges[x.ranges[1]].owner;
+    reported = reported || (std::min(a, b) == std::min(payments, shared) && std::max(a, b) == std::max(payments, shared));
+  }
+  EXPECT_TRUE(reported) << printed(r);
+}
+
+// terraform-validator's test plan: min_master_version is a placeholder. That
+// value is a note; the rest of the plan is read (was: exit 2 for the file).
+TEST(ImportTerraformPlan, AVersionThatIsNoVersionIsANoteAndTheRestIsRead) {
+  auto r = load(import_kind::terraform_plan, "placeholder-version.json");
+  ASSERT_TRUE(r.ok()) << printed(r);
+  EXPECT_TRUE(has_message(r, "terraform-plan: min_master_version \"test-min_master_version\" is no Kubernetes version "
+                             "such as \"1.29\": left out"));
+  const auto& o = owner_of(r, "test-cluster");
+  EXPECT_FALSE(o.kubernetes.has_value());
+  EXPECT_EQ(o.type, "gke");
+  EXPECT_EQ(cidrs(r, "test-cluster", range_role::network), (v{"172.16.0.16/28"}));
+  // Its pods and services are secondary ranges of a subnet named by no path: unknown, not GKE's defaults.
+  EXPECT_EQ(cidrs(r, "test-cluster", range_role::services), v{});
+  EXPECT_EQ(cidrs(r, "test-cluster", range_role::pods), v{});
+  EXPECT_TRUE(std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const diagnostic& d) {
+    return d.message.find("subnetwork \"test-subnetwork\" is no subnet path") != std::string::npos;
+  }));
 }
 
 TEST(ImportTerraformPlan, ClustersFromPlannedBlocks) {
@@ -113,6 +141,9 @@ TEST(ImportTerraformPlan, ClustersFromPlannedBlocks) {
   EXPECT_EQ(owner_of(r, "orders").dns, address::parse("172.16.32.10"));
   EXPECT_EQ(owner_of(r, "orders").nodes, 3u);
   EXPECT_EQ(owner_of(r, "payments").type, "eks");
+  // Where each runs: GKE's network (PROJECT/NAME, as a google_compute_network is named), AKS's pool's virtual network.
+  EXPECT_EQ(owner_of(r, "analytics").runs_in, "acme-prod/acme-vpc");
+  EXPECT_EQ(owner_of(r, "orders").runs_in, "orders-rg/orders-vnet");
 }
 
 TEST(ImportTerraformPlan, ValuesUnknownUntilApplyAreNotesNamingTheResource) {
@@ -327,6 +358,168 @@ TEST(ImportTerraformPlan, ReferencesThatLeadInCirclesEnd) {
   auto r = load_text(import_kind::terraform_plan, text);
   ASSERT_TRUE(r.ok()) << printed(r);
   EXPECT_EQ(cidrs(r, "c", range_role::network), v{});
+}
+
+// A subnet `depth` module calls down (module.m.module.m...), whose vpc_id is
+// any of `width` variables, each of which every call passes on as any of the
+// caller's `width` variables; the root passes aws_vpc.main. Resolved afresh at
+// every level, that is width^depth walks (12 levels of 6: two billion).
+auto nested_plan(int depth, int width) -> std::string {
+  std::string vars, subnet = "aws_subnet.s", planned = R"({"address": "MODULE", "resources": [
+      {"address": "MODULE.aws_subnet.s", "type": "aws_subnet", "values": {"cidr_block": "10.0.1.0/24"}}]})";
+  for (int k = 0; k < width; ++k) vars += std::string(k ? ", " : "") + "\"var.v" + std::to_string(k) + "\"";
+  auto arguments = [&](std::string_view refs) {
+    std::string out;
+    for (int k = 0; k < width; ++k) {
+      out += std::string(k ? ", " : "") + "\"v" + std::to_string(k) + "\": {\"references\": [" + std::string(refs) + "]}";
+    }
+    return out;
+  };
+  std::string module = R"({"resources": [{"address": "aws_subnet.s", "type": "aws_subnet", "name": "s",
+      "expressions": {"vpc_id": {"references": [)" + vars + "]}}}]}";
+  std::string path;
+  for (int level = 0; level < depth; ++level) path += std::string(level ? "." : "") + "module.m";
+  for (int level = depth - 1; level >= 0; --level) {
+    auto refs = level == 0 ? std::string(R"("aws_vpc.main.id", "aws_vpc.main")") : vars;
+    module = "{" + std::string(level == 0 ? R"("resources": [{"address": "aws_vpc.main", "type": "aws_vpc", "name": "main", "expressions": {}}], )" : "") +
+             R"("module_calls": {"m": {"source": "./m", "expressions": {)" + arguments(refs) + R"(}, "module": )" + module + "}}}";
+    auto here = path.substr(0, path.size() - (depth - 1 - level) * std::string(".module.m").size());
+    auto inner = planned;
+    for (std::size_t at; (at = inner.find("MODULE")) != std::string::npos;) inner.replace(at, 6, here);
+    planned = level == depth - 1 ? inner : R"({"address": ")" + here + R"(", "child_modules": [)" + planned + "]}";
+  }
+  for (std::size_t at; (at = planned.find("MODULE")) != std::string::npos;) planned.replace(at, 6, path);
+  return R"({"format_version": "1.2", "planned_values": {"root_module": {
+      "resources": [{"address": "aws_vpc.main", "type": "aws_vpc", "values": {"cidr_block": "10.0.0.0/16"}}],
+      "child_modules": [)" + planned + R"(]}},
+    "resource_changes": [{"address": ")" + path + "." + subnet + R"(", "change": {"actions": ["create"],
+      "after_unknown": {"vpc_id": true}}}],
+    "configuration": {"root_module": )" + module + "}}";
+}
+
+TEST(ImportTerraformPlan, VariablesThroughNestedModulesAreResolvedOncePerInstance) {
+  // 12 levels of 6 variables: linear with each module instance's variable resolved once
+  // (b92d7c3 resolved them afresh at every level and never finished).
+  auto text = nested_plan(12, 6);
+  auto r = load_text(import_kind::terraform_plan, text);
+  ASSERT_TRUE(r.ok()) << printed(r);
+  // The subnet lies in the VPC its vpc_id leads to: no note that the VPC is unknown, no conflict.
+  EXPECT_TRUE(messages(r, severity::note).empty()) << printed(r);
+  EXPECT_TRUE(r.value.conflicts.empty()) << printed(r);
+  // The same plan with the subnet outside that VPC: the allocation disagrees with its VPC.
+  auto outside = text;
+  outside.replace(outside.find("10.0.1.0/24"), 11, "10.9.1.0/24");
+  auto o = load_text(import_kind::terraform_plan, outside);
+  EXPECT_EQ(o.value.conflicts.size(), 1u) << printed(o);
+}
+
+auto errors_of(const fleet_load_result& r) -> std::vector<diagnostic> {
+  std::vector<diagnostic> out;
+  std::copy_if(r.diagnostics.begin(), r.diagnostics.end(), std::back_inserter(out),
+               [](const diagnostic& d) { return d.level == severity::error; });
+  return out;
+}
+
+// `instances` instances of module "m" (for_each), each with a subnet whose
+// vpc_id is var.v, which the call sets to aws_vpc.all, of `instances` instances:
+// instances^2 targets found, from a file of about 25 * instances nodes.
+auto wide_plan(int instances) -> std::string {
+  std::string vpcs, modules, changes;
+  for (int k = 0; k < instances; ++k) {
+    auto key = std::to_string(k);
+    vpcs += std::string(k ? "," : "") + R"({"address": "aws_vpc.all[)" + key + R"(]", "type": "aws_vpc", "values": {"cidr_block": "10.)" + key + R"(.0.0/16"}})";
+    modules += std::string(k ? "," : "") + R"({"address": "module.m[\")" + key + R"(\"]", "resources": [{"address": "module.m[\")" + key +
+               R"(\"].aws_subnet.s", "type": "aws_subnet", "values": {"cidr_block": "10.)" + key + R"(.1.0/24"}}]})";
+    changes += std::string(k ? "," : "") + R"({"address": "module.m[\")" + key +
+               R"(\"].aws_subnet.s", "change": {"actions": ["create"], "after_unknown": {"vpc_id": true}}})";
+  }
+  return R"({"format_version": "1.2",
+    "planned_values": {"root_module": {"resources": [)" + vpcs + R"(], "child_modules": [)" + modules + R"(]}},
+    "resource_changes": [)" + changes + R"(],
+    "configuration": {"root_module": {
+      "resources": [{"address": "aws_vpc.all", "type": "aws_vpc", "name": "all", "expressions": {}}],
+      "module_calls": {"m": {"source": "./m",
+        "expressions": {"v": {"references": ["aws_vpc.all"]}},
+        "module": {"resources": [{"address": "aws_subnet.s", "type": "aws_subnet", "name": "s",
+          "expressions": {"vpc_id": {"references": ["var.v"]}}}]}}}}}})";
+}
+
+TEST(ImportTerraformPlan, TheWorkOfFollowingReferencesIsBoundedByMaxNodes) {
+  auto text = wide_plan(80);  // 6,400 targets from about 2,000 nodes
+  auto with = [&](std::size_t max_nodes) {
+    input_limits limits;
+    limits.max_nodes = max_nodes;
+    fleet_loader loader(builtin_catalog(), limits);
+    loader.add_import_text(import_kind::terraform_plan, text, "x.json");
+    return loader.finish();
+  };
+  // At the default the plan reads (each subnet's vpc_id leads to every VPC: none taken, a note each).
+  auto read = with(input_limits{}.max_nodes);
+  ASSERT_TRUE(read.ok()) << printed(read);
+  // Just above the file's nodes, the references walk too far: one error, at the expression being resolved.
+  auto bounded = with(4'000);
+  auto errors = errors_of(bounded);
+  ASSERT_EQ(errors.size(), 1u) << printed(bounded);
+  EXPECT_EQ(errors[0].code, "limit");
+  EXPECT_EQ(errors[0].message, "terraform-plan: following references through module arguments and outputs walks more "
+                               "than the max-nodes limit of 4000 nodes");
+  auto at = text.find(R"("expressions": {"vpc_id": {"references": ["var.v"]}})");
+  ASSERT_NE(at, std::string::npos);
+  auto line = static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1);
+  EXPECT_EQ(errors[0].where.line, line) << printed(bounded);
+}
+
+// A root subnet whose vpc_id is module.a<n-1>.o, where each module a<i> passes
+// its argument x on as its output o, and gets as x module.a<i-1>.o (a0: aws_vpc.main):
+// a chain of 2n arguments and outputs in a document that nests a few levels.
+auto chain_plan(int n) -> std::string {
+  std::string calls, planned;
+  for (int k = 0; k < n; ++k) {
+    auto name = "a" + std::to_string(k), before = "a" + std::to_string(k - 1);
+    auto x = k == 0 ? std::string(R"("aws_vpc.main.id", "aws_vpc.main")")
+                    : R"("module.)" + before + R"(.o", "module.)" + before + R"(")";
+    calls += std::string(k ? ", " : "") + "\"" + name + R"(": {"source": "./a", "expressions": {"x": {"references": [)" + x +
+             R"(]}}, "module": {"outputs": {"o": {"expression": {"references": ["var.x"]}}},
+               "resources": [{"address": "null_resource.n", "type": "null_resource", "name": "n", "expressions": {}}]}})";
+    planned += R"(, {"address": "module.)" + name + R"(", "resources": [{"address": "module.)" + name +
+               R"(.null_resource.n", "type": "null_resource", "values": {}}]})";
+  }
+  auto last = "a" + std::to_string(n - 1);
+  return R"({"format_version": "1.2", "planned_values": {"root_module": {
+      "resources": [{"address": "aws_vpc.main", "type": "aws_vpc", "values": {"cidr_block": "10.0.0.0/16"}},
+                    {"address": "aws_subnet.s", "type": "aws_subnet", "values": {"cidr_block": "10.0.1.0/24"}}],
+      "child_modules": [{"address": "module.none", "resources": []})" + planned + R"(]}},
+    "resource_changes": [{"address": "aws_subnet.s", "change": {"actions": ["create"], "after_unknown": {"vpc_id": true}}}],
+    "configuration": {"root_module": {
+      "resources": [{"address": "aws_vpc.main", "type": "aws_vpc", "name": "main", "expressions": {}},
+                    {"address": "aws_subnet.s", "type": "aws_subnet", "name": "s",
+                     "expressions": {"vpc_id": {"references": ["module.)" + last + R"(.o", "module.)" + last + R"("]}}}],
+      "module_calls": {)" + calls + "}}}}";
+}
+
+TEST(ImportTerraformPlan, ChainsOfArgumentsAndOutputsAreBoundedByMaxDepth) {
+  auto text = chain_plan(40);  // 80 arguments and outputs
+  auto with = [&](std::size_t max_depth) {
+    input_limits limits;
+    limits.max_depth = max_depth;
+    fleet_loader loader(builtin_catalog(), limits);
+    loader.add_import_text(import_kind::terraform_plan, text, "x.json");
+    return loader.finish();
+  };
+  // Raised, the chain is followed to the VPC: no note that the subnet's VPC is unknown.
+  auto deep = with(100);
+  ASSERT_TRUE(deep.ok()) << printed(deep);
+  EXPECT_FALSE(std::any_of(deep.diagnostics.begin(), deep.diagnostics.end(),
+                           [](const diagnostic& d) { return d.message.find("vpc_id") != std::string::npos; }))
+      << printed(deep);
+  // At the default of 64: one error, at the argument where the chain passes it.
+  auto bounded = with(input_limits{}.max_depth);
+  auto errors = errors_of(bounded);
+  ASSERT_EQ(errors.size(), 1u) << printed(bounded);
+  EXPECT_EQ(errors[0].message, "terraform-plan: references lead through more module arguments and outputs than the "
+                               "max-depth limit of 64");
+  EXPECT_EQ(errors[0].code, "limit");
+  EXPECT_GT(errors[0].where.line, 0u);
 }
 
 // ---------------------------------------------------------------------------

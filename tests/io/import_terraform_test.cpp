@@ -49,5 +49,19 @@ TEST(ImportTerraform, OtherShapesAreRefusedWithAHint) {
   EXPECT_EQ(v3.diagnostics.front().where, (source_location{"x.json", 1, 13}));
 }
 
+// terraformer (and Terraform 0.11, before a refresh) writes version 4 with
+// attributes_flat: one error names the first such instance and counts the rest,
+// rather than the file reading as empty.
+TEST(ImportTerraform, FlatAttributesAreAnErrorNotAnEmptyState) {
+  auto r = load({{import_kind::terraform, "terraform/terraformer.tfstate"}});
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.diagnostics.size(), 1u) << printed(r);
+  EXPECT_EQ(r.diagnostics.front().code, "import-format");
+  EXPECT_EQ(r.diagnostics.front().where.line, 14u);
+  EXPECT_NE(r.diagnostics.front().message.find("aws_vpc.tfer--vpc-0a1b2c3d4e5f60718 and 1 more instance(s)"),
+            std::string::npos);
+  EXPECT_NE(r.diagnostics.front().message.find("terraform apply -refresh-only"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cidrcheck::test

@@ -4,7 +4,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace cidrcheck {
 namespace {
@@ -40,6 +47,40 @@ TEST_F(ReadFile, AFileOverTheLimitIsAnErrorNamingTheLimit) {
 TEST_F(ReadFile, AMissingFileOrADirectoryIsAnErrorNotAnException) {
   EXPECT_FALSE(read_file((dir / "missing.yaml").string(), 100, "max-file-bytes").error.empty());
   EXPECT_FALSE(read_file(dir.string(), 100, "max-file-bytes").error.empty());
+}
+
+TEST_F(ReadFile, ANamedPipeNoProgramWritesToIsAnErrorNotAWait) {
+  auto path = (dir / "pipe.yaml").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  auto got = read_file(path, 100, "max-file-bytes");
+  EXPECT_EQ(got.error, "is a named pipe (FIFO) that no program writes to: reading it would wait for ever");
+  // A writer that has it open already: what it writes is read, to its end (when the writer closes
+  // it, once the reader has taken every byte, which FIONREAD on the writer's end shows).
+  int writer = ::open(path.c_str(), O_RDWR);  // O_RDWR: opens without waiting for a reader
+  ASSERT_GE(writer, 0);
+  ASSERT_EQ(::write(writer, "version: 1\n", 11), 11);
+  std::thread reader([&] { got = read_file(path, 100, "max-file-bytes"); });
+  for (int waiting = 1; waiting > 0 && ::ioctl(writer, FIONREAD, &waiting) == 0;) std::this_thread::yield();
+  ::close(writer);
+  reader.join();
+  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(got.text, "version: 1\n");
+}
+
+TEST(DescriptorAlias, NamesOfTheProcessesStreams) {
+  struct {
+    const char* path;
+    std::optional<int> want;
+  } cases[] = {
+      {"/dev/stdin", 0},      {"/dev/stdout", 1},       {"/dev/stderr", 2},
+      {"/dev/fd/0", 0},       {"/dev/fd/7", 7},         {"/proc/self/fd/1", 1},
+      {"//dev/./stdout", 1},  // lexically normal first
+      {"/dev/fd/../stdout", 1},
+      {"-", std::nullopt},    // its stream depends on the direction
+      {"/dev/fd/", std::nullopt},  {"/dev/fd/x", std::nullopt}, {"/dev/fd/1x", std::nullopt},
+      {"/dev/null", std::nullopt}, {"dev/stdout", std::nullopt}, {"fleet.yaml", std::nullopt},
+  };
+  for (const auto& c : cases) EXPECT_EQ(descriptor_alias(c.path), c.want) << c.path;
 }
 
 TEST(DisplayName, StandardInputIsNamedStdin) {

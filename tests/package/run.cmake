@@ -16,7 +16,7 @@ endfunction()
 run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}")
 # The CLI's companions: the manual page and the shell completions, non-empty and parseable by bash.
 if(WITH_CLI)
-  foreach(companion share/man/man1/cidrcheck.1 share/bash-completion/completions/cidrcheck
+  foreach(companion share/man/man1/cidrcheck.1.gz share/bash-completion/completions/cidrcheck
                     share/zsh/site-functions/_cidrcheck share/fish/vendor_completions.d/cidrcheck.fish)
     file(SIZE "${prefix}/${companion}" size)   # fails the test if the file is missing
     if(size EQUAL 0)

@@ -64,6 +64,10 @@ TEST(Text, NamesAreRefusedWithControlCharactersBlanksOrNothing) {
   EXPECT_TRUE(name_problem("a\xC2\x85"));
   EXPECT_TRUE(name_problem("a\xE2\x80\xAE" "b"));
   EXPECT_EQ(name_problem("a\xFF"), "a name must be UTF-8");
+  // At most max_name_bytes: a bound on printing names and on matching pins against them.
+  EXPECT_FALSE(name_problem(std::string(max_name_bytes, 'n')));
+  EXPECT_EQ(name_problem(std::string(max_name_bytes + 1, 'n')), "a name is at most 1024 bytes long, not 1025");
+  EXPECT_EQ(name_problem(std::string(160'000, 'n')), "a name is at most 1024 bytes long, not 160000");
 }
 
 // A file of another format is quoted only as far as is safe: bounded, and nothing of

@@ -12,6 +12,7 @@ import dataclasses
 import html
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -606,6 +607,16 @@ def _is_one_prefix(value: Any) -> bool:
     return isinstance(value, (str, Prefix)) or type(value).__module__ == "ipaddress"
 
 
+# What a YAML reader takes for a line break (NEL, LS, PS) or refuses raw (DEL,
+# C1 controls, U+FFFE, U+FFFF), which json.dumps leaves raw: escaped as \uXXXX.
+_RAW_REFUSED = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+
+
+def _string(text: str) -> str:
+    """text as a JSON string the fleet reader reads back as text, whatever it holds."""
+    return _RAW_REFUSED.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+
+
 def _scalar(value: Any, path: str) -> str:
     if value is None:
         return "null"
@@ -614,7 +625,7 @@ def _scalar(value: Any, path: str) -> str:
     if isinstance(value, (int, float)):
         return json.dumps(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _string(value)
     if type(value).__module__ in ("ipaddress", "cidrcheck._core"):
         return json.dumps(str(value))
     raise TypeError(f"{path or 'the fleet'}: cannot put a {type(value).__name__} in a fleet")
@@ -630,7 +641,7 @@ def _json_lines(value: Any, path: str, key: str, comma: str, depth: int, out: li
             if not isinstance(k, str):
                 raise TypeError(f"{path or 'the fleet'}: keys must be strings, not {k!r}")
             child = f"{path}.{k}" if path else k
-            _json_lines(v, child, json.dumps(k, ensure_ascii=False) + ": ", "," if n + 1 < len(items) else "", depth + 1, out)
+            _json_lines(v, child, _string(k) + ": ", "," if n + 1 < len(items) else "", depth + 1, out)
         out.append((f"{indent}}}{comma}", path))
     elif isinstance(value, (list, tuple)):
         out.append((f"{indent}{key}[", path))

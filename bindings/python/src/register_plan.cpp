@@ -41,7 +41,7 @@ auto request_from(const plan_arguments& a) -> plan_run_request {
   plan_run_request r;
   r.run.checking.capacity_warning = a.capacity_warning;
   auto& o = r.options;
-  o.names = {"pools", "avoid", "cost", "connect", "routes"};
+  o.names = {"pools", "avoid", "pin", "cost", "connect", "routes"};
   for (const auto& [role, pool] : a.pools) o.pools.emplace_back(role, pool.value.to_string());
   for (const auto& p : a.avoid) o.avoid.push_back(p.value.to_string());
   o.pins = a.pins;

@@ -159,6 +159,19 @@ def test_dicts_take_only_plain_data():
         Fleet.from_dict({"clusters": [{1: "a"}]})
 
 
+def test_dict_text_holds_whatever_characters_it_holds():
+    # YAML takes NEL, LS and PS for line breaks and refuses DEL, C1 controls, U+FFFE and U+FFFF raw:
+    # from_dict escapes them, so a description (an AWS Name tag, say) holding them is read.
+    text = "a\u2028b\u2029c\x85d\x7fe\x9ff\ufffeg\uffffh"
+    clusters = [{"name": "a", "pods": "10.0.0.0/16", "description": text}, {"name": "b", "pods": "10.1.0.0/16"}]
+    fleet = Fleet.from_dict({"clusters": clusters,
+                             "connections": [{"name": "link", "between": ["a", "b"], "description": text}]})
+    assert [o["name"] for o in fleet.owners()] == ["a", "b"]
+    # Escaped, a name is still judged by the name rules: a line separator in it is refused, at its path.
+    with pytest.raises(FleetLoadError, match=r"clusters\[0\]\.name.*cannot hold a control character \(\\u\{2028\}"):
+        Fleet.from_dict({"clusters": [{"name": "a\u2028b", "pods": "10.0.0.0/16"}]})
+
+
 def test_bad_text_and_missing_files_raise_fleet_load_error():
     with pytest.raises(FleetLoadError, match=r"<string>:1:12: error: invalid YAML"):
         Fleet.from_text("clusters: [")

@@ -66,5 +66,15 @@ def test_map_options_are_checked(fleet):
         fleet.to_svg(colour="red")
     with pytest.raises(ValueError, match="max-rows"):
         fleet.to_svg(max_rows=10)
-    with pytest.raises(ValueError, match="must be positive"):
-        fleet.to_svg(width=0)
+    # The ranges the CLI takes: width 100 to 100,000; no infinity, NaN or overflowing exponent.
+    for bad, message in [({"width": 0}, "map width must be 100 to 100000 pixels, not 0"),
+                         ({"width": float("inf")}, "map width must be 100 to 100000 pixels, not inf"),
+                         ({"width": 1e300}, "map width must be 100 to 100000 pixels"),
+                         ({"width": float("nan")}, "map width must be 100 to 100000 pixels, not nan"),
+                         ({"row_height": float("inf")}, "map row height must be more than 0 and at most 1000"),
+                         ({"font_size": 1e300}, "map font size must be more than 0 and at most 1000"),
+                         ({"scale_exponent": 1e300}, "map scale exponent must be more than 0 and at most 1"),
+                         ({"scale_exponent": float("nan")}, "map scale exponent")]:
+        for draw in (fleet.to_svg, fleet.map_layout):
+            with pytest.raises(ValueError, match=message):
+                draw(**bad)

@@ -122,6 +122,12 @@ inline auto printable(std::string_view text) -> std::string {
   return out;
 }
 
+/// The longest name (of a cluster, network or connection) and the longest pin
+/// pattern, in bytes: far above any platform's (Kubernetes objects 253, an AWS
+/// tag value 256) and a Terraform address through nested modules, and a bound
+/// on what matching a pattern against names costs (docs/limits.md).
+inline constexpr std::size_t max_name_bytes = 1024;
+
 /// The most bytes of a file not in the expected format that a message quotes.
 inline constexpr std::size_t excerpt_bytes = 40;
 
@@ -156,12 +162,16 @@ inline auto excerpt(std::string_view text) -> std::string {
 }
 
 /// Why text cannot be a name (of a cluster, network or connection), or
-/// nullopt when it can: a name is not empty, not only blanks, and holds no
-/// control character (is_control) and nothing that is not UTF-8. Names are
-/// printed in reports, annotations and on standard error, and a name's bytes
-/// separate fields in fingerprints; the rule keeps all of them one line.
+/// nullopt when it can: a name is not empty, not only blanks, at most
+/// max_name_bytes long, and holds no control character (is_control) and
+/// nothing that is not UTF-8. Names are printed in reports, annotations and on
+/// standard error, and a name's bytes separate fields in fingerprints; the
+/// rule keeps all of them one line.
 inline auto name_problem(std::string_view text) -> std::optional<std::string> {
   if (text.empty()) return "a name cannot be empty";
+  if (text.size() > max_name_bytes) {
+    return "a name is at most " + std::to_string(max_name_bytes) + " bytes long, not " + std::to_string(text.size());
+  }
   if (text.find_first_not_of(" \t") == std::string_view::npos) return "a name cannot be only blanks";
   for (std::size_t k = 0; k < text.size();) {
     auto n = utf8_length(text.substr(k));

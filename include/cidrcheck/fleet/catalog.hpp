@@ -72,6 +72,22 @@ struct network_type {
   /// Blocks inside `cidrs` that carry routes by design, translated into the
   /// network's space (Tailscale's 4via6): a route there is not route-in-overlay.
   std::vector<prefix> translated;
+  /// Whether clusters run inside networks of this type (their nodes take its
+  /// addresses: a cloud VPC or VNet, an on-premises prefix). A cluster no
+  /// source places is placed in the one such network that holds its network
+  /// range (see detail::membership_index); other types hold a cluster only
+  /// when a source says so (`runs_in`).
+  bool holds_clusters = false;
+  std::string source;
+};
+
+/// What a multi-cluster mesh routes between its member clusters: the roles
+/// a connection `via: mesh` it imports carries (Istio's remote secrets,
+/// Cilium's ClusterMesh), each resting on facts of docs/migration-facts.md.
+struct mesh_kind {
+  std::string name;                ///< as importers name the mesh: "istio", "cilium-clustermesh"
+  role_set routes = role_set::none();
+  std::vector<std::string> facts;  ///< fact ids (section 5 of docs/migration-facts.md)
   std::string source;
 };
 
@@ -90,6 +106,7 @@ struct catalog {
   std::vector<distribution_defaults> distributions;
   std::vector<cni_defaults> cnis;
   std::vector<network_type> network_types;
+  std::vector<mesh_kind> meshes;
   std::vector<prefix> private_space;
   std::vector<catalog_block> blocks;
   /// The operations `plan` chooses among, in catalog order (ties go to the earlier).
@@ -119,6 +136,12 @@ struct catalog {
     const auto* cni = find_cni(o.cni);
     if (cni == nullptr) return nullptr;
     return o.ipam.empty() ? &cni->modes.front() : cni->find_mode(o.ipam);
+  }
+  auto find_mesh(std::string_view name) const -> const mesh_kind* {
+    for (const auto& m : meshes) {
+      if (m.name == name) return &m;
+    }
+    return nullptr;
   }
   auto find_network_type(std::string_view name) const -> const network_type* {
     for (const auto& t : network_types) {

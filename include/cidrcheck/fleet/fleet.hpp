@@ -73,6 +73,23 @@ constexpr auto parse_cluster_roles(std::string_view word) noexcept -> std::optio
   return out;
 }
 
+/// The values of a cluster's `pool_encapsulation`, one per mode of Calico's
+/// IPPool (ipipMode and vxlanMode each Always, CrossSubnet or Never, not both;
+/// the operator's Installation writes the same as IPIP, IPIPCrossSubnet, VXLAN,
+/// VXLANCrossSubnet, None): ipip (ipipMode Always), ipip-cross-subnet, vxlan,
+/// vxlan-cross-subnet, none (both Never).
+inline constexpr std::string_view pool_encapsulation_words[] = {"ipip", "ipip-cross-subnet", "vxlan",
+                                                                "vxlan-cross-subnet", "none"};
+
+/// The values of a cluster's `routing_mode`: Cilium's RoutingModeTunnel and
+/// RoutingModeNative (cilium/cilium pkg/option/config.go).
+inline constexpr std::string_view routing_mode_words[] = {"tunnel", "native"};
+
+/// The values of a cluster's `kube_proxy_mode`: kube-proxy's ProxyMode
+/// (kubernetes/kubernetes pkg/proxy/apis/config/types.go: iptables, ipvs and
+/// nftables on Linux, kernelspace on Windows).
+inline constexpr std::string_view kube_proxy_mode_words[] = {"iptables", "ipvs", "nftables", "kernelspace"};
+
 /// A Kubernetes minor version, "1.29".
 struct kube_version {
   int major = 1;
@@ -117,6 +134,10 @@ struct fleet_range {
   std::uint32_t end_column = 0;  ///< one past the last column of the text at `where`, when known
   std::uint32_t route = not_a_route;  ///< index into fleet::routes, or not_a_route
   std::uint32_t translation = not_a_route;  ///< index into fleet::connections, or not_a_route
+  /// Where an import merged the range from several blocks of one network
+  /// (adjacent subnets of a VPC known only from its subnets): every block's
+  /// position in reading order, `where` first; empty for a range read as one.
+  std::vector<source_location> merged_from;
   auto is_route() const noexcept -> bool { return route != not_a_route; }
   auto is_translated() const noexcept -> bool { return translation != not_a_route; }
   /// Reports whether the range is the owner's own space: neither a route nor a translated range.
@@ -175,9 +196,29 @@ struct owner {
   /// The IP families the cluster runs, "ipv4", "ipv6" or "dual"; empty: its
   /// distribution's (kind is IPv4 unless told), else whatever its ranges say.
   std::string ip_family;
+  /// How pod traffic between nodes is carried where the cluster's pod pools
+  /// say (Calico's IPPool ipipMode and vxlanMode; see pool_encapsulation_words);
+  /// empty when no source says. For runbooks: a new pool copies it.
+  std::string pool_encapsulation;
+  /// Cilium's routing mode (cilium-config `routing-mode`): "tunnel" or
+  /// "native"; empty when no source says.
+  std::string routing_mode;
+  /// kube-proxy's mode (KubeProxyConfiguration `mode`; see
+  /// kube_proxy_mode_words); empty when no source says (kube-proxy then picks its default).
+  std::string kube_proxy_mode;
   std::optional<std::uint64_t> service_count;        ///< Services in the cluster (what a service move recreates)
   std::optional<std::uint64_t> load_balancer_count;  ///< Services of type LoadBalancer among them
   bool movable = false;                  ///< networks: may `plan` renumber it
+  /// Clusters: the network the cluster runs in (its nodes take that network's
+  /// addresses: a VPC, a VNet, a data centre's range), by name, as a fleet
+  /// file's `runs_in` or an export says; empty when no source says. A cluster
+  /// no source places may still be placed by containment (see docs/concepts.md).
+  std::string runs_in;
+  source_location runs_in_where;
+  /// `runs_in` resolved (index into fleet::owners, a network); nullopt when it
+  /// names no owner: a network no source describes, or one whose ranges an
+  /// import made the cluster's own (a VPC linked by its EKS cluster).
+  std::optional<std::uint32_t> runs_in_owner;
   std::string description;               ///< for people; importers say what the owner was read from
   /// Cluster roles whose key the file gave, even as an empty list (`pods: []`):
   /// no distribution default fills these.
@@ -204,6 +245,9 @@ inline auto describe_owner(const owner& o) -> std::string {
 /// Globalnet, Tailscale's 4via6 subnet routes.
 inline constexpr std::string_view translating_vias[] = {"nat", "globalnet", "4via6"};
 
+/// The `via` word of a peering of networks (VPC peering, VNet peering).
+inline constexpr std::string_view peering_via = "peering";
+
 /// A group of owners that all see each other; `routes` says which roles of a
 /// cluster member the link carries (a network member's ranges are always carried).
 /// A translated connection (via one of translating_vias) carries none of its
@@ -216,6 +260,10 @@ struct connection {
   role_set routes;
   source_location where;
   std::string description;             ///< for people
+
+  /// Reports whether the connection is a peering of networks (`via: peering`),
+  /// which clouds refuse between overlapping blocks (docs/rules/overlap.md).
+  auto peers() const noexcept -> bool { return via == peering_via; }
 
   /// Reports whether the connection translates its members' addresses.
   auto translates() const noexcept -> bool {

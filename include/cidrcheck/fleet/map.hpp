@@ -25,6 +25,15 @@
 
 namespace cidrcheck {
 
+/// The map options layout_map() takes (`cidrcheck map --width`, Python's
+/// keyword arguments): a width of 100 to 100,000 pixels, a row height and a
+/// font size above 0 and at most 1,000 pixels, a scale exponent above 0 and at
+/// most 1 (larger ones make the widths of large blocks overflow). Infinities,
+/// NaN and anything outside are refused.
+inline constexpr double min_map_width = 100, max_map_width = 100'000;
+inline constexpr double max_map_text_pixels = 1'000;  ///< row_height and font_size
+inline constexpr double max_map_scale_exponent = 1;
+
 /// How a map is laid out.
 struct map_options {
   /// The pools whose free space the map shows; empty: default_pools(), the
@@ -113,7 +122,8 @@ struct fleet_map {
 /// address; the overlap findings among `findings` as bands. Text widths are
 /// estimated, not measured (0.62 em a character), so labels that might not fit
 /// are left out; every rectangle has a tooltip. Throws map_error when more than
-/// options.max_rows owners have ranges or the width is not positive.
+/// options.max_rows owners have ranges or an option is outside its range
+/// (min_map_width and the others above).
 auto layout_map(const fleet& f, std::span<const finding> findings, const catalog& c, const map_options& options = {})
     -> fleet_map;
 

@@ -61,5 +61,7 @@ auto check_cost_owner(const cost_override& o, const fleet& f) -> std::optional<c
 auto cost_key(const cost_override& o) -> std::string;
 /// Parses and checks a headroom given as text (a number, as strtod reads it).
 auto parse_plan_headroom(std::string_view text) -> checked_setting<double>;
+/// Checks a pin pattern: at most detail::max_name_bytes long, as names are.
+auto check_plan_pin(std::string_view pattern) -> checked_setting<std::string>;
 
 }  // namespace cidrcheck

@@ -45,6 +45,7 @@ inline constexpr char invalid_value[] = "invalid-value";
 inline constexpr char json_syntax[] = "json-syntax";
 inline constexpr char limit[] = "limit";
 inline constexpr char line_break[] = "line-break";
+inline constexpr char membership[] = "membership";
 inline constexpr char missing_key[] = "missing-key";
 inline constexpr char outside_configuration[] = "outside-configuration";
 inline constexpr char outside_service_range[] = "outside-service-range";
@@ -64,6 +65,7 @@ inline constexpr char unknown_owner[] = "unknown-owner";
 inline constexpr char unknown_role[] = "unknown-role";
 inline constexpr char unknown_rule[] = "unknown-rule";
 inline constexpr char unknown_value[] = "unknown-value";
+inline constexpr char unread_value[] = "unread-value";
 inline constexpr char unreadable[] = "unreadable";
 inline constexpr char unresolved_link[] = "unresolved-link";
 inline constexpr char unused_pin[] = "unused-pin";
@@ -113,6 +115,7 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::json_syntax, "an export is not valid JSON or HuJSON"},
     diagnostic_code_info{diag::limit, "an input exceeds a limit (file size, nesting depth, owners, ranges, errors; docs/limits.md)"},
     diagnostic_code_info{diag::line_break, "a line ends with a character YAML counts as a line break but editors do not (a lone CR, NEL, LS, PS)"},
+    diagnostic_code_info{diag::membership, "note or warning: where a cluster runs: a note names the network containment placed it in (no source said), or the networks that each hold its network range (it runs in none); a warning says its network lies outside the network a source says it runs in; a note says a fleet file's runs_in names no owner"},
     diagnostic_code_info{diag::missing_key, "a required key is missing"},
     diagnostic_code_info{diag::outside_configuration, "a configuration's `inputs` names a file outside the configuration's directory (an absolute path, `../`, or a link that leads out); name it on the command line to read it"},
     diagnostic_code_info{diag::outside_service_range, "warning: a Service's cluster IP (kubectl-services) lies outside every service range of its cluster, which keeps that range from being retired"},
@@ -132,6 +135,7 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::unknown_role, "a connection's `routes` names a role other than network, pods, services or all"},
     diagnostic_code_info{diag::unknown_rule, "a suppression or a catalog block names no rule"},
     diagnostic_code_info{diag::unknown_value, "a catalog key has a value outside the words it takes"},
+    diagnostic_code_info{diag::unread_value, "note: an export holds a value cidrcheck does not understand (a placeholder version, an encapsulation or proxy mode it does not know); the value is named and left out, and the rest of the file is read"},
     diagnostic_code_info{diag::unreadable, "a file cannot be opened or read"},
     diagnostic_code_info{diag::unresolved_link, "note or warning: an export refers to a cluster or network (a VPC, a cluster tag) that no source describes"},
     diagnostic_code_info{diag::unused_pin, "warning: a plan pin matches no range of the fleet"},

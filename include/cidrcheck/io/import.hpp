@@ -32,6 +32,12 @@ enum class import_kind : std::uint8_t {
   netbox_csv,        ///< NetBox's CSV export of the prefix list
   aws_subnets,       ///< aws ec2 describe-subnets: subnets, grouped by VPC
   azure_vnets,       ///< az network vnet list|show: virtual networks, their subnets and peerings
+  aws_peerings,      ///< aws ec2 describe-vpc-peering-connections: active peerings as connections
+  aws_tgw,           ///< aws ec2 describe-transit-gateway-attachments, -route-tables, search-transit-gateway-routes
+  aws_route_tables,  ///< aws ec2 describe-route-tables: routes toward peerings, transit and VPN gateways
+  gcp_peerings,      ///< gcloud compute networks peerings list --format=json: ACTIVE peerings as connections
+  azure_peerings,    ///< az network vnet peering list: one network's Connected peerings
+  istio,             ///< Istio remote secrets (istioctl create-remote-secret): mesh connections
 };
 
 /// What the command line and the docs say about a kind.
@@ -54,6 +60,11 @@ auto find_import_kind(std::string_view name) noexcept -> std::optional<import_ki
 /// Reports whether a kind's exports leave the cluster unnamed, so that the
 /// cluster is named after the file unless the source names it ("KIND=NAME:PATH").
 auto names_cluster_after_file(import_kind kind) noexcept -> bool;
+
+/// Reports whether NAME in "KIND=NAME:PATH" names a transit gateway route
+/// table for a kind: aws-tgw, whose `search-transit-gateway-routes` output does
+/// not say which table it searched.
+auto names_route_table(import_kind kind) noexcept -> bool;
 
 /// A fleet source as the command line names it: "KIND:PATH" imports PATH as
 /// KIND; anything else is a fleet file. "-" (or "KIND:-") is standard input.

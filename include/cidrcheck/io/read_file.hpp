@@ -2,7 +2,9 @@
 // Whole-file reading with a size limit; "-" is standard input.
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace cidrcheck {
 
@@ -13,8 +15,18 @@ struct file_contents {
 
 /// Reads the whole file at path ("-" for standard input). A file larger than
 /// max_bytes is not read and its error names the limit `limit_name`. Never throws
-/// for a missing, unreadable or oversized file: that is the error.
+/// for a missing, unreadable or oversized file: that is the error. A named pipe
+/// (FIFO) that no program has open for writing is an error too, where opening
+/// it would wait for ever; an open stream (descriptor_alias(), "-") is read as
+/// it comes.
 auto read_file(const std::string& path, std::size_t max_bytes, const char* limit_name) -> file_contents;
+
+/// Returns the file descriptor a path names as a stream of this process,
+/// rather than a file: 0, 1 and 2 for /dev/stdin, /dev/stdout and /dev/stderr,
+/// N for /dev/fd/N and /proc/self/fd/N (the path made lexically normal first);
+/// nullopt for any other path, "-" included (standard input to a reader,
+/// standard output to a writer).
+auto descriptor_alias(std::string_view path) -> std::optional<int>;
 
 /// Returns the name diagnostics use for path: "<stdin>" for "-".
 inline auto display_name(const std::string& path) -> std::string { return path == "-" ? "<stdin>" : path; }

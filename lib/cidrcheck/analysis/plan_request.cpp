@@ -47,7 +47,11 @@ auto plan_options_for(const plan_request& request) -> plan_options {
     for_each_role(roles, [&](range_role r) { o.settings.pools[static_cast<std::size_t>(r)].push_back(pool); });
   }
   for (const auto& text : request.avoid) o.settings.avoid.push_back(cidr(text, names.avoid));
-  for (const auto& p : request.pins) o.settings.pins.push_back({p, {}});
+  for (const auto& p : request.pins) {
+    auto pin = check_plan_pin(p);
+    if (!pin.value) throw plan_option_error(names.pin + ": " + pin.error);
+    o.settings.pins.push_back({std::move(*pin.value), {}});
+  }
   for (const auto& [key, text] : request.costs) {
     // A role alone is the base of its in-place kinds; anything else an override,
     // whose names the fleet and its catalog judge (below).

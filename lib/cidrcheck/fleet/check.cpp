@@ -4,7 +4,8 @@
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/limit_error.hpp>
 
-#include "vpc.hpp"
+#include "membership.hpp"
+#include "pins.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -57,9 +58,20 @@ struct meeting {
   std::vector<std::uint32_t> via;      // the connections that bring them there
 };
 
+// Returns the sorted union of two sorted lists.
+auto merged(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) -> std::vector<std::uint32_t> {
+  std::vector<std::uint32_t> out;
+  out.reserve(a.size() + b.size());
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
 class routing_index {
  public:
-  explicit routing_index(const fleet& f) : f_(f), carriers_(f.owners.size() * 4), memberships_(f.owners.size()) {
+  // A cluster that runs in a network routes as the network does (membership.hpp):
+  // it is reached through the network's connections, and they carry its network ranges.
+  routing_index(const fleet& f, const detail::membership_index& members)
+      : f_(f), carriers_(f.owners.size() * 4), memberships_(f.owners.size()), inherited_(f.owners.size()) {
     translations_.resize(f.owners.size());
     for (std::uint32_t c = 0; c < f.connections.size(); ++c) {
       const auto& conn = f.connections[c];
@@ -79,6 +91,15 @@ class routing_index {
         }
       }
     }
+    for (std::uint32_t k = 0; k < f.owners.size(); ++k) {
+      auto network = members.place(k).network;
+      if (!network) continue;
+      auto& carried = carriers_[k * 4 + static_cast<std::uint32_t>(range_role::network)];
+      carried = merged(carried, carriers_[*network * 4 + static_cast<std::uint32_t>(range_role::external)]);
+      std::set_difference(memberships_[*network].begin(), memberships_[*network].end(), memberships_[k].begin(),
+                          memberships_[k].end(), std::back_inserter(inherited_[k]));
+      memberships_[k] = merged(memberships_[k], memberships_[*network]);
+    }
     reach_.resize(carriers_.size(), 0);
     for (std::size_t k = 0; k < carriers_.size(); ++k) {
       for (auto c : carriers_[k]) reach_[k] += f.connections[c].members.size();
@@ -88,8 +109,43 @@ class routing_index {
   // Returns a connection that carries class c's ranges to owner v (a member), or none.
   auto carried_to(std::uint32_t c, std::uint32_t v) const -> std::uint32_t { return first_common(carriers_[c], memberships_[v]); }
 
+  // Returns the smallest connection common to x's list and y's, preferring one
+  // that neither reaches only through the network it runs in; none if none.
+  auto own_common(const std::vector<std::uint32_t>& x, std::uint32_t x_owner, const std::vector<std::uint32_t>& y,
+                  std::uint32_t y_owner) const -> std::uint32_t {
+    auto any = first_common(x, y);
+    if (any == none || (!inherits(x_owner, any) && !inherits(y_owner, any))) return any;
+    if (inherited_[x_owner].empty() && inherited_[y_owner].empty()) return any;
+    const auto& small = x.size() <= y.size() ? x : y;
+    const auto& large = x.size() <= y.size() ? y : x;
+    for (auto c : small) {
+      if (!inherits(x_owner, c) && !inherits(y_owner, c) && std::binary_search(large.begin(), large.end(), c)) return c;
+    }
+    return any;
+  }
+
+  // Reports whether owner v reaches connection c only through the network it runs in.
+  auto inherits(std::uint32_t v, std::uint32_t c) const -> bool {
+    return std::binary_search(inherited_[v].begin(), inherited_[v].end(), c);
+  }
+
+  // Reports whether owners a and b are members of one connection (translated or not).
+  auto connected(std::uint32_t a, std::uint32_t b) const -> bool {
+    return first_common(memberships_[a], memberships_[b]) != none || translated_between(a, b) != none;
+  }
+
+  // Reports whether owner v is a member of connection c, or runs in a network that is.
+  auto reaches(std::uint32_t v, std::uint32_t c) const -> bool {
+    return std::binary_search(memberships_[v].begin(), memberships_[v].end(), c);
+  }
+
   // Reports whether any connection carries ranges of class c away from their owner.
   auto carried(std::uint32_t c) const -> bool { return !carriers_[c].empty(); }
+
+  // Returns the first translated connection owner v is a member of, or none.
+  auto first_translation(std::uint32_t v) const -> std::uint32_t {
+    return translations_[v].empty() ? none : translations_[v].front();
+  }
 
   // Returns a translated connection both owners are members of, or none.
   auto translated_between(std::uint32_t a, std::uint32_t b) const -> std::uint32_t {
@@ -111,8 +167,8 @@ class routing_index {
   // so the answer is deterministic.
   auto meet(std::uint32_t ca, std::uint32_t a, std::uint32_t cb, std::uint32_t b) const -> meeting {
     // b's range is routed at a: a connection carrying it has a as a member.
-    if (auto c = first_common(carriers_[cb], memberships_[a]); c != none) return {a, {c}};
-    if (auto c = first_common(carriers_[ca], memberships_[b]); c != none) return {b, {c}};
+    if (auto c = own_common(carriers_[cb], b, memberships_[a], a); c != none) return {a, {c}};
+    if (auto c = own_common(carriers_[ca], a, memberships_[b], b); c != none) return {b, {c}};
     // A third owner v sees both: walk the members reached from the side that
     // reaches fewer, and ask whether the other side's carriers reach them too.
     bool a_smaller = reach_[ca] <= reach_[cb];
@@ -140,6 +196,7 @@ class routing_index {
   std::vector<std::vector<std::uint32_t>> memberships_;  // per owner: connections it belongs to, sorted
   std::vector<std::size_t> reach_;                       // per class: total members of its carriers
   std::vector<std::vector<std::uint32_t>> translations_;  // per owner: translated connections it belongs to, sorted
+  std::vector<std::vector<std::uint32_t>> inherited_;     // per cluster: connections it reaches through its network, sorted
 };
 
 // ---------------------------------------------------------------------------
@@ -148,7 +205,7 @@ class routing_index {
 class checker {
  public:
   checker(const fleet& f, const catalog& c, const check_options& o)
-      : f_(f), c_(c), options_(o), routing_(f), vpcs_(f) {}
+      : f_(f), c_(c), options_(o), members_(f, c), routing_(f, members_), pins_(detail::match_pins(f.plan.pins, f)) {}
 
   auto run() -> std::vector<finding> {
     find_destinations();
@@ -192,55 +249,218 @@ class checker {
     return findings_.back();
   }
 
+  // Every overlapping pair of ranges, grouped so that the work grows with the
+  // ranges plus the findings, not with the pairs that are quiet (no finding):
+  // - identical prefixes form one node, and a node's ancestors (the nodes whose
+  //   prefix contains it) are found with one sorted sweep and a stack, at most
+  //   W per node;
+  // - ranges of one node are sorted by a quiet group (quiet_group()): two of
+  //   one group and of different owners are never a finding, so each range
+  //   visits the other node's ranges outside its group and its own owner's
+  //   within it, found by binary search;
+  // - twins (routes of one network with one prefix, destination, advertiser
+  //   and origin) are one entry: their pairs are quiet, and they meet every
+  //   other range alike, so one visit stands for all until it finds something.
+  // Quiet pairs that no grouping covers are counted; past quiet_pair_limit()
+  // check() stops with a limit_error rather than run for hours.
   void check_overlaps() {
-    std::unordered_map<std::uint64_t, meeting> cache;  // per pair of routing classes
-    for_each_overlapping_pair(
-        f_.ranges, [](const fleet_range& r) -> const prefix& { return r.cidr; },
-        [&](std::size_t outer, std::size_t inner) {
-          auto i = static_cast<std::uint32_t>(outer), j = static_cast<std::uint32_t>(inner);
-          if (f_.ranges[i].is_translated() || f_.ranges[j].is_translated()) {
-            check_global_pair(i, j);
-            return;
-          }
-          if (f_.ranges[i].is_route() || f_.ranges[j].is_route()) {
-            check_route_pair(i, j);
-            return;
-          }
-          // A cluster network inside its VPC, or beside another cluster's in one VPC, shares its space.
-          if (f_.ranges[i].owner != f_.ranges[j].owner && vpcs_.shared(i, j)) return;
-          if (pods_in_own_network(i, j)) return;
-          make_room();
-          // Order the two sides: cheaper to move first, then declaration order.
-          if (std::make_tuple(move_rank(f_.ranges[j]), j) < std::make_tuple(move_rank(f_.ranges[i]), i)) std::swap(i, j);
-          const auto& a = f_.ranges[i];
-          const auto& b = f_.ranges[j];
-          finding x;
-          x.ranges = {i, j};
-          x.overlap = address_range(a.cidr.length() >= b.cidr.length() ? a.cidr : b.cidr);
-          if (a.owner == b.owner) {
-            x.id = rule::overlap_internal;
-          } else {
-            // Keyed by the ordered pair of classes: meet() prefers the cheaper side's owner.
-            auto ca = class_of(a), cb = class_of(b);
-            // Members of one translated connection never see each other's real ranges: when
-            // nothing else carries either range, they meet nowhere, so no finding (and no cache entry).
-            bool translated = routing_.translated_between(a.owner, b.owner) != none;
-            if (translated && !routing_.carried(ca) && !routing_.carried(cb)) return;
-            auto key = std::uint64_t{ca} << 32 | cb;
-            auto it = cache.find(key);
-            if (it == cache.end()) it = cache.emplace(key, routing_.meet(ca, a.owner, cb, b.owner)).first;
-            const meeting& m = it->second;
-            if (m.owner == none && translated) return;
-            x.id = m.owner == none ? rule::latent_overlap : rule::overlap;
-            if (m.owner != none) {
-              x.routed_at = m.owner;
-              x.via = m.via;
-            }
-          }
-          x.level = info(x.id).default_severity;
-          if (options_.describe && options_.describe_overlaps) describe_pair(x);
-          findings_.push_back(std::move(x));
-        });
+    cache_.clear();
+    struct node {
+      std::uint32_t begin, end;  // entries_[begin, end): one prefix
+    };
+    std::vector<std::uint32_t> order;
+    order.reserve(f_.ranges.size());
+    for (std::uint32_t k = 0; k < f_.ranges.size(); ++k) {
+      if (f_.ranges[k].cidr.is_valid()) order.push_back(k);
+    }
+    std::vector<std::uint64_t> group(f_.ranges.size(), 0);
+    for (auto k : order) group[k] = quiet_group(k);
+    // Routes of one network and prefix are twins when all that decides their pairs is equal.
+    using twin_fields = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::string_view, std::string_view>;
+    auto twin_key = [&](std::uint32_t k) -> twin_fields {
+      const auto& r = f_.ranges[k];
+      if (!r.is_route()) return {k, 0, 0, {}, {}};
+      const auto& x = f_.routes[r.route];
+      return {none, x.to_owner.value_or(none), destination_[r.route], x.advertiser, x.from};
+    };
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const auto& x = f_.ranges[a];
+      const auto& y = f_.ranges[b];
+      return std::tuple(x.cidr, group[a], x.owner, twin_key(a), a) < std::tuple(y.cidr, group[b], y.owner, twin_key(b), b);
+    });
+    // Entries: runs of twins (one range each, but for twin routes).
+    entries_.clear();
+    for (std::uint32_t k = 0; k < order.size(); ++k) {
+      bool twin = k > 0 && f_.ranges[order[k]].is_route() && f_.ranges[order[k]].cidr == f_.ranges[order[k - 1]].cidr &&
+                  group[order[k]] == group[order[k - 1]] && f_.ranges[order[k]].owner == f_.ranges[order[k - 1]].owner &&
+                  twin_key(order[k]) == twin_key(order[k - 1]);
+      if (twin) {
+        ++entries_.back().end;
+      } else {
+        entries_.push_back({k, k + 1});
+      }
+    }
+    order_ = std::move(order);
+    group_ = std::move(group);
+    std::vector<node> stack;
+    for (std::uint32_t e = 0; e < entries_.size();) {
+      node n{e, e};
+      const prefix& p = cidr_of(e);
+      while (n.end < entries_.size() && cidr_of(n.end) == p) ++n.end;
+      e = n.end;
+      while (!stack.empty() && !cidr_of(stack.back().begin).supernet_of(p)) stack.pop_back();
+      for (const auto& outer : stack) visit_nodes(outer.begin, outer.end, n.begin, n.end);
+      visit_within(n.begin, n.end);
+      stack.push_back(n);
+    }
+  }
+
+  // The group of ranges whose pairs are quiet when their owners differ, or 0:
+  // - a network's space (membership.hpp): its own ranges and its members' networks;
+  // - every route: routes of different networks meet only where both networks
+  //   are seen, which the fleet does not model;
+  // - the ranges of a member of a translated connection that nothing else
+  //   carries: members see each other through their translated ranges only.
+  auto quiet_group(std::uint32_t k) const -> std::uint64_t {
+    constexpr std::uint64_t space = 1ull << 32, route = 2ull << 32, translated = 3ull << 32;
+    const auto& r = f_.ranges[k];
+    if (r.is_translated()) return 0;
+    if (r.is_route()) return route;
+    if (auto network = members_.space_of(k)) return space | *network;
+    if (auto t = routing_.first_translation(r.owner); t != none && !routing_.carried(class_of(r))) return translated | t;
+    return 0;
+  }
+
+  auto cidr_of(std::uint32_t e) const -> const prefix& { return f_.ranges[order_[entries_[e].begin]].cidr; }
+  auto range_of(std::uint32_t e) const -> std::uint32_t { return order_[entries_[e].begin]; }
+
+  // Visits the pairs of one node's entries that may be findings.
+  void visit_within(std::uint32_t begin, std::uint32_t end) {
+    for (auto a = begin; a < end; ++a) visit_against(a, a + 1, end);
+  }
+
+  // Visits the pairs of entries of two nodes (one contains the other) that may
+  // be findings, from the node with fewer entries.
+  void visit_nodes(std::uint32_t a_begin, std::uint32_t a_end, std::uint32_t b_begin, std::uint32_t b_end) {
+    if (a_end - a_begin > b_end - b_begin) {
+      std::swap(a_begin, b_begin);
+      std::swap(a_end, b_end);
+    }
+    for (auto a = a_begin; a < a_end; ++a) visit_against(a, b_begin, b_end);
+  }
+
+  // Visits entry a against entries [begin, end) of one node (sorted by group,
+  // owner): all outside a's group, and a's own owner's inside it.
+  void visit_against(std::uint32_t a, std::uint32_t begin, std::uint32_t end) {
+    auto g = group_[range_of(a)];
+    if (g == 0) {
+      for (auto b = begin; b < end; ++b) visit_entries(a, b);
+      return;
+    }
+    auto by_group = [&](std::uint32_t e) { return group_[range_of(e)]; };
+    auto lo = partition(begin, end, [&](std::uint32_t e) { return by_group(e) < g; });
+    auto hi = partition(lo, end, [&](std::uint32_t e) { return by_group(e) <= g; });
+    auto owner = f_.ranges[range_of(a)].owner;
+    auto own_lo = partition(lo, hi, [&](std::uint32_t e) { return f_.ranges[range_of(e)].owner < owner; });
+    auto own_hi = partition(own_lo, hi, [&](std::uint32_t e) { return f_.ranges[range_of(e)].owner <= owner; });
+    for (auto b = begin; b < lo; ++b) visit_entries(a, b);
+    for (auto b = own_lo; b < own_hi; ++b) visit_entries(a, b);
+    for (auto b = hi; b < end; ++b) visit_entries(a, b);
+  }
+
+  // The first entry of [begin, end) for which below() is false (below() holds for a prefix of it).
+  template <class Below>
+  static auto partition(std::uint32_t begin, std::uint32_t end, Below below) -> std::uint32_t {
+    while (begin < end) {
+      auto mid = begin + (end - begin) / 2;
+      if (below(mid)) {
+        begin = mid + 1;
+      } else {
+        end = mid;
+      }
+    }
+    return begin;
+  }
+
+  // Checks two entries: their first ranges, and only if that is a finding every
+  // other pair of their twins (which would be quiet alike).
+  void visit_entries(std::uint32_t a, std::uint32_t b) {
+    if (a == b) return;
+    const auto& x = entries_[a];
+    const auto& y = entries_[b];
+    if (!visit(order_[x.begin], order_[y.begin])) return;
+    for (auto i = x.begin; i < x.end; ++i) {
+      for (auto j = y.begin; j < y.end; ++j) {
+        if (i != x.begin || j != y.begin) visit(order_[i], order_[j]);
+      }
+    }
+  }
+
+  // Checks one overlapping pair; returns whether it was a finding. Throws
+  // limit_error past the quiet-pair limit.
+  auto visit(std::uint32_t i, std::uint32_t j) -> bool {
+    auto before = findings_.size();
+    check_pair(i, j);
+    if (findings_.size() > before) return true;
+    if (++quiet_ > quiet_pair_limit()) {
+      throw limit_error("max-findings", options_.max_findings,
+                        "the fleet has more than " + std::to_string(quiet_pair_limit()) +
+                            " overlapping pairs of ranges that are no finding (" +
+                            std::to_string(quiet_pairs_per_finding) + " times the max-findings limit of " +
+                            std::to_string(options_.max_findings) + "): cidrcheck stops rather than examine them all");
+    }
+    return false;
+  }
+
+  auto quiet_pair_limit() const -> std::uint64_t {
+    return options_.max_findings > std::numeric_limits<std::uint64_t>::max() / quiet_pairs_per_finding
+               ? std::numeric_limits<std::uint64_t>::max()
+               : std::uint64_t{options_.max_findings} * quiet_pairs_per_finding;
+  }
+
+  void check_pair(std::uint32_t i, std::uint32_t j) {
+    if (f_.ranges[i].is_translated() || f_.ranges[j].is_translated()) {
+      check_global_pair(i, j);
+      return;
+    }
+    if (f_.ranges[i].is_route() || f_.ranges[j].is_route()) {
+      check_route_pair(i, j);
+      return;
+    }
+    // A cluster network inside the network it runs in, or beside another member's, shares its space.
+    if (members_.shared(i, j)) return;
+    if (pods_in_own_network(i, j)) return;
+    make_room();
+    // Order the two sides: cheaper to move first, then declaration order.
+    if (std::make_tuple(move_rank(f_.ranges[j]), j) < std::make_tuple(move_rank(f_.ranges[i]), i)) std::swap(i, j);
+    const auto& a = f_.ranges[i];
+    const auto& b = f_.ranges[j];
+    finding x;
+    x.ranges = {i, j};
+    x.overlap = address_range(a.cidr.length() >= b.cidr.length() ? a.cidr : b.cidr);
+    if (a.owner == b.owner) {
+      x.id = rule::overlap_internal;
+    } else {
+      // Keyed by the ordered pair of classes: meet() prefers the cheaper side's owner.
+      auto ca = class_of(a), cb = class_of(b);
+      // Members of one translated connection never see each other's real ranges: when
+      // nothing else carries either range, they meet nowhere, so no finding (and no cache entry).
+      bool translated = routing_.translated_between(a.owner, b.owner) != none;
+      if (translated && !routing_.carried(ca) && !routing_.carried(cb)) return;
+      auto key = std::uint64_t{ca} << 32 | cb;
+      auto it = cache_.find(key);
+      if (it == cache_.end()) it = cache_.emplace(key, routing_.meet(ca, a.owner, cb, b.owner)).first;
+      const meeting& m = it->second;
+      if (m.owner == none && translated) return;
+      x.id = m.owner == none ? rule::latent_overlap : rule::overlap;
+      if (m.owner != none) {
+        x.routed_at = m.owner;
+        x.via = m.via;
+      }
+    }
+    x.level = info(x.id).default_severity;
+    if (options_.describe && options_.describe_overlaps) describe_pair(x);
+    findings_.push_back(std::move(x));
   }
 
   // -------------------------------------------------------------------------
@@ -417,12 +637,28 @@ class checker {
       return;
     }
     std::string where = f_.owners[*x.routed_at].name + " routes both";
+    // Who takes part through the network it runs in, not a connection of its own.
+    std::string through;
+    const std::uint32_t sides[] = {*x.routed_at, a.owner, b.owner};
+    for (std::size_t k = 0; k < 3; ++k) {
+      auto o = sides[k];
+      auto network = members_.place(o).network;
+      if (!network || std::find(sides, sides + k, o) != sides + k) continue;
+      if (std::any_of(x.via.begin(), x.via.end(), [&](std::uint32_t c) { return routing_.inherits(o, c); })) {
+        through += (through.empty() ? " (" : ", ") + f_.owners[o].name + " runs in " + f_.owners[*network].name;
+      }
+    }
+    if (!through.empty()) where += through + ")";
     for (std::size_t k = 0; k < x.via.size(); ++k) {
       where += (k == 0 ? ", through " : " and ") + f_.describe_connection(x.via[k]);
     }
     x.message = both + "; " + where;
+    if (peering_refuses(x)) {
+      x.message += "; peering refuses overlapping blocks: AWS, Google Cloud and Azure do not peer networks whose "
+                   "address ranges overlap";
+    }
     // The side to move: the cheaper one, unless the fleet file's plan section pins it.
-    bool a_pinned = pinned(a), b_pinned = pinned(b);
+    bool a_pinned = pins_.pinned[x.ranges[0]], b_pinned = pins_.pinned[x.ranges[1]];
     if (a_pinned && b_pinned) {
       x.hint = "both ranges are pinned in the plan section: unpin one to let `cidrcheck plan` move it, or stop "
                "routing one of them";
@@ -434,10 +670,42 @@ class checker {
       x.hint = "move the " + f_.role_name(a) + " range of " + a_owner +
                " (the cheaper side) to free space, or stop routing it (`cidrcheck plan` proposes the move)";
     }
+    x.hint += runs_in_hint(a, b);
   }
 
-  auto pinned(const fleet_range& r) const -> bool {
-    return std::any_of(f_.plan.pins.begin(), f_.plan.pins.end(), [&](const pin_pattern& p) { return pins(p, f_, r); });
+  // Where a cluster's network lies in a network that could hold it but a
+  // connection joins the two (so containment did not place it there): how to
+  // say it runs there, if it does.
+  auto runs_in_hint(const fleet_range& a, const fleet_range& b) const -> std::string {
+    const fleet_range& inner = a.cidr.length() >= b.cidr.length() ? a : b;
+    const fleet_range& outer = &inner == &a ? b : a;
+    const owner& cluster = f_.owners[inner.owner];
+    const owner& network = f_.owners[outer.owner];
+    if (cluster.kind != owner_kind::cluster || inner.role != range_role::network || !inner.is_plain() ||
+        network.kind != owner_kind::network || !outer.is_plain() || !outer.cidr.supernet_of(inner.cidr) ||
+        !cluster.runs_in.empty() || !routing_.connected(inner.owner, outer.owner)) {
+      return "";
+    }
+    const auto* type = c_.find_network_type(network.type);
+    if (type == nullptr || !type->holds_clusters) return "";
+    return "; if " + cluster.name + " runs in " + network.name + ", say so with `runs_in: " + network.name +
+           "` (a connection between them says they are separate networks, so cidrcheck does not place it there)";
+  }
+
+  // Reports whether an overlap of two networks' blocks (a network's own range
+  // or a cluster's network range) is brought together by a peering that joins
+  // both sides (each owner, or the network it runs in): a peering the clouds
+  // refuse while the blocks overlap (docs/rules/overlap.md cites them).
+  auto peering_refuses(const finding& x) const -> bool {
+    const auto& a = f_.ranges[x.ranges[0]];
+    const auto& b = f_.ranges[x.ranges[1]];
+    auto block = [](const fleet_range& r) {
+      return r.is_plain() && (r.role == range_role::network || r.role == range_role::external);
+    };
+    if (!block(a) || !block(b)) return false;
+    return std::any_of(x.via.begin(), x.via.end(), [&](std::uint32_t c) {
+      return f_.connections[c].peers() && routing_.reaches(a.owner, c) && routing_.reaches(b.owner, c);
+    });
   }
 
   // Pods inside a network range of their own cluster whose IPAM mode takes pod
@@ -703,11 +971,24 @@ class checker {
     std::stable_sort(findings_.begin(), findings_.end(), [&](const finding& a, const finding& b) { return key(a) < key(b); });
   }
 
+  // Quiet pairs examined per max-findings: the bound on the pairs no grouping covers.
+  static constexpr std::uint64_t quiet_pairs_per_finding = 100;
+
+  struct entry {
+    std::uint32_t begin, end;  // order_[begin, end): twins
+  };
+
   const fleet& f_;
   const catalog& c_;
   const check_options& options_;
+  detail::membership_index members_;
   routing_index routing_;
-  detail::vpc_index vpcs_;
+  detail::pinned_ranges pins_;  // which ranges the plan section pins, for the hints of overlaps
+  std::unordered_map<std::uint64_t, meeting> cache_;  // per pair of routing classes
+  std::vector<std::uint32_t> order_;    // ranges by prefix, quiet group, owner, twins
+  std::vector<std::uint64_t> group_;    // per range: its quiet group (quiet_group())
+  std::vector<entry> entries_;          // runs of twins in order_
+  std::uint64_t quiet_ = 0;             // quiet pairs examined
   std::vector<finding> findings_;
   std::optional<address_set> private_;
   std::optional<std::map<prefix, std::string>> defaults_;

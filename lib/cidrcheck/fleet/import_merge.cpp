@@ -1,6 +1,7 @@
 #include "import_merge.hpp"
 
 #include <cidrcheck/address_set.hpp>
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 
 #include <algorithm>
@@ -22,6 +23,7 @@ struct candidate {
   source_location where;
   std::uint32_t end_column = 0;
   std::optional<std::uint32_t> existing;
+  std::vector<source_location> merged_from;  ///< the blocks merged into it, when more than one
 };
 
 struct claim_set {
@@ -31,7 +33,7 @@ struct claim_set {
 
 auto to_candidates(const std::vector<imported_range>& ranges) -> std::vector<candidate> {
   std::vector<candidate> out;
-  for (const auto& r : ranges) out.push_back({r.cidr, r.where, r.end_column, std::nullopt});
+  for (const auto& r : ranges) out.push_back({r.cidr, r.where, r.end_column, std::nullopt, {}});
   return out;
 }
 
@@ -89,7 +91,7 @@ class owner_merge {
       if (r.is_route()) continue;  // a fleet file's route stays as written; imports add theirs beside it
       auto& claims = claims_[static_cast<std::size_t>(r.role)];
       if (claims.empty()) claims.push_back({claim_kind::exact, {}});
-      claims.front().ranges.push_back({r.cidr, r.where, r.end_column, k});
+      claims.front().ranges.push_back({r.cidr, r.where, r.end_column, k, {}});
     }
   }
 
@@ -119,8 +121,11 @@ class owner_merge {
     service_ips_.insert(service_ips_.end(), o.service_ips.begin(), o.service_ips.end());
   }
 
-  // Writes the merged owner and its ranges into the fleet; false when a limit stops it.
-  auto finish(const merge_limits& limits, std::unordered_map<std::string, std::uint32_t>& index) -> bool {
+  // Writes the merged owner and its ranges into the fleet; false when a limit
+  // stops it. Its Services' cluster IPs go to `service_ips`, for
+  // check_service_ips() once defaults have filled in the service ranges.
+  auto finish(const merge_limits& limits, std::unordered_map<std::string, std::uint32_t>& index,
+              std::vector<std::pair<std::uint32_t, std::vector<observed_address>>>& service_ips) -> bool {
     if (declared_nodes_ && observed_nodes_ && observed_nodes_->first > declared_nodes_->first) {
       diagnostics_.push_back({severity::warning, diag::sources_disagree,
                               describe_owner(value_) + " has " + std::to_string(observed_nodes_->first) + " nodes in " +
@@ -172,7 +177,7 @@ class owner_merge {
       f_.owners[k].nodes = observed_nodes_->first;
       f_.owners[k].nodes_where = observed_nodes_->second;
     }
-    check_service_ips(k);
+    if (!service_ips_.empty()) service_ips.emplace_back(k, std::move(service_ips_));
     return true;
   }
 
@@ -189,7 +194,19 @@ class owner_merge {
     }
     merge_mask(value_.node_cidr_mask, x.node_cidr_mask, "the node CIDR mask", x.where);
     merge_text(value_.cni, x.cni, "the CNI", x.where);
+    if (!x.runs_in.empty()) {
+      if (value_.runs_in.empty()) {
+        value_.runs_in = x.runs_in;
+        value_.runs_in_where = x.runs_in_where;
+      } else if (value_.runs_in != x.runs_in) {
+        disagree("the network (runs_in)", printable(value_.runs_in), value_.runs_in_where, printable(x.runs_in),
+                 x.runs_in_where);
+      }
+    }
     merge_text(value_.ipam, x.ipam, "the IPAM mode", x.where);
+    merge_text(value_.pool_encapsulation, x.pool_encapsulation, "the pool encapsulation", x.where);
+    merge_text(value_.routing_mode, x.routing_mode, "the routing mode", x.where);
+    merge_text(value_.kube_proxy_mode, x.kube_proxy_mode, "the kube-proxy mode", x.where);
     merge_count(value_.service_count, value_.service_count_where, x.service_count, x.service_count_where,
                 "the Service count");
     merge_count(value_.load_balancer_count, value_.load_balancer_count_where, x.load_balancer_count,
@@ -237,45 +254,6 @@ class owner_merge {
     }
   }
 
-  // Warns of each cluster IP outside the merged owner's service ranges of its
-  // IP version; notes, once per version, the IPs that no service range of
-  // their version lets cidrcheck check. O(n log r) for n IPs and r ranges.
-  void check_service_ips(std::uint32_t k) {
-    std::array<cover, 2> services;
-    std::array<std::string, 2> listed;
-    for (auto r : f_.owners[k].ranges) {
-      const auto& range = f_.ranges[r];
-      if (range.role != range_role::services) continue;
-      std::size_t v = range.cidr.version() == ip_version::v4 ? 0U : 1U;
-      services[v].add(range.cidr);
-      listed[v] += (listed[v].empty() ? "" : ", ") + range.cidr.to_string();
-    }
-    std::array<std::size_t, 2> unchecked{};
-    std::array<source_location, 2> first_unchecked;
-    for (const auto& ip : service_ips_) {
-      std::size_t v = ip.ip.version() == ip_version::v4 ? 0U : 1U;
-      if (services[v].empty()) {
-        if (unchecked[v]++ == 0) first_unchecked[v] = ip.where;
-        continue;
-      }
-      if (services[v].covers(prefix::containing(ip.ip, v == 0 ? 32 : 128))) continue;
-      diagnostics_.push_back({severity::warning, diag::outside_service_range,
-                              ip.user + " has cluster IP " + ip.ip.to_string() + ", outside the service range of " +
-                                  describe_owner(value_) + " (" + listed[v] +
-                                  "): it keeps the range it came from in use until the Service is recreated",
-                              ip.where, {}});
-    }
-    for (std::size_t v = 0; v < 2; ++v) {
-      if (unchecked[v] == 0) continue;
-      diagnostics_.push_back({severity::note, diag::unchecked,
-                              std::to_string(unchecked[v]) + " IPv" + (v == 0 ? "4" : "6") + " cluster IP" +
-                                  (unchecked[v] == 1 ? "" : "s") + " of " + describe_owner(value_) +
-                                  " not checked: no source states its IPv" + (v == 0 ? "4" : "6") +
-                                  " service range (import its kubeadm-config, or state services in a fleet file)",
-                              first_unchecked[v], {}});
-    }
-  }
-
   void merge_mask(std::optional<int>& into, const std::optional<int>& from, const std::string& what,
                   const source_location& where) {
     if (!from) return;
@@ -319,6 +297,7 @@ class owner_merge {
     r.role = role;
     r.where = c.where;
     r.end_column = c.end_column;
+    r.merged_from = c.merged_from;
     auto k = static_cast<std::uint32_t>(f_.ranges.size());
     f_.ranges.push_back(std::move(r));
     f_.owners[owner_index].ranges.push_back(k);
@@ -327,8 +306,8 @@ class owner_merge {
 
   // Adds a route the sources name: a range of the network marked as a route.
   auto add_route(std::uint32_t owner_index, const imported_route& route, const merge_limits& limits) -> bool {
-    auto k = add_range(owner_index, range_role::external, {route.range.cidr, route.range.where, route.range.end_column, {}},
-                       limits);
+    auto k = add_range(owner_index, range_role::external,
+                       {route.range.cidr, route.range.where, route.range.end_column, {}, {}}, limits);
     if (!k) return false;
     fleet_route x;
     x.range = *k;
@@ -395,18 +374,23 @@ class owner_merge {
       for (const auto& r : within) b.add(r.cidr);
       auto merged = b.build().prefixes();  // sorted, disjoint
       // Each merged prefix is placed at the first allocation (in reading order)
-      // inside it: one binary search per allocation, O(n log n).
-      std::vector<const candidate*> first(merged.size(), nullptr);
+      // inside it, and keeps where every one of them was read: one binary
+      // search per allocation, O(n log n).
+      std::vector<std::vector<const candidate*>> inside(merged.size());
       for (const auto& c : within) {
         auto it = std::upper_bound(merged.begin(), merged.end(), c.cidr,
                                    [](const prefix& x, const prefix& y) { return x.network() < y.network(); });
         if (it == merged.begin()) continue;
         auto k = static_cast<std::size_t>(it - merged.begin()) - 1;
-        if (first[k] == nullptr && c.cidr.subnet_of(merged[k])) first[k] = &c;
+        if (c.cidr.subnet_of(merged[k])) inside[k].push_back(&c);
       }
       for (std::size_t k = 0; k < merged.size(); ++k) {
-        const candidate& c = first[k] != nullptr ? *first[k] : within.front();
-        kept.push_back({merged[k], c.where, c.cidr == merged[k] ? c.end_column : 0, std::nullopt});
+        const candidate& c = !inside[k].empty() ? *inside[k].front() : within.front();
+        candidate range{merged[k], c.where, c.cidr == merged[k] ? c.end_column : 0, std::nullopt, {}};
+        if (inside[k].size() > 1) {
+          for (const auto* x : inside[k]) range.merged_from.push_back(x->where);
+        }
+        kept.push_back(std::move(range));
       }
     }
     std::vector<std::uint32_t> kept_indexes;
@@ -542,7 +526,8 @@ void resolve_links(std::vector<imported_owner*>& all, merged_imports& out, std::
       ranges = std::move(kept);
     }
     std::erase_if(o->claims, [](const range_claim& c) { return c.ranges.empty(); });
-    if (o->claims.empty()) {
+    // A network that carries routes (its route tables') stays, for them.
+    if (o->claims.empty() && o->routes.empty()) {
       emptied.insert(o);
     } else {
       out.moved_to[o->value.name].push_back(o->value.name);
@@ -552,6 +537,44 @@ void resolve_links(std::vector<imported_owner*>& all, merged_imports& out, std::
 }
 
 }  // namespace
+
+auto check_service_ips(const fleet& f, std::uint32_t k, const std::vector<observed_address>& ips,
+                       std::vector<diagnostic>& diagnostics) -> void {
+  const owner& value = f.owners[k];
+  std::array<cover, 2> services;
+  std::array<std::string, 2> listed;
+  for (auto r : value.ranges) {
+    const auto& range = f.ranges[r];
+    if (range.role != range_role::services) continue;
+    std::size_t v = range.cidr.version() == ip_version::v4 ? 0U : 1U;
+    services[v].add(range.cidr);
+    listed[v] += (listed[v].empty() ? "" : ", ") + range.cidr.to_string();
+  }
+  std::array<std::size_t, 2> unchecked{};
+  std::array<source_location, 2> first_unchecked;
+  for (const auto& ip : ips) {
+    std::size_t v = ip.ip.version() == ip_version::v4 ? 0U : 1U;
+    if (services[v].empty()) {
+      if (unchecked[v]++ == 0) first_unchecked[v] = ip.where;
+      continue;
+    }
+    if (services[v].covers(prefix::containing(ip.ip, v == 0 ? 32 : 128))) continue;
+    diagnostics.push_back({severity::warning, diag::outside_service_range,
+                           ip.user + " has cluster IP " + ip.ip.to_string() + ", outside the service range of " +
+                               describe_owner(value) + " (" + listed[v] +
+                               "): it keeps the range it came from in use until the Service is recreated",
+                           ip.where, {}});
+  }
+  for (std::size_t v = 0; v < 2; ++v) {
+    if (unchecked[v] == 0) continue;
+    diagnostics.push_back({severity::note, diag::unchecked,
+                           std::to_string(unchecked[v]) + " IPv" + (v == 0 ? "4" : "6") + " cluster IP" +
+                               (unchecked[v] == 1 ? "" : "s") + " of " + describe_owner(value) +
+                               " not checked: no source states its IPv" + (v == 0 ? "4" : "6") +
+                               " service range (import its kubeadm-config, or state services in a fleet file)",
+                           first_unchecked[v], {}});
+  }
+}
 
 auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_map<std::string, std::uint32_t>& index,
                    const merge_limits& limits, std::vector<diagnostic>& diagnostics) -> merged_imports {
@@ -563,6 +586,12 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
   }
   std::deque<imported_owner> extra;  // clusters of the fleet files that tagged networks name
   link_claimed(all, extra, f, index, diagnostics);
+  std::unordered_set<std::string> parted;  // "network|part", each once
+  for (const auto* o : all) {
+    if (!o->part_of.empty() && parted.insert(o->part_of + "|" + o->value.name).second) {
+      out.parts[o->part_of].push_back(o->value.name);
+    }
+  }
   resolve_links(all, out, diagnostics);
 
   // Owners by name, in the order first met.
@@ -603,7 +632,7 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
       m.start_new(*group.front());
       for (std::size_t k = 1; k < group.size(); ++k) m.add(*group[k]);
     }
-    if (!m.finish(limits, index)) break;
+    if (!m.finish(limits, index, out.service_ips)) break;
   }
   return out;
 }

@@ -27,6 +27,12 @@ struct merged_imports {
   /// cluster), by name: a connection naming one means those clusters (and the
   /// owner itself while it keeps ranges of its own).
   std::unordered_map<std::string, std::vector<std::string>> moved_to;
+  /// Networks that are made of owners (a GCP VPC network of its subnets), by
+  /// name: the owners that are part of each (imported_owner::part_of).
+  std::unordered_map<std::string, std::vector<std::string>> parts;
+  /// The cluster IPs of Services the imports saw, per merged owner (index
+  /// into fleet::owners): for check_service_ips() once defaults are applied.
+  std::vector<std::pair<std::uint32_t, std::vector<observed_address>>> service_ips;
 };
 
 /// Merges imports (in the order they were read) into f, whose owners so far
@@ -43,5 +49,13 @@ struct merged_imports {
 /// Owners and ranges over the limits are reported as errors and left out.
 auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_map<std::string, std::uint32_t>& index,
                    const merge_limits& limits, std::vector<diagnostic>& diagnostics) -> merged_imports;
+
+/// Warns of each cluster IP outside owner k's service ranges of its IP
+/// version (its own or its distribution's, once apply_defaults() has run: a
+/// k3s cluster's Services against 10.43.0.0/16); notes, once per version, the
+/// IPs that no service range of their version lets cidrcheck check.
+/// O(n log r) for n IPs and r ranges.
+auto check_service_ips(const fleet& f, std::uint32_t k, const std::vector<observed_address>& ips,
+                       std::vector<diagnostic>& diagnostics) -> void;
 
 }  // namespace cidrcheck::detail

@@ -87,12 +87,22 @@ struct imported_owner {
   /// Clusters: the cluster IPs of Services; merge_imports() warns of those
   /// outside the merged service ranges (they keep a range from being retired).
   std::vector<observed_address> service_ips;
+  /// The network this owner is part of, by name, where the export says (a GCP
+  /// subnet's VPC network, "PROJECT/NETWORK"): a connection that names that
+  /// network (a GCP peering connects networks) names each of its parts.
+  std::string part_of;
 };
 
-/// A connection an importer infers (a tailnet and the routes it carries).
+/// A connection an importer infers (a tailnet and the routes it carries, a
+/// peering, a transit gateway route table, a mesh). A member may be an owner
+/// no source describes (the other side of a peering, in another account):
+/// the fleet then warns and leaves it out, where a fleet file's would be an error.
 struct imported_connection {
   connection value;  ///< value.members is unused
   std::vector<std::pair<std::string, source_location>> members;
+  /// A mesh's connection: the catalog's mesh of this name (`meshes`) says
+  /// which roles it carries, so value.routes is set when the fleet is loaded.
+  std::string mesh = {};
 };
 
 struct import_result {
@@ -104,6 +114,16 @@ struct import_result {
 inline void add_claim(imported_owner& o, range_role role, claim_kind kind, std::vector<imported_range> ranges) {
   if (ranges.empty()) return;
   o.claims.push_back({role, kind, std::move(ranges)});
+}
+
+/// Says which network a cluster runs in, as its export names it (an EKS
+/// cluster's vpcId, an AKS pool's virtual network): the cluster's runs_in.
+/// The first an export says is kept; the importer reports a different one.
+inline auto set_runs_in(imported_owner& o, std::string network, source_location where) -> bool {
+  if (!o.value.runs_in.empty()) return o.value.runs_in == network;
+  o.value.runs_in = std::move(network);
+  o.value.runs_in_where = std::move(where);
+  return true;
 }
 
 /// Returns a new owner of the result, named and placed at `where`.

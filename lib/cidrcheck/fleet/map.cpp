@@ -136,8 +136,21 @@ class map_builder {
  public:
   map_builder(const fleet& f, std::span<const finding> findings, const catalog& c, const map_options& o)
       : f_(f), findings_(findings), o_(o), pools_(o.pools.empty() ? default_pools(f, c) : o.pools) {
-    if (!(o.width > 0) || !(o.row_height > 0) || !(o.font_size > 0) || !(o.scale_exponent > 0)) {
-      throw map_error("map width, row height, font size and scale exponent must be positive");
+    // Each comparison is false for NaN, so NaN is refused with the rest.
+    auto refuse = [](const char* what, double value, double low, double high, const char* unit) {
+      char text[160];
+      if (low > 0) {
+        std::snprintf(text, sizeof text, "map %s must be %g to %g%s, not %g", what, low, high, unit, value);
+      } else {
+        std::snprintf(text, sizeof text, "map %s must be more than 0 and at most %g%s, not %g", what, high, unit, value);
+      }
+      throw map_error(text);
+    };
+    if (!(o.width >= min_map_width && o.width <= max_map_width)) refuse("width", o.width, min_map_width, max_map_width, " pixels");
+    if (!(o.row_height > 0 && o.row_height <= max_map_text_pixels)) refuse("row height", o.row_height, 0, max_map_text_pixels, " pixels");
+    if (!(o.font_size > 0 && o.font_size <= max_map_text_pixels)) refuse("font size", o.font_size, 0, max_map_text_pixels, " pixels");
+    if (!(o.scale_exponent > 0 && o.scale_exponent <= max_map_scale_exponent)) {
+      refuse("scale exponent", o.scale_exponent, 0, max_map_scale_exponent, "");
     }
     for (std::size_t k = 0; k < map_text_kind_count; ++k) {
       out_.font_sizes[k] = scaled_font_size(static_cast<map_text_kind>(k), o.font_size);

@@ -2,7 +2,8 @@
 
 #include "migration.hpp"
 #include "operation_cover.hpp"
-#include "vpc.hpp"
+#include "membership.hpp"
+#include "pins.hpp"
 
 #include <cidrcheck/address_set.hpp>
 #include <cidrcheck/fleet/plan_limits.hpp>
@@ -152,18 +153,11 @@ class planner {
   // A range is pinned by a pattern, or because it is a network's and the
   // network is not movable.
   void mark_pins() {
-    pinned_.assign(working_.ranges.size(), false);
-    std::vector<bool> used(settings_.pins.size(), false);
+    auto [pinned, used] = detail::match_pins(settings_.pins, working_);
+    pinned_ = std::move(pinned);
     for (std::uint32_t k = 0; k < working_.ranges.size(); ++k) {
-      const auto& r = working_.ranges[k];
-      const auto& o = working_.owners[r.owner];
+      const auto& o = working_.owners[working_.ranges[k].owner];
       if (o.kind == owner_kind::network && !o.movable) pinned_[k] = true;
-      for (std::size_t p = 0; p < settings_.pins.size(); ++p) {
-        if (pins(settings_.pins[p], working_, r)) {
-          pinned_[k] = true;
-          used[p] = true;
-        }
-      }
     }
     for (std::size_t p = 0; p < settings_.pins.size(); ++p) {
       if (used[p]) continue;
@@ -241,11 +235,7 @@ class planner {
     for (std::uint32_t index = 0; index < working_.owners.size(); ++index) {
       const auto& o = working_.owners[index];
       if (o.kind == owner_kind::network) {
-        members_.clear();
-        for (std::uint32_t c = 0; c < working_.owners.size(); ++c) {
-          if (vpc_of_[c] == index) members_.push_back(c);
-        }
-        if (!members_.empty()) {
+        if (!members_->members(index).empty()) {
           add_vpc_candidate(index, capacity_needed);
           continue;
         }
@@ -263,7 +253,7 @@ class planner {
       for (auto k : o.ranges) {
         const auto& r = working_.ranges[k];
         if (pinned_[k]) continue;
-        if (r.role == range_role::network && vpc_of_[index]) continue;  // moves with its VPC
+        if (members_->holder_of(k)) continue;  // moves with the network the cluster runs in
         auto scope = r.role == range_role::services ? operation_scope::services
                      : r.role == range_role::pods   ? operation_scope::pods
                                                     : operation_scope::network;
@@ -285,7 +275,7 @@ class planner {
         candidate replace{kind->first, {index}, {}, {}, {}, kind->second};
         bool possible = true;
         for (auto k : o.ranges) {
-          if (working_.ranges[k].role == range_role::network && vpc_of_[index]) continue;  // stays in its VPC
+          if (members_->holder_of(k)) continue;  // stays in the network the cluster runs in
           if (pinned_[k]) possible = false;
           replace.ranges.push_back(k);
         }
@@ -355,7 +345,7 @@ class planner {
       if (pinned_[k]) return;  // a VPC that is not ours to move (mark it movable: true)
       op.ranges.push_back(k);
     }
-    for (auto m : members_) {
+    for (auto m : members_->members(vpc)) {
       const auto& o = working_.owners[m];
       op.owners.push_back(m);
       if (applies(*kind, o)) {
@@ -363,13 +353,7 @@ class planner {
         op.cost.total += scaled.total;
         for (std::size_t j = 1; j < scaled.counted.size(); ++j) op.cost.counted.push_back(scaled.counted[j] + " in " + o.name);
         for (auto k : o.ranges) {
-          if (working_.ranges[k].role != range_role::network) continue;
-          for (auto j : v.ranges) {
-            if (working_.ranges[j].cidr.supernet_of(working_.ranges[k].cidr)) {
-              op.follows.emplace_back(k, j);
-              break;
-            }
-          }
+          if (auto holder = members_->holder_of(k)) op.follows.emplace_back(k, *holder);
         }
         continue;
       }
@@ -381,13 +365,8 @@ class planner {
       if (capacity_needed[m]) op.grows.push_back(m);  // its new pod ranges are sized for its nodes
       for (auto k : o.ranges) {
         if (pinned_[k]) return;
-        if (working_.ranges[k].role == range_role::network) {
-          for (auto j : v.ranges) {
-            if (working_.ranges[j].cidr.supernet_of(working_.ranges[k].cidr)) {
-              op.follows.emplace_back(k, j);
-              break;
-            }
-          }
+        if (auto holder = members_->holder_of(k)) {
+          op.follows.emplace_back(k, *holder);
         } else {
           op.ranges.push_back(k);
         }
@@ -402,7 +381,7 @@ class planner {
   void decide() {
     const auto n = static_cast<std::uint32_t>(working_.ranges.size());
     const auto owners = static_cast<std::uint32_t>(working_.owners.size());
-    vpc_of_ = detail::vpc_index(working_).vpc_of_owners();
+    members_.emplace(working_, c_);
     reasons_.assign(n, {});
     capacity_reasons_.assign(owners, {});
     std::vector<bool> capacity_needed(owners, false);
@@ -874,8 +853,7 @@ class planner {
   std::vector<growth> grown_;
   std::vector<candidate> candidates_;
   std::vector<std::uint32_t> chosen_;   // per operation of the result: its candidate
-  std::vector<std::uint32_t> members_;  // scratch: the clusters of one VPC
-  std::vector<std::optional<std::uint32_t>> vpc_of_;  // per owner: the VPC its network lies in
+  std::optional<detail::membership_index> members_;  // which network each cluster runs in (made in decide())
   std::vector<std::vector<std::uint32_t>> capacity_reasons_;  // per owner: pod-capacity findings
   std::map<std::uint32_t, ip_version> capacity_version_;
   plan_result result_;

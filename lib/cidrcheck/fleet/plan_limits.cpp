@@ -1,6 +1,7 @@
 #include <cidrcheck/fleet/plan_limits.hpp>
 
 #include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 
@@ -127,6 +128,14 @@ auto parse_plan_headroom(std::string_view text) -> checked_setting<double> {
                               number_text(max_plan_headroom) + ", not " + copy};
   }
   return {v, {}};
+}
+
+auto check_plan_pin(std::string_view pattern) -> checked_setting<std::string> {
+  if (pattern.size() > detail::max_name_bytes) {
+    return {std::nullopt, "a pin is at most " + std::to_string(detail::max_name_bytes) + " bytes long, as a name is, not " +
+                              std::to_string(pattern.size())};
+  }
+  return {std::string(pattern), {}};
 }
 
 }  // namespace cidrcheck

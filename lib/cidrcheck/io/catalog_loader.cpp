@@ -137,7 +137,7 @@ void read_cni(yaml_reader& r, std::uint32_t node, catalog& c) {
 void read_network_type(yaml_reader& r, std::uint32_t node, catalog& c) {
   auto entries = r.mapping(node, "a network type");
   if (!entries) return;
-  r.only_keys(*entries, {"name", "cidrs", "translated", "source"}, "a network type");
+  r.only_keys(*entries, {"name", "cidrs", "translated", "holds_clusters", "source"}, "a network type");
   network_type t;
   for (const auto& e : *entries) {
     if (e.key == "name") {
@@ -146,12 +146,45 @@ void read_network_type(yaml_reader& r, std::uint32_t node, catalog& c) {
       t.cidrs = prefixes(r, e.value, "cidrs");
     } else if (e.key == "translated") {
       t.translated = prefixes(r, e.value, "translated");
+    } else if (e.key == "holds_clusters") {
+      if (auto v = r.boolean(e.value, "holds_clusters")) t.holds_clusters = *v;
     } else if (e.key == "source") {
       if (auto v = r.string(e.value, "source")) t.source = *v;
     }
   }
   if (t.source.empty()) r.error(node, diag::missing_key, "network type " + t.name + " has no source");
   c.network_types.push_back(std::move(t));
+}
+
+void read_mesh(yaml_reader& r, std::uint32_t node, catalog& c) {
+  auto entries = r.mapping(node, "a mesh");
+  if (!entries) return;
+  r.only_keys(*entries, {"name", "routes", "facts", "source"}, "a mesh");
+  mesh_kind m;
+  for (const auto& e : *entries) {
+    if (e.key == "name") {
+      if (auto v = r.string(e.value, "name")) m.name = *v;
+    } else if (e.key == "routes") {
+      for (auto item : r.sequence(e.value, "routes").value_or(std::vector<std::uint32_t>{})) {
+        auto word = r.string(item, "a role");
+        if (!word) continue;
+        if (auto roles = parse_cluster_roles(*word)) {
+          m.routes.add(*roles);
+        } else {
+          r.error(item, diag::unknown_value, "routes of a mesh are network, pods, services or all, not '" + *word + "'");
+        }
+      }
+    } else if (e.key == "facts") {
+      for (auto item : r.sequence(e.value, "facts").value_or(std::vector<std::uint32_t>{})) {
+        if (auto v = r.string(item, "a fact id")) m.facts.push_back(*v);
+      }
+    } else if (e.key == "source") {
+      if (auto v = r.string(e.value, "source")) m.source = *v;
+    }
+  }
+  if (m.facts.empty()) r.error(node, diag::missing_key, "mesh " + m.name + " names no facts");
+  if (c.find_mesh(m.name)) r.error(node, diag::duplicate, "mesh " + m.name + " is listed twice");
+  c.meshes.push_back(std::move(m));
 }
 
 void read_block(yaml_reader& r, std::uint32_t node, catalog& c, bool private_space) {
@@ -281,7 +314,9 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
   for (auto root : doc.roots) {
     auto top = r.mapping(root, "a catalog");
     if (!top) continue;
-    r.only_keys(*top, {"version", "date", "distributions", "cnis", "network_types", "private_space", "blocks", "operations"},
+    r.only_keys(*top,
+                {"version", "date", "distributions", "cnis", "network_types", "meshes", "private_space", "blocks",
+                 "operations"},
                 "the catalog");
     for (const auto& e : *top) {
       if (e.key == "date") {
@@ -299,6 +334,7 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
         if (e.key == "distributions") read_distribution(r, item, c);
         if (e.key == "cnis") read_cni(r, item, c);
         if (e.key == "network_types") read_network_type(r, item, c);
+        if (e.key == "meshes") read_mesh(r, item, c);
         if (e.key == "private_space") read_block(r, item, c, true);
         if (e.key == "blocks") read_block(r, item, c, false);
         if (e.key == "operations") read_operation(r, item, c);

@@ -7,11 +7,13 @@
 #include <cidrcheck/io/read_file.hpp>
 
 #include "../fleet/import_merge.hpp"
+#include "../fleet/membership.hpp"
 #include "fleet_loader_state.hpp"
 #include "too_many_errors.hpp"
 #include "yaml_document.hpp"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 #include <unordered_set>
 
@@ -92,6 +94,7 @@ void fleet_reading::read_import(import_kind kind, std::string_view text, const s
                                 const std::string& cluster) {
   if (stopped) return;
   result.files.push_back(name);
+  import_names.insert(name);
   imports.push_back(detail::read_import(kind, text, name, detail::yaml_limits_of(limits), limits.max_nodes,
                                         result.diagnostics, cluster));
   if (error_count() >= limits.max_errors) stop(detail::too_many_errors(limits.max_errors));
@@ -124,6 +127,17 @@ void fleet_reading::merge_imports() {
     pending_connection p;
     p.value = std::move(c.value);
     p.where = p.value.where;
+    p.imported = true;
+    if (!c.mesh.empty()) {
+      // What a mesh routes is the catalog's (its facts), not the importer's.
+      if (const auto* mesh = cat.find_mesh(c.mesh)) {
+        p.value.routes = mesh->routes;
+      } else {
+        result.diagnostics.push_back({severity::warning, diag::unknown_value,
+                                      "the catalog has no mesh '" + c.mesh + "': its connection carries every role",
+                                      p.where, {}});
+      }
+    }
     for (auto& [name, where] : c.members) {
       p.names.emplace_back(name, 0);
       p.name_locations.push_back(where);
@@ -131,6 +145,8 @@ void fleet_reading::merge_imports() {
     connections.push_back(std::move(p));
   }
   moved_to = std::move(merged.moved_to);
+  parts = std::move(merged.parts);
+  service_ips = std::move(merged.service_ips);
 }
 
 auto fleet_reading::ipam_problem(const owner& o, const std::string& what) const -> std::optional<std::string> {
@@ -186,6 +202,42 @@ void fleet_reading::resolve_routes() {
   }
 }
 
+// A cluster's `runs_in` must name a network. One that names no owner is a
+// network no source describes (its ranges unknown), or one whose ranges an
+// import gave the cluster (moved_to); from a fleet file it gets a note, since
+// a mistyped name would otherwise go unnoticed (an export's link already
+// warns where it names nothing).
+void fleet_reading::resolve_memberships() {
+  std::vector<std::string_view> network_names;
+  for (std::uint32_t k = 0; k < result.value.owners.size(); ++k) {
+    auto& o = result.value.owners[k];
+    if (o.kind != owner_kind::cluster || o.runs_in.empty()) continue;
+    if (auto it = owner_index.find(o.runs_in); it != owner_index.end()) {
+      if (result.value.owners[it->second].kind == owner_kind::network) {
+        o.runs_in_owner = it->second;
+      } else {
+        result.diagnostics.push_back({severity::error, diag::invalid_value,
+                                      "cluster " + o.name + " runs in " + o.runs_in +
+                                          ", which is a cluster: `runs_in` names the network a cluster's nodes are in",
+                                      o.runs_in_where, {}});
+      }
+      continue;
+    }
+    if (moved_to.contains(o.runs_in) || import_names.contains(o.runs_in_where.file)) continue;
+    if (network_names.empty()) {
+      for (const auto& x : result.value.owners) {
+        if (x.kind == owner_kind::network) network_names.push_back(x.name);
+      }
+    }
+    result.diagnostics.push_back({severity::note, diag::membership,
+                                  "cluster " + o.name + " runs in '" + detail::printable(o.runs_in) +
+                                      "', which no source describes: its network ranges stand for that network's "
+                                      "space, and nothing else is placed in it" +
+                                      detail::did_you_mean(o.runs_in, network_names),
+                                  o.runs_in_where, {}});
+  }
+}
+
 // Adds a resolved connection's translated ranges to their members, or
 // reports why not: a connection that does not translate, or a name that is
 // not one of its members.
@@ -232,36 +284,80 @@ auto fleet_reading::add_translated(pending_connection& p, std::uint32_t index) -
   return true;
 }
 
+namespace {
+
+// How a message names a connection whose members are not resolved yet:
+// "connection NAME (VIA)", or its member names when it has no name.
+auto describe_pending(const pending_connection& p) -> std::string {
+  std::string out = "connection ";
+  if (!p.value.name.empty()) {
+    out += p.value.name;
+  } else {
+    out += '[';
+    for (std::size_t k = 0; k < p.names.size() && k < 3; ++k) out += (k ? ", " : "") + p.names[k].first;
+    if (p.names.size() > 3) out += ", ... " + std::to_string(p.names.size() - 3) + " more";
+    out += ']';
+  }
+  if (!p.value.via.empty() && p.value.via != p.value.name) out += " (" + p.value.via + ")";
+  return out;
+}
+
+}  // namespace
+
 // Resolves every connection's member names against all owners read.
 void fleet_reading::resolve_connections() {
   std::vector<std::string_view> all_names;
+  // Imported connections by how they route (via and members): one peering read
+  // from both of its networks' exports, or from two exports, is one connection.
+  std::set<std::pair<std::string, std::vector<std::uint32_t>>> imported_seen;
   for (auto& p : connections) {
     std::vector<std::uint32_t> members;
     bool complete = true;
     bool expanded = false;
-    for (std::size_t k = 0; k < p.names.size(); ++k) {
-      const auto& name = p.names[k].first;
-      // An owner whose ranges went to the clusters that link it stands for them.
+    bool dropped = false;
+    // Adds the owners a name stands for: an owner whose ranges went to the
+    // clusters that link it stands for them; false when it names none.
+    auto add = [&](const std::string& name) {
       if (auto moved = moved_to.find(name); moved != moved_to.end()) {
         for (const auto& to : moved->second) {
           if (auto it = owner_index.find(to); it != owner_index.end()) members.push_back(it->second);
         }
         expanded = true;
-        continue;
+        return true;
       }
       auto it = owner_index.find(name);
-      if (it == owner_index.end()) {
-        if (all_names.empty()) {
-          for (const auto& o : result.value.owners) all_names.push_back(o.name);
-        }
-        result.diagnostics.push_back({severity::error, diag::unknown_owner,
-                                      "connection names '" + name + "', which is no cluster or network" +
-                                          detail::did_you_mean(name, all_names),
-                                      p.name_locations[k], {}});
-        complete = false;
+      if (it == owner_index.end()) return false;
+      members.push_back(it->second);
+      return true;
+    };
+    for (std::size_t k = 0; k < p.names.size(); ++k) {
+      const auto& name = p.names[k].first;
+      // A network made of owners (a GCP network of its subnets) stands for them, and for itself if it is one.
+      if (auto made_of = parts.find(name); made_of != parts.end()) {
+        bool any = add(name);
+        for (const auto& part : made_of->second) any = add(part) || any;
+        expanded = true;
+        if (any) continue;
+      } else if (add(name)) {
         continue;
       }
-      members.push_back(it->second);
+      if (p.imported) {
+        result.diagnostics.push_back({severity::warning, diag::unresolved_link,
+                                      describe_pending(p) + " names " + name +
+                                          ", which no source describes: it is left out of the connection (import "
+                                          "it too; see docs/import.md)",
+                                      p.name_locations[k], {}});
+        dropped = true;
+        continue;
+      }
+      if (all_names.empty()) {
+        for (const auto& o : result.value.owners) all_names.push_back(o.name);
+      }
+      result.diagnostics.push_back({severity::error, diag::unknown_owner,
+                                    "connection names '" + name + "', which is no cluster or network" +
+                                        detail::did_you_mean(name, all_names),
+                                    p.name_locations[k], {}});
+      complete = false;
     }
     if (!complete) continue;
     // Keep the declared order (messages list members as written), without repeats.
@@ -275,14 +371,93 @@ void fleet_reading::resolve_connections() {
                                     p.where, {}});
     }
     members = std::move(distinct);
+    if (members.size() < 2 && dropped) continue;  // the warnings above say why
+    if (members.size() < 2 && p.imported) {
+      result.diagnostics.push_back({severity::note, diag::connection_members,
+                                    describe_pending(p) + " joins one owner once its members are resolved: left out",
+                                    p.where, {}});
+      continue;
+    }
     if (members.size() < 2) {
       result.diagnostics.push_back({severity::error, diag::connection_members,
                                     "a connection needs at least two different members", p.where, {}});
       continue;
     }
+    if (p.imported) {
+      auto sorted = members;
+      std::sort(sorted.begin(), sorted.end());
+      if (!imported_seen.emplace(p.value.via + "|" + std::to_string(p.value.routes.bits), std::move(sorted)).second) {
+        continue;
+      }
+    }
     p.value.members = std::move(members);
     if (!add_translated(p, static_cast<std::uint32_t>(result.value.connections.size()))) continue;
     result.value.connections.push_back(std::move(p.value));
+  }
+}
+
+// Every membership no source said is stated, so that an overlap it hides is
+// never silent: the network containment placed a cluster in, or the networks
+// that both hold its network range (it runs in none of them). A said
+// membership whose network ranges all lie outside the network is a warning.
+void fleet_reading::note_memberships() {
+  const auto& f = result.value;
+  detail::membership_index members(f, cat);
+  auto ranges_of = [&](std::uint32_t network) {  // the first few, for a message
+    std::string out;
+    std::size_t shown = 0;
+    for (auto r : f.owners[network].ranges) {
+      if (!f.ranges[r].is_plain()) continue;
+      if (++shown > 3) return out + ", ...";
+      out += (out.empty() ? "" : ", ") + f.ranges[r].cidr.to_string();
+    }
+    return out;
+  };
+  for (std::uint32_t k = 0; k < f.owners.size(); ++k) {
+    const auto& o = f.owners[k];
+    const auto& p = members.place(k);
+    if (p.how == detail::placement_kind::inferred) {
+      const auto& network = f.owners[*p.network];
+      result.diagnostics.push_back(
+          {severity::note, diag::membership,
+           "cluster " + o.name + " runs in " + describe_owner(network) + ": its network " + f.ranges[p.range].cidr.to_string() +
+               " lies in " + f.ranges[p.holder].cidr.to_string() + " (no source says where it runs; `runs_in: " +
+               network.name + "` says it)",
+           f.ranges[p.range].where, {}});
+    } else if (p.how == detail::placement_kind::ambiguous) {
+      std::string names;
+      for (std::size_t c = 0; c < p.candidates.size(); ++c) {
+        names += (c == 0 ? "" : c + 1 == p.candidates.size() && !p.more ? " and " : ", ") + f.owners[p.candidates[c]].name;
+      }
+      if (p.more) names += " and more";
+      result.diagnostics.push_back(
+          {severity::note, diag::membership,
+           "network " + f.ranges[p.range].cidr.to_string() + " of cluster " + o.name + " lies in " + names +
+               ", networks that each hold clusters: cidrcheck places it in none, so it overlaps them all; say which "
+               "it runs in with `runs_in`",
+           f.ranges[p.range].where, {}});
+    } else if (p.how == detail::placement_kind::said && p.network) {
+      std::optional<std::uint32_t> outside;
+      bool inside = false;
+      for (auto r : o.ranges) {
+        if (f.ranges[r].role != range_role::network || !f.ranges[r].is_plain()) continue;
+        if (members.holder_of(r)) {
+          inside = true;
+        } else if (!outside) {
+          outside = r;
+        }
+      }
+      auto space = ranges_of(*p.network);
+      if (inside || !outside || space.empty()) continue;
+      result.diagnostics.push_back(
+          {severity::warning, diag::membership,
+           "network " + f.ranges[*outside].cidr.to_string() + " of cluster " + o.name + " lies outside " +
+               describe_owner(f.owners[*p.network]) + " (" + space + "), which it runs in: the cluster's nodes take "
+               "that network's addresses, so its network range should lie in it",
+           f.ranges[*outside].where,
+           {{severity::note, "", "cluster " + o.name + " runs in " + f.owners[*p.network].name + " here",
+             o.runs_in_where, {}}}});
+    }
   }
 }
 
@@ -338,8 +513,11 @@ auto fleet_loader::finish() -> fleet_load_result {
   s.merge_imports();
   s.resolve_connections();
   s.resolve_routes();
+  s.resolve_memberships();
   s.warn_unknown_distributions(apply_defaults(s.result.value, s.cat));
+  for (const auto& [owner, ips] : s.service_ips) detail::check_service_ips(s.result.value, owner, ips, s.result.diagnostics);
   detail::apply_renumbering(s.renumbering, s.result.value, s.owner_index, s.result.diagnostics);
+  s.note_memberships();
   s.check_cost_owners();
   s.sort_diagnostics();
   if (s.result.value.owners.empty() && s.result.ok()) {

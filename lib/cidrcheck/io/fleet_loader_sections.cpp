@@ -14,7 +14,9 @@
 #include "kube_version.hpp"
 #include "suppression_reader.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -121,7 +123,14 @@ void read_avoid(plan_section& s, yaml_reader& r, const entry& e) {
 void read_pins(plan_section& s, yaml_reader& r, const entry& e) {
   if (auto items = r.list(e.value, "plan pin")) {
     for (auto item : *items) {
-      if (auto pin = r.string(item, "a pin")) s.settings.pins.push_back({*pin, r.where(item)});
+      auto pin = r.string(item, "a pin");
+      if (!pin) continue;
+      auto checked = check_plan_pin(*pin);
+      if (checked.value) {
+        s.settings.pins.push_back({std::move(*checked.value), r.where(item)});
+      } else {
+        r.error(item, diag::range, checked.error);
+      }
     }
   }
 }
@@ -202,6 +211,22 @@ void read_ip_family(owner_section& s, yaml_reader& r, const entry& e) {
   }
 }
 
+// A word of a fixed vocabulary (pool_encapsulation, routing_mode, kube_proxy_mode).
+template <std::string owner::*Field, const auto& Words>
+void read_word(owner_section& s, yaml_reader& r, const entry& e) {
+  auto t = r.string(e.value, e.key);
+  if (!t) return;
+  if (std::find(std::begin(Words), std::end(Words), *t) == std::end(Words)) {
+    std::string valid;
+    for (auto w : Words) valid += (valid.empty() ? "" : ", ") + std::string(w);
+    r.error(e.value, diag::invalid_value,
+            std::string(e.key) + " of " + s.what + " must be one of " + valid + ", not \"" + printable(*t) + "\"" +
+                did_you_mean(*t, Words));
+    return;
+  }
+  s.o.*Field = *t;
+}
+
 void read_cni(owner_section& s, yaml_reader& r, const entry& e) {
   if (auto t = r.string(e.value, "cni")) {
     s.o.cni = *t;
@@ -227,6 +252,14 @@ void read_description(owner_section& s, yaml_reader& r, const entry& e) {
 
 void read_routes_key(owner_section& s, yaml_reader& /*r*/, const entry& e) { s.routes_node = e.value; }
 
+// The network a cluster runs in, by name: resolved once every source is read.
+void read_runs_in(owner_section& s, yaml_reader& r, const entry& e) {
+  if (auto t = r.string(e.value, "runs_in")) {
+    s.o.runs_in = *t;
+    s.o.runs_in_where = r.where(e.value);
+  }
+}
+
 // A range list (network, pods, services, cidrs); the layout notes where its key
 // is when the owner's own text writes it (not a merge key bringing it from an anchor).
 template <range_role Role>
@@ -245,6 +278,7 @@ constexpr key_rule<owner_section> cluster_keys[] = {
     {"distribution", read_type},
     {"kubernetes", read_kubernetes},
     {"network", read_range_key<range_role::network>},
+    {"runs_in", read_runs_in},
     {"pods", read_range_key<range_role::pods>},
     {"services", read_range_key<range_role::services>},
     {"node_cidr_mask", read_length<&owner::node_cidr_mask, 32>},
@@ -256,6 +290,9 @@ constexpr key_rule<owner_section> cluster_keys[] = {
     {"dns", read_dns},
     {"cni", read_cni},
     {"ipam", read_ipam},
+    {"pool_encapsulation", read_word<&owner::pool_encapsulation, pool_encapsulation_words>},
+    {"routing_mode", read_word<&owner::routing_mode, routing_mode_words>},
+    {"kube_proxy_mode", read_word<&owner::kube_proxy_mode, kube_proxy_mode_words>},
     {"service_count", read_count<&owner::service_count, &owner::service_count_where>},
     {"load_balancer_count", read_count<&owner::load_balancer_count, &owner::load_balancer_count_where>},
     {"description", read_description},

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct pending_connection {
   std::vector<source_location> name_locations;
   std::vector<pending_translation> translated;
   std::optional<source_location> translated_where;  ///< where `translated` was written
+  /// An import's: a member no source describes is a warning and left out, not an error.
+  bool imported = false;
 };
 
 struct fleet_reading {
@@ -46,7 +49,10 @@ struct fleet_reading {
   std::unordered_map<std::string, std::uint32_t> owner_index;
   std::vector<import_result> imports;  ///< merged in finish(), after every fleet file
   std::unordered_map<std::string, std::vector<std::string>> moved_to;  ///< see merged_imports
+  std::unordered_map<std::string, std::vector<std::string>> parts;     ///< see merged_imports
+  std::vector<std::pair<std::uint32_t, std::vector<observed_address>>> service_ips;  ///< see merged_imports
   std::vector<detail::renumbering> renumbering;  ///< a plan's overlay (plan_overlay.hpp)
+  std::unordered_set<std::string> import_names;  ///< the names of the exports read (not fleet files)
   bool stopped = false;                  ///< too many errors, or a limit hit: read nothing more
 
   fleet_reading(const catalog& c, input_limits l) : cat(c), limits(l) {}
@@ -71,6 +77,11 @@ struct fleet_reading {
   void merge_imports();
   void resolve_connections();
   void resolve_routes();
+  /// Resolves each cluster's `runs_in` to the network it names.
+  void resolve_memberships();
+  /// States where each cluster runs when no source said it (notes), and warns of
+  /// a cluster whose network lies outside the network a source says it runs in.
+  void note_memberships();
   void check_cost_owners();
   void warn_unknown_distributions(const std::vector<std::uint32_t>& unknown);
   void sort_diagnostics();

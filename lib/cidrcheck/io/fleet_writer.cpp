@@ -80,6 +80,14 @@ auto comment(const source_location& where) -> std::string {
   return where.file.empty() ? std::string{} : "  # " + detail::yaml_comment_text(to_string(where));
 }
 
+// A range's comment: where it was read, or every block an import merged into it.
+auto comment(const fleet_range& r) -> std::string {
+  if (r.merged_from.empty()) return comment(r.where);
+  std::string all;
+  for (const auto& where : r.merged_from) all += (all.empty() ? "" : ", ") + to_string(where);
+  return "  # " + detail::yaml_comment_text(all);
+}
+
 class writer {
  public:
   explicit writer(const fleet& f) : f_(f) {
@@ -130,12 +138,16 @@ class writer {
       for (auto role : {range_role::network, range_role::pods, range_role::services}) {
         write_ranges(o, role, std::string(to_string(role)), o.declared.has(role));
       }
+      if (!o.runs_in.empty()) out_ += "    runs_in: " + scalar(o.runs_in) + comment(o.runs_in_where) + "\n";
       if (o.node_cidr_mask) out_ += "    node_cidr_mask: " + std::to_string(*o.node_cidr_mask) + "\n";
       if (o.node_cidr_mask_v6) out_ += "    node_cidr_mask_v6: " + std::to_string(*o.node_cidr_mask_v6) + "\n";
       if (o.nodes) out_ += "    nodes: " + std::to_string(*o.nodes) + comment(o.nodes_where) + "\n";
       if (o.dns) out_ += "    dns: " + scalar(o.dns->to_string()) + comment(o.dns_where) + "\n";
       if (!o.cni.empty()) out_ += "    cni: " + scalar(o.cni) + "\n";
       if (!o.ipam.empty()) out_ += "    ipam: " + scalar(o.ipam) + "\n";
+      if (!o.pool_encapsulation.empty()) out_ += "    pool_encapsulation: " + scalar(o.pool_encapsulation) + "\n";
+      if (!o.routing_mode.empty()) out_ += "    routing_mode: " + scalar(o.routing_mode) + "\n";
+      if (!o.kube_proxy_mode.empty()) out_ += "    kube_proxy_mode: " + scalar(o.kube_proxy_mode) + "\n";
       if (o.block_size) out_ += "    block_size: " + std::to_string(*o.block_size) + "\n";
       if (o.block_size_v6) out_ += "    block_size_v6: " + std::to_string(*o.block_size_v6) + "\n";
       if (!o.ip_family.empty()) out_ += "    ip_family: " + scalar(o.ip_family) + "\n";
@@ -178,7 +190,7 @@ class writer {
       out_ += "      - " + scalar(size) + comment(q.where) + "\n";
     }
     for (auto k : mine) {
-      out_ += "      - " + scalar(f_.ranges[k].cidr.to_string()) + comment(f_.ranges[k].where) + "\n";
+      out_ += "      - " + scalar(f_.ranges[k].cidr.to_string()) + comment(f_.ranges[k]) + "\n";
       auto it = conflicts_.find(k);
       if (it == conflicts_.end()) continue;
       for (auto c : it->second) {

@@ -1,8 +1,10 @@
 #include <cidrcheck/io/read_file.hpp>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +14,20 @@ namespace {
 
 auto over_limit(std::size_t max_bytes, const char* limit_name) -> std::string {
   return std::string("file is larger than the ") + limit_name + " limit of " + std::to_string(max_bytes) + " bytes";
+}
+
+// A named pipe, opened with O_NONBLOCK: reads its first byte into text, or
+// returns why not. With no writer, a read would wait for one for ever: that is
+// an error. A writer counts from the moment it opens (or waits to open) the
+// pipe, so a program started before cidrcheck is seen, and its data waited for.
+auto start_named_pipe(int fd, std::string& text, std::size_t max_bytes, const char* limit_name) -> std::string {
+  char first = 0;
+  ssize_t n = ::read(fd, &first, 1);
+  if (n == 0) return "is a named pipe (FIFO) that no program writes to: reading it would wait for ever";
+  if (n < 0) return errno == EAGAIN ? std::string() : std::string("cannot read: ") + std::strerror(errno);
+  if (max_bytes == 0) return over_limit(max_bytes, limit_name);
+  text.push_back(first);
+  return {};
 }
 
 }  // namespace
@@ -24,14 +40,19 @@ auto read_file(const std::string& path, std::size_t max_bytes, const char* limit
     return out;
   }
   bool is_stdin = path == "-";
-  int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // A named pipe opens at once with O_NONBLOCK, where it would wait for a
+  // writer; a stream this process holds (a pipe of `<(...)`) has one already.
+  bool stream = is_stdin || descriptor_alias(path).has_value();
+  int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (stream ? 0 : O_NONBLOCK));
   if (fd < 0) {
     out.error = std::string("cannot open: ") + std::strerror(errno);
     return out;
   }
   struct stat st {};
   if (::fstat(fd, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) {
+    if (S_ISFIFO(st.st_mode) && !stream) {
+      out.error = start_named_pipe(fd, out.text, max_bytes, limit_name);
+    } else if (S_ISDIR(st.st_mode)) {
       out.error = "is a directory";
     } else if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > max_bytes) {
       out.error = over_limit(max_bytes, limit_name);
@@ -39,6 +60,7 @@ auto read_file(const std::string& path, std::size_t max_bytes, const char* limit
       out.text.reserve(static_cast<std::size_t>(st.st_size));
     }
   }
+  if (!stream) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // from here on, reads wait for data
   char buf[1 << 16];
   while (out.error.empty()) {
     ssize_t n = ::read(fd, buf, sizeof buf);
@@ -58,6 +80,21 @@ auto read_file(const std::string& path, std::size_t max_bytes, const char* limit
   if (!is_stdin) ::close(fd);
   if (!out.error.empty()) out.text.clear();
   return out;
+}
+
+auto descriptor_alias(std::string_view path) -> std::optional<int> {
+  auto normal = std::filesystem::path(path).lexically_normal().string();
+  if (normal == "/dev/stdin") return 0;
+  if (normal == "/dev/stdout") return 1;
+  if (normal == "/dev/stderr") return 2;
+  for (std::string_view folder : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (!normal.starts_with(folder)) continue;
+    auto digits = std::string_view(normal).substr(folder.size());
+    int fd = -1;
+    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), fd);
+    if (error == std::errc() && end == digits.data() + digits.size() && !digits.empty() && fd >= 0) return fd;
+  }
+  return std::nullopt;
 }
 
 }  // namespace cidrcheck

@@ -105,6 +105,14 @@ def main():
             check(visible == counts[owner], f"{fleet.name}: filter {owner!r} shows {visible} rows, not {counts[owner]}")
             check(f'<span id="shown">{visible}</span>' in dom, f"{fleet.name}: the count of shown rows")
 
+    # A link whose filter holds a bad percent-escape (issue 28, item 21): the filter is taken as written,
+    # the script runs to its end (b92d7c3's threw in decodeURIComponent and left the filters unwired).
+    page = scratch / (fleets[0].stem + ".html")
+    dom, console = browse(browser, page.as_uri() + "#filter=%E0%A4%A", profile, "--dump-dom")
+    check(not console, f"bad escape: console messages: {console}")
+    check('data-ready="yes"' in dom, "bad escape: the page's script did not finish")
+    check('<span id="shown">0</span>' in dom, "bad escape: the filter was not applied as written")
+
     # A screenshot of the first page, to look at; CIDRCHECK_UPDATE_DOCS=1 puts it in docs/images.
     shot = scratch / "html-report-screenshot.png"
     browse(browser, (scratch / (fleets[0].stem + ".html")).as_uri(), profile, f"--screenshot={shot}",

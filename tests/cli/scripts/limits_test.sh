@@ -74,6 +74,19 @@ expect_limit max-findings "error: the fleet has more than the max-findings limit
   check --max-findings 6 fleet.yaml
 expect_read max-findings check --max-findings 7 fleet.yaml
 expect_limit max-findings "the max-findings limit of 1 findings" plan --max-findings 1 fleet.yaml
+# Quiet pairs no grouping skips (one network's 20 routes to one owner from 20
+# routers, and each against that owner's range: 210 pairs, no finding) are
+# bounded at 100 times max-findings.
+{
+  echo "version: 1"
+  echo "clusters: [{name: x, network: 10.20.0.0/16, pods: [], services: []}]"
+  echo "networks: [{name: vpn, type: vpn, cidrs: [192.168.0.0/24], routes: ["
+  for k in $(seq 1 20); do echo "  {cidr: 10.20.0.0/16, to: x, advertised_by: r$k},"; done
+  echo "]}]"
+} >routes.yaml
+expect_limit max-findings "error: the fleet has more than 200 overlapping pairs of ranges that are no finding (100 times the max-findings limit of 2)" \
+  check --max-findings 2 routes.yaml
+expect_read max-findings check --max-findings 3 routes.yaml
 
 # max-errors: reading stops after N errors, with a last line that says so.
 {
@@ -160,6 +173,40 @@ expect_limit max-nodes "more than the max-nodes limit of 5000000 nodes" check --
   printf '*big]\n'
 } >scalar.yaml
 expect_limit max-file-bytes "holds more text than the max-file-bytes limit of 33554432" check scalar.yaml
+
+# Issue 28: what was exponential, quadratic or unbounded (bench/gen_hostile.py writes the inputs;
+# timeout 120 turns b92d7c3's hang into a failure, not a measurement: bench/hostile_scaling.py times them).
+gen() { /usr/bin/python3 "$repo/bench/gen_hostile.py" "$@"; }
+# A Terraform plan of 12 nested module calls of 6 variables each (6^12 walks when resolved afresh):
+# read at the defaults, by import and by check; the subnet is placed in its VPC (no note that it is unknown).
+gen tfplan-nested 12 6 nested.json
+expect_read max-nodes import terraform-plan nested.json
+grep -q "known only after apply" err && fail "nested plan: the subnet's VPC was not found: $(cat err)"
+expect_read max-nodes check terraform-plan:nested.json
+# What the resolution still walks counts against max-nodes: 200 instances whose variable leads to
+# 200 VPCs are 40,000 targets from a file of 4,000 nodes. Positioned at the expression.
+gen tfplan-wide 200 wide.json
+expect_limit max-nodes "wide.json:1:" import terraform-plan wide.json --max-nodes 10000
+grep -qF "error: terraform-plan: following references through module arguments and outputs walks more than the max-nodes limit of 10000 nodes" err ||
+  fail "max-nodes: the resolution's limit message: $(cat err)"
+expect_read max-nodes import terraform-plan wide.json --max-nodes 100000
+# A baseline of 4 million objects in one array (the DOM parser with a callback rescanned the array as each ended).
+gen baseline 4000000 values.json
+expect_read max-nodes check --baseline values.json fleet.yaml
+# Names and pin patterns: at most 1,024 bytes.
+long=$(head -c 1025 /dev/zero | tr '\0' 'n')
+printf 'version: 1\nclusters:\n  - {name: %s, pods: 10.0.0.0/16}\n' "$long" >long-name.yaml
+expect_limit invalid "long-name.yaml:3:12: error: invalid name" check long-name.yaml
+grep -qF "a name is at most 1024 bytes long, not 1025" err || fail "name length: $(cat err)"
+printf 'version: 1\nclusters:\n  - {name: %s, pods: 10.0.0.0/16}\n' "${long:1}" >name-1024.yaml
+expect_read invalid check name-1024.yaml
+printf 'version: 1\nclusters:\n  - {name: a, pods: 10.0.0.0/16}\nplan:\n  pin: ["%s"]\n' "$long" >long-pin.yaml
+expect_limit pin "long-pin.yaml:5:9: error: a pin is at most 1024 bytes long, as a name is, not 1025" plan long-pin.yaml
+expect_limit pin "--pin: a pin is at most 1024 bytes long, as a name is, not 1025" plan --pin "$long" fleet.yaml
+# set alloc: a block count past max-blocks is refused before any block is taken.
+expect_limit max-blocks "--count 18446744073709551615 blocks is more than the max-blocks limit of 10000000" \
+  set alloc --within ::/0 --length 128 --count 18446744073709551615 list.txt
+expect_read max-blocks set alloc --within ::/0 --length 128 --count 1000 --max-blocks 1000 list.txt
 
 if [ "$failures" -ne 0 ]; then
   echo "limits_test: $failures failures" >&2

@@ -145,7 +145,10 @@ void import_aws_eks(source_reader& in, const std::vector<std::uint32_t>& roots, 
     add_claim(o, range_role::network, claim_kind::additional,
               remote_cidrs(in, cluster->at({"remoteNetworkConfig", "remoteNodeNetworks"}), "remoteNodeNetworks"));
     if (auto vpc = cluster->at({"resourcesVpcConfig", "vpcId"})) {
-      if (auto id = in.text(vpc, "vpcId")) o.links.push_back({*id, "VPC", in.where(*vpc), {}});
+      if (auto id = in.text(vpc, "vpcId")) {
+        o.links.push_back({*id, "VPC", in.where(*vpc), {}});
+        set_runs_in(o, *id, in.where(*vpc));
+      }
     }
   }
 }

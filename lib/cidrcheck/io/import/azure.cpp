@@ -5,6 +5,7 @@
 
 #include "../kube_version.hpp"
 
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include "importers.hpp"
 
@@ -86,6 +87,12 @@ void read_aks(source_reader& in, std::uint32_t node, import_result& out) {
     auto vnet = subnet ? azure_vnet_name(*subnet) : "";
     bool linked = std::any_of(o.links.begin(), o.links.end(), [&](const owner_link& l) { return l.owner == vnet; });
     if (!vnet.empty() && !linked) o.links.push_back({vnet, "virtual network", in.where(*subnet_node), {}});
+    if (!vnet.empty() && !set_runs_in(o, vnet, in.where(*subnet_node))) {
+      in.yaml().report(severity::warning, *subnet_node, diag::membership,
+                       "an agent pool of cluster " + printable(o.value.name) + " is in virtual network " +
+                           printable(vnet) + ", not the first pool's " + printable(o.value.runs_in) +
+                           ": cidrcheck places the cluster in " + printable(o.value.runs_in));
+    }
   }
   if (nodes_where) {
     o.value.nodes = nodes;

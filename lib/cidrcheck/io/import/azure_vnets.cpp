@@ -1,4 +1,5 @@
-// az network vnet list|show (JSON). az prints a virtual network's properties,
+// az network vnet list|show (JSON), and az network vnet peering list (one
+// network's peerings: azure-peerings). az prints a virtual network's properties,
 // and those of its subnets and peerings, beside its name and id; the ARM API
 // (and tools that print its resources) nests them under "properties": both
 // read. A virtual network is named "group/name" in lower case, as aks and the
@@ -11,6 +12,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace cidrcheck::detail {
 
@@ -56,6 +58,14 @@ class vnet_reader {
     auto name = in_.text(top->get("name"), "name");
     if (!name) return;
     auto id = in_.text(top->get("id"), "id");
+    // A subnet listed as a resource of its own (`az network vnet subnet list`,
+    // type Microsoft.Network/virtualNetworks/subnets): its network's, by its ID.
+    auto type = in_.text(top->get("type"), "type");
+    if ((type && lower(*type) == "microsoft.network/virtualnetworks/subnets") ||
+        (!type && id && lower(*id).find("/subnets/") != std::string::npos)) {
+      read_child_subnet(*top, *name, id.value_or(""));
+      return;
+    }
     auto group = in_.text(top->get("resourceGroup"), "resourceGroup");
     std::string key = id ? azure_vnet_name(*id) : "";
     if (key.empty() && group) key = azure_vnet_name("/resourceGroups/" + *group + "/virtualNetworks/" + *name);
@@ -96,13 +106,64 @@ class vnet_reader {
     for (auto item : in_.items(p->get("virtualNetworkPeerings"), "virtualNetworkPeerings")) read_peering(item, key);
   }
 
+  // `az network vnet peering list`: one network's peerings, named by their IDs
+  // (".../virtualNetworks/LOCAL/virtualNetworkPeerings/NAME").
+  void read_listed_peering(std::uint32_t item) {
+    auto top = in_.object_at(item, "a peering");
+    if (!top) return;
+    auto id = in_.text(top->get("id"), "id");
+    auto local = id ? azure_vnet_name(*id) : "";
+    if (local.empty()) {
+      in_.wrong_document(item, "a peering with the id of its virtual network's peering (.../virtualNetworks/NAME/virtualNetworkPeerings/PEERING)");
+      return;
+    }
+    read_peering(item, local);
+  }
+
+  // A subnet of a network, listed apart from it: a range inside that network
+  // (another source, or the network's own entry in this file, states its space).
+  void read_child_subnet(const source_reader::object& subnet, const std::string& name, const std::string& id) {
+    auto key = azure_vnet_name(id);
+    if (key.empty()) {
+      in_.error(subnet.node(), diag::missing_key, "subnet " + name + " has no id naming its virtual network");
+      return;
+    }
+    auto sp = properties(subnet, "properties of a subnet");
+    if (!sp) return;
+    auto what = "subnet " + name + " of " + key;
+    auto prefixes = sp->get("addressPrefixes") ? in_.ranges(sp->get("addressPrefixes"), "addressPrefixes of " + what)
+                                               : in_.ranges(sp->get("addressPrefix"), "addressPrefix of " + what);
+    if (prefixes.empty() && !sp->get("addressPrefixes") && !sp->get("addressPrefix")) {
+      in_.yaml().report(severity::warning, subnet.node(), diag::import_unplaced, what + " has no address prefix: left out");
+      return;
+    }
+    subnets_[key + "|" + lower(name)] = prefixes;
+    child_subnets_.emplace_back(key, in_.where(subnet.node()), std::move(prefixes));
+  }
+
   // Adds a connection per peered pair (Azure lists a peering on each side:
   // one connection for both), and a network for a remote virtual network the
   // file does not list, from the address space the peering gives for it.
   void finish() {
+    // Subnets listed apart lie in their network: this file's, or one another source describes.
+    for (auto& [key, where, prefixes] : child_subnets_) {
+      auto [it, added] = owners_.emplace(key, out_.owners.size());
+      if (added) {
+        auto& o = add_owner(out_, key, owner_kind::network, "vnet", where);
+        o.value.description = "Azure virtual network, known from its subnets, from az network vnet subnet list";
+      }
+      add_claim(out_.owners[it->second], range_role::external, claim_kind::within, std::move(prefixes));
+    }
     std::set<std::pair<std::string, std::string>> connected;
     std::map<std::string, std::size_t> remote_only;  // owner name -> out_.owners
     for (auto& p : peerings_) {
+      if (!p.complete && !owners_.contains(p.local)) {
+        in_.yaml().report(severity::note, p.node, diag::unread_value,
+                          "subnet peering " + p.name + " of " + p.local + " (peerCompleteVnets false) connects named "
+                          "subnets, which this file does not list: read it from `az network vnet list` (azure-vnets): "
+                          "no connection");
+        continue;
+      }
       if (!p.complete) {
         subnet_routes(p);
         continue;
@@ -231,9 +292,28 @@ class vnet_reader {
   std::map<std::string, std::size_t> owners_;  // owner name -> out_.owners, the networks this file lists
   std::vector<peering> peerings_;
   std::map<std::string, std::vector<imported_range>> subnets_;  // "owner|subnet name" (lower case) -> its prefixes
+  std::vector<std::tuple<std::string, source_location, std::vector<imported_range>>> child_subnets_;  // network, where, prefixes
 };
 
 }  // namespace
+
+void import_azure_peerings(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
+  vnet_reader reader(in, out);
+  for (auto root : roots) {
+    if (in.yaml().is_null(root)) continue;
+    auto list = root;
+    if (in.yaml().node(root).kind == yaml_kind::mapping) {
+      auto top = in.object_at(root, "a peering");
+      if (top && top->get("value")) list = *top->get("value");  // the REST API's {"value": [...]}
+    }
+    if (in.yaml().node(list).kind == yaml_kind::sequence) {
+      for (auto item : in.items(list, "the list")) reader.read_listed_peering(item);
+    } else {
+      reader.read_listed_peering(root);
+    }
+  }
+  reader.finish();
+}
 
 void import_azure_vnets(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
   vnet_reader reader(in, out);

@@ -1,5 +1,6 @@
-// gcloud container clusters describe|list and gcloud compute networks subnets
-// describe|list, with --format=json (or yaml).
+// gcloud container clusters describe|list, gcloud compute networks subnets
+// describe|list and gcloud compute networks peerings list, with --format=json
+// (or yaml).
 
 #include "../kube_version.hpp"
 
@@ -8,6 +9,7 @@
 #include "importers.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace cidrcheck::detail {
 
@@ -118,6 +120,17 @@ void read_gke(source_reader& in, std::uint32_t node, import_result& out) {
       o.links.push_back(std::move(link));
     }
   }
+  // The VPC network it runs in: networkConfig.network's path, else the name
+  // `network` in the project of the cluster's selfLink.
+  auto self = in.text(c->get("selfLink"), "selfLink").value_or("");
+  for (auto at : {c->at({"networkConfig", "network"}), c->get("network")}) {
+    auto text = in.text(at, "network");
+    auto network = text ? gcp_network_name(*text, segment_after(self, "projects")) : "";
+    if (!network.empty()) {
+      set_runs_in(o, network, in.where(*at));
+      break;
+    }
+  }
 }
 
 void read_subnet(source_reader& in, std::uint32_t node, import_result& out) {
@@ -139,6 +152,7 @@ void read_subnet(source_reader& in, std::uint32_t node, import_result& out) {
     return;
   }
   auto& o = add_owner(out, owner_name, owner_kind::network, "gcp-subnet", in.where(node));
+  o.part_of = gcp_network_name(network);
   auto net = std::string_view(network).substr(network.rfind('/') + 1);
   o.value.description = "GCP subnet" + (net.empty() ? "" : " of network " + std::string(net)) +
                         ", from gcloud compute networks subnets list";
@@ -160,12 +174,28 @@ void read_subnet(source_reader& in, std::uint32_t node, import_result& out) {
 
 }  // namespace
 
+auto gcp_network_name(std::string_view path) -> std::string {
+  auto project = segment_after(path, "projects");
+  auto name = segment_after(path, "networks");
+  if (project.empty() || name.empty()) return {};
+  return std::string(project) + "/" + std::string(name);
+}
+
 auto gcp_subnet_name(std::string_view path) -> std::string {
   auto project = segment_after(path, "projects");
   auto region = segment_after(path, "regions");
   auto name = segment_after(path, "subnetworks");
   if (project.empty() || region.empty() || name.empty()) return {};
   return std::string(project) + "/" + std::string(region) + "/" + std::string(name);
+}
+
+auto gcp_network_name(std::string_view path, std::string_view project) -> std::string {
+  auto in_path = segment_after(path, "projects");
+  auto name = segment_after(path, "networks");
+  if (in_path.empty() && name.empty() && path.find('/') == std::string_view::npos) name = path;  // a bare name
+  if (!in_path.empty()) project = in_path;
+  if (project.empty() || name.empty()) return {};
+  return std::string(project) + "/" + std::string(name);
 }
 
 void import_gke(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
@@ -177,6 +207,64 @@ void import_gke(source_reader& in, const std::vector<std::uint32_t>& roots, impo
 void import_gcp_subnets(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
   for (auto root : roots) {
     each_object(in, root, "a subnet, or a list of subnets", [&](std::uint32_t k) { read_subnet(in, k, out); });
+  }
+}
+
+// gcloud compute networks peerings list --format=json: the networks that
+// have peerings, each with its `peerings` (the Network resource's
+// NetworkPeering: name, network (the peer's URL), state ACTIVE or INACTIVE,
+// stateDetails); older gcloud versions print the peerings themselves, each
+// with a `source_network` (googlecloudsdk's peerings list command adds it).
+// An ACTIVE peering joins the two networks: a connection between their
+// names, PROJECT/NETWORK, which stand for their subnets (part_of).
+void import_gcp_peerings(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
+  std::set<std::pair<std::string, std::string>> connected;
+  auto peering = [&](std::uint32_t node, const std::string& local) {
+    auto p = in.object_at(node, "a peering");
+    if (!p) return;
+    auto name = in.text(p->get("name"), "name").value_or("a peering without a name");
+    auto peer_node = p->get("network");
+    auto peer_url = in.text(peer_node, "network");
+    auto peer = peer_url ? gcp_network_name(*peer_url) : "";
+    if (peer.empty()) {
+      in.error(peer_node.value_or(node), diag::invalid_value,
+               "peering " + name + " of " + local + " names no peer network (network: projects/P/global/networks/N)");
+      return;
+    }
+    auto state_node = p->get("state");
+    auto state = in.text(state_node, "state");
+    if (state != "ACTIVE") {
+      in.yaml().report(severity::note, state_node.value_or(node), diag::import_inactive,
+                       "peering " + name + " of " + local + " to " + peer + " is " + state.value_or("in no state") +
+                           ", not ACTIVE: no connection");
+      return;
+    }
+    if (!connected.emplace(std::min(local, peer), std::max(local, peer)).second) return;  // listed on both sides
+    imported_connection c;
+    c.value.name = name;
+    c.value.via = "peering";
+    c.value.where = in.where(node);
+    c.value.description = "GCP VPC Network Peering, from gcloud compute networks peerings list";
+    c.members = {{local, in.where(node)}, {peer, in.where(*peer_node)}};
+    out.connections.push_back(std::move(c));
+  };
+  for (auto root : roots) {
+    each_object(in, root, "networks with their peerings", [&](std::uint32_t k) {
+      auto o = in.object_at(k, "a network");
+      if (!o) return;
+      if (auto source = o->get("source_network")) {
+        auto local = gcp_network_name(in.text(source, "source_network").value_or(""));
+        if (!local.empty()) peering(k, local);
+        return;
+      }
+      auto self = in.text(o->get("selfLink"), "selfLink");
+      auto local = self ? gcp_network_name(*self) : "";
+      if (local.empty() || !o->get("peerings")) {
+        in.wrong_document(k, "a network with a selfLink and peerings");
+        return;
+      }
+      for (auto item : in.items(o->get("peerings"), "peerings")) peering(item, local);
+    });
   }
 }
 

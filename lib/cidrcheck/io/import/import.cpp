@@ -14,7 +14,7 @@ namespace cidrcheck {
 
 namespace {
 
-constexpr std::array<import_kind_info, 18> kinds{{
+constexpr std::array<import_kind_info, 24> kinds{{
     {import_kind::aws_vpcs, "aws-vpcs", "aws ec2 describe-vpcs",
      "the CIDR blocks of each VPC, IPv4 and IPv6, that are associated"},
     {import_kind::aws_eks, "aws-eks", "aws eks describe-cluster --name NAME",
@@ -51,12 +51,26 @@ constexpr std::array<import_kind_info, 18> kinds{{
      "each subnet's IPv4 and associated IPv6 blocks, as ranges inside its VPC"},
     {import_kind::azure_vnets, "azure-vnets", "az network vnet list",
      "each virtual network's address space and subnets; Connected peerings as connections"},
+    {import_kind::aws_peerings, "aws-peerings", "aws ec2 describe-vpc-peering-connections",
+     "active VPC peerings as connections, each VPC with the CIDR blocks the peering lists"},
+    {import_kind::aws_tgw, "aws-tgw",
+     "aws ec2 describe-transit-gateway-attachments (with describe-transit-gateway-route-tables, "
+     "search-transit-gateway-routes)",
+     "each transit gateway route table as a connection of the attachments it serves and routes to"},
+    {import_kind::aws_route_tables, "aws-route-tables", "aws ec2 describe-route-tables",
+     "each VPC's routes toward a peering, transit gateway or VPN gateway"},
+    {import_kind::gcp_peerings, "gcp-peerings", "gcloud compute networks peerings list --format=json",
+     "ACTIVE VPC Network Peerings as connections of the two networks' subnets"},
+    {import_kind::azure_peerings, "azure-peerings", "az network vnet peering list --resource-group GROUP --vnet-name NAME",
+     "a virtual network's Connected peerings as connections"},
+    {import_kind::istio, "istio", "istioctl create-remote-secret --name NAME",
+     "the mesh the remote secrets make: a connection of the cluster they are applied to and each remote cluster"},
 }};
 
 using importer = void (*)(detail::source_reader&, const std::vector<std::uint32_t>&, detail::import_result&);
 
 // Indexed by import_kind, like `kinds`.
-constexpr std::array<importer, 18> importers{{
+constexpr std::array<importer, 24> importers{{
     detail::import_aws_vpcs,
     detail::import_aws_eks,
     detail::import_gke,
@@ -75,6 +89,12 @@ constexpr std::array<importer, 18> importers{{
     nullptr,  // netbox-csv: CSV, not YAML; read_import() reads it with import_netbox_csv()
     detail::import_aws_subnets,
     detail::import_azure_vnets,
+    detail::import_aws_peerings,
+    detail::import_aws_tgw,
+    detail::import_aws_route_tables,
+    detail::import_gcp_peerings,
+    detail::import_azure_peerings,
+    detail::import_istio,
 }};
 
 auto is_kind_word(std::string_view word) -> bool {
@@ -114,8 +134,10 @@ auto find_import_kind(std::string_view name) noexcept -> std::optional<import_ki
 
 auto names_cluster_after_file(import_kind kind) noexcept -> bool {
   return kind == import_kind::kubectl || kind == import_kind::kubeadm || kind == import_kind::kubectl_services ||
-         kind == import_kind::kubeadm_config || kind == import_kind::cilium;
+         kind == import_kind::kubeadm_config || kind == import_kind::cilium || kind == import_kind::istio;
 }
+
+auto names_route_table(import_kind kind) noexcept -> bool { return kind == import_kind::aws_tgw; }
 
 auto parse_source_spec(std::string_view spec) -> source_spec {
   source_spec out;
@@ -215,17 +237,20 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
     -> import_result {
   import_result out;
   auto first_new = diagnostics.size();
-  if (!cluster.empty() && !names_cluster_after_file(kind)) {
+  if (!cluster.empty() && !names_cluster_after_file(kind) && !names_route_table(kind)) {
     diagnostics.push_back({severity::error, diag::usage,
                            "'" + std::string(info(kind).name) + "=" + cluster + ":' names a cluster, but " +
                                std::string(info(kind).name) +
-                               " exports name their own: only the kinds of Kubernetes objects and kubeadm files take a name",
+                               " exports name their own: only the kinds of Kubernetes objects, kubeadm files and Istio "
+                               "remote secrets take a name (and aws-tgw, the route table its routes are of)",
                            {name, 0, 0}, {}});
     return out;
   }
   std::string text(input);
   bool csv = kind == import_kind::netbox_csv;
-  bool json = !csv && (kind == import_kind::tailscale || looks_like_json(text));
+  // HuJSON (a Tailscale policy) is JSON to looks_like_json(); the tailscale
+  // kind's YAML documents (Connectors, Headscale's configuration) are not.
+  bool json = !csv && looks_like_json(text);
   if (json) {
     if (auto open = prepare_json(text, kind == import_kind::tailscale)) {
       auto [line, column] = position_of(text, *open);
@@ -266,7 +291,7 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
   }
   bool errors = std::any_of(diagnostics.begin() + static_cast<std::ptrdiff_t>(first_new), diagnostics.end(),
                             [](const diagnostic& d) { return d.level == severity::error; });
-  if (out.owners.empty() && !errors) {
+  if (out.owners.empty() && out.connections.empty() && !errors) {
     diagnostics.push_back({severity::warning, diag::import_empty, "the file lists nothing cidrcheck reads",
                            {name, 0, 0}, {}});
   }

@@ -64,8 +64,13 @@ void read_cluster(source_reader& in, const source_reader::object& doc, import_re
     }
   }
   add_claim(o, range_role::network, claim_kind::within, std::move(subnets));
+  // networkID names the existing network the cluster runs in (an AWS VPC id
+  // takes its blocks from an aws-vpcs export).
   if (auto id = field("networkID")) {
-    if (auto vpc = in.text(id, "networkID"); vpc && vpc->starts_with("vpc-")) o.links.push_back({*vpc, "VPC", in.where(*id), {}});
+    if (auto existing = in.text(id, "networkID")) {
+      set_runs_in(o, *existing, in.where(*id));
+      if (existing->starts_with("vpc-")) o.links.push_back({*existing, "VPC", in.where(*id), {}});
+    }
   }
 
   // Pods and services: the spec's own fields and the components' flags, which a
@@ -77,6 +82,9 @@ void read_cluster(source_reader& in, const source_reader::object& doc, import_re
               drop_everything(in.ranges(spec->at({component, "clusterCIDR"}), "clusterCIDR")));
   }
   bool has_pods = o.claims.size() > pod_claims;
+  // kube-proxy's mode (KubeProxyConfig.ProxyMode, `proxyMode`, kubernetes/kops
+  // pkg/apis/kops/componentconfig.go), where the spec sets it.
+  if (auto mode = kube_proxy_mode(in, spec->at({"kubeProxy", "proxyMode"}))) o.value.kube_proxy_mode = *mode;
   std::size_t service_claims = o.claims.size();
   add_claim(o, range_role::services, claim_kind::exact,
             in.ranges(field("serviceClusterIPRange"), "serviceClusterIPRange"));

@@ -85,7 +85,10 @@ void import_kubeadm(source_reader& in, const std::vector<std::uint32_t>& roots, 
     return;
   }
   auto& o = read_cluster_configuration(in, *config, out);
-  if (proxy) add_claim(o, range_role::pods, claim_kind::exact, in.ranges(proxy->get("clusterCIDR"), "clusterCIDR"));
+  if (proxy) {
+    add_claim(o, range_role::pods, claim_kind::exact, in.ranges(proxy->get("clusterCIDR"), "clusterCIDR"));
+    if (auto mode = kube_proxy_mode(in, proxy->get("mode"))) o.value.kube_proxy_mode = *mode;
+  }
   if (kubelet) {
     auto dns = in.items(kubelet->get("clusterDNS"), "clusterDNS");
     if (!dns.empty()) {

@@ -12,6 +12,7 @@
 #include "importers.hpp"
 
 #include <cidrcheck/io/diagnostic_code.hpp>
+#include <functional>
 #include <tuple>
 
 namespace cidrcheck::detail {
@@ -81,6 +82,44 @@ auto find_configuration(source_reader& in, std::uint32_t node, std::optional<std
 
 }  // namespace
 
+void read_embedded(source_reader& in, std::uint32_t data, std::string_view what,
+                   const std::function<void(source_reader&, const std::vector<std::uint32_t>&)>& read) {
+  auto text = in.text(data, what);
+  if (!text) return;
+  const auto& scalar = in.yaml().node(data);
+  const auto& input = in.input();
+  embedding at;
+  at.line = scalar.line;
+  at.column = scalar.column;
+  // Only a block scalar ('|' or '>' at its start) keeps the text's line breaks at the outer file's.
+  auto start = line_start(input.text, scalar.line);
+  if (start) *start += scalar.column - 1;
+  at.block = start && *start < input.text.size() && (input.text[*start] == '|' || input.text[*start] == '>');
+  if (at.block) at.indent = block_indent(input.text, line_start(input.text, scalar.line + 1).value_or(input.text.size()));
+
+  std::vector<diagnostic> parsed;
+  auto doc = parse_yaml(*text, in.file(), input.limits, parsed);
+  for (auto& d : parsed) {
+    std::tie(d.where.line, d.where.column) = at.map(d.where.line, d.where.column);
+    d.message = "in " + std::string(what) + ": " + d.message;
+    in.yaml().add(std::move(d));
+  }
+  if (!parsed.empty()) return;
+  for (auto& n : doc.nodes) {
+    std::tie(n.line, n.column) = at.map(n.line, n.column);
+    if (at.block) {
+      std::tie(n.end_line, n.end_column) = at.map(n.end_line, n.end_column);
+    } else {
+      n.end_line = 0;  // not on the scalar's line: no column span is known
+    }
+  }
+  auto* diagnostics = input.diagnostics;
+  if (!diagnostics) return;
+  yaml_reader r(doc, in.file(), *diagnostics, input.visit_budget, input.limits.max_errors);
+  source_reader inner(r, in.kind(), in.file(), in.cluster());
+  read(inner, doc.roots);
+}
+
 void import_kubeadm_config(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
   std::optional<std::uint32_t> data, other_configmap, first_root;
   for (auto root : roots) {
@@ -101,61 +140,30 @@ void import_kubeadm_config(source_reader& in, const std::vector<std::uint32_t>& 
     }
     return;
   }
-  auto text = in.text(data, "data.ClusterConfiguration");
-  if (!text) return;
-  const auto& scalar = in.yaml().node(*data);
-  const auto& input = in.input();
-  embedding at;
-  at.line = scalar.line;
-  at.column = scalar.column;
-  // Only a block scalar ('|' or '>' at its start) keeps the text's line breaks at the outer file's.
-  auto start = line_start(input.text, scalar.line);
-  if (start) *start += scalar.column - 1;
-  at.block = start && *start < input.text.size() && (input.text[*start] == '|' || input.text[*start] == '>');
-  if (at.block) at.indent = block_indent(input.text, line_start(input.text, scalar.line + 1).value_or(input.text.size()));
-
-  std::vector<diagnostic> parsed;
-  auto doc = parse_yaml(*text, in.file(), input.limits, parsed);
-  for (auto& d : parsed) {
-    std::tie(d.where.line, d.where.column) = at.map(d.where.line, d.where.column);
-    d.message = "in data.ClusterConfiguration: " + d.message;
-    in.yaml().add(std::move(d));
-  }
-  if (!parsed.empty()) return;
-  for (auto& n : doc.nodes) {
-    std::tie(n.line, n.column) = at.map(n.line, n.column);
-    if (at.block) {
-      std::tie(n.end_line, n.end_column) = at.map(n.end_line, n.end_column);
-    } else {
-      n.end_line = 0;  // not on the scalar's line: no column span is known
+  read_embedded(in, *data, "data.ClusterConfiguration", [&](source_reader& inner, const std::vector<std::uint32_t>& inner_roots) {
+    std::optional<source_reader::object> config;
+    for (auto root : inner_roots) {
+      if (inner.yaml().is_null(root)) continue;
+      auto o = inner.document(root, "a kubeadm ClusterConfiguration in data.ClusterConfiguration");
+      if (!o) return;
+      auto kind = inner.text(o->get("kind"), "kind");
+      auto api = inner.text(o->get("apiVersion"), "apiVersion").value_or("");
+      if (kind != "ClusterConfiguration" || !api.starts_with("kubeadm.k8s.io/")) {
+        inner.error(root, diag::import_format,
+                    "data.ClusterConfiguration holds no kubeadm ClusterConfiguration (apiVersion "
+                    "kubeadm.k8s.io/v1beta3 or v1beta4, kind ClusterConfiguration)");
+        return;
+      }
+      config = o;
+      break;
     }
-  }
-  auto* diagnostics = input.diagnostics;
-  if (!diagnostics) return;
-  yaml_reader r(doc, in.file(), *diagnostics, input.visit_budget, input.limits.max_errors);
-  source_reader inner(r, in.kind(), in.file(), in.cluster());
-  std::optional<source_reader::object> config;
-  for (auto root : doc.roots) {
-    if (r.is_null(root)) continue;
-    auto o = inner.document(root, "a kubeadm ClusterConfiguration in data.ClusterConfiguration");
-    if (!o) return;
-    auto kind = inner.text(o->get("kind"), "kind");
-    auto api = inner.text(o->get("apiVersion"), "apiVersion").value_or("");
-    if (kind != "ClusterConfiguration" || !api.starts_with("kubeadm.k8s.io/")) {
-      inner.error(root, diag::import_format,
-                  "data.ClusterConfiguration holds no kubeadm ClusterConfiguration (apiVersion "
-                  "kubeadm.k8s.io/v1beta3 or v1beta4, kind ClusterConfiguration)");
+    if (!config) {
+      in.error(*data, diag::import_format, "data.ClusterConfiguration is empty");
       return;
     }
-    config = o;
-    break;
-  }
-  if (!config) {
-    in.error(*data, diag::import_format, "data.ClusterConfiguration is empty");
-    return;
-  }
-  auto& o = read_cluster_configuration(inner, *config, out);
-  o.value.description = "kubeadm cluster, from its kubeadm-config ConfigMap";
+    auto& o = read_cluster_configuration(inner, *config, out);
+    o.value.description = "kubeadm cluster, from its kubeadm-config ConfigMap";
+  });
 }
 
 }  // namespace cidrcheck::detail

@@ -8,6 +8,14 @@
 // hosts, acls and grants name destinations: one inside an approved route or the
 // tailnet's own space is reached that way; any other is a warning naming it,
 // since no approved route carries it. O(n log n) in the entries of the policy.
+// The same kind reads what else says how a tailnet routes, in YAML:
+// - the Tailscale Kubernetes operator's Connectors (tailscale.com/v1alpha1,
+//   tailscale/tailscale k8s-operator/api.md): spec.subnetRouter.advertiseRoutes,
+//   routes of the tailnet advertised by the Connector (spec.hostname, else its
+//   name); an exit node (spec.exitNode) routes everything and is not checked;
+// - Headscale's configuration (juanfont/headscale config-example.yaml):
+//   `prefixes` (v4, v6; `ip_prefixes` before 0.23), the tailnet's own space
+//   where a Headscale server numbers it instead of Tailscale's defaults.
 
 #include "importers.hpp"
 
@@ -97,10 +105,71 @@ class policy_reader {
 
 }  // namespace
 
+namespace {
+
+// Connectors (a List of them, or single documents): their advertised routes.
+void read_connectors(source_reader& in, std::uint32_t node, std::vector<imported_route>& routes) {
+  auto o = in.object_at(node, "a Connector");
+  if (!o) return;
+  auto kind = in.text(o->get("kind"), "kind").value_or("");
+  if (kind.ends_with("List")) {
+    for (auto item : in.items(o->get("items"), "items")) read_connectors(in, item, routes);
+    return;
+  }
+  if (kind != "Connector") {
+    in.yaml().report(severity::note, node, diag::skipped,
+                     "skipped an object of kind " + (kind.empty() ? std::string("(none)") : kind) +
+                         ": tailscale reads Connectors, a policy file and Headscale's configuration");
+    return;
+  }
+  auto name = in.text(o->at({"spec", "hostname"}), "spec.hostname");
+  if (!name) name = in.text(o->at({"metadata", "name"}), "metadata.name");
+  auto advertiser = "Connector " + name.value_or("(unnamed)");
+  for (auto& r : in.ranges(o->at({"spec", "subnetRouter", "advertiseRoutes"}), "spec.subnetRouter.advertiseRoutes")) {
+    routes.push_back({std::move(r), advertiser, {}, "Connector spec.subnetRouter.advertiseRoutes"});
+  }
+  if (auto exit = o->at({"spec", "exitNode"}); in.flag(exit, "spec.exitNode").value_or(false)) {
+    in.yaml().report(severity::warning, *exit, diag::route_skipped,
+                     advertiser + " is an exit node: it routes all addresses, which cidrcheck does not check");
+  }
+}
+
+}  // namespace
+
 void import_tailscale(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
   const auto cgnat = prefix::parse("100.64.0.0/10");
   const auto ula = prefix::parse("fd7a:115c:a1e0::/48");
   for (auto root : roots) {
+    if (in.yaml().is_null(root)) continue;
+    if (in.yaml().node(root).kind == yaml_kind::mapping) {
+      auto top = in.object_at(root, "a document");
+      if (top && top->get("kind")) {
+        std::vector<imported_route> routes;
+        read_connectors(in, root, routes);
+        if (routes.empty()) continue;
+        auto& tailnet = add_owner(out, "tailscale", owner_kind::network, "tailscale", in.where(root));
+        tailnet.value.description = "the tailnet, from the Tailscale operator's Connectors";
+        tailnet.routes = std::move(routes);
+        continue;
+      }
+      if (top && top->get("server_url") && (top->get("prefixes") || top->get("ip_prefixes"))) {
+        std::vector<imported_range> space;
+        if (auto prefixes = in.object_at(top->get("prefixes"), "prefixes")) {
+          for (auto key : {"v4", "v6"}) {
+            if (auto r = in.range(prefixes->get(key), std::string("prefixes.") + key)) space.push_back(std::move(*r));
+          }
+        } else {
+          space = in.ranges(top->get("ip_prefixes"), "ip_prefixes");
+        }
+        auto& tailnet = add_owner(out, "tailscale", owner_kind::network, "tailscale", in.where(root));
+        tailnet.value.description = "the tailnet of the Headscale server " +
+                                    in.text(top->get("server_url"), "server_url").value_or("") +
+                                    ", from its configuration";
+        add_claim(tailnet, range_role::external, claim_kind::exact, std::move(space));
+        tailnet.value.declared.add(range_role::external);
+        continue;
+      }
+    }
     auto policy = in.document(root, "a policy file: a mapping of acls, grants, hosts, autoApprovers, ...");
     if (!policy) continue;
     policy_reader reader(in);

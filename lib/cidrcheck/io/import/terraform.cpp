@@ -47,6 +47,11 @@ void import_terraform(source_reader& in, const std::vector<std::uint32_t>& roots
       continue;
     }
     terraform_resources reader(in, out);
+    // Instances that hold their attributes flat ("tags.Name", "secondary_cidr_blocks.0"),
+    // as Terraform 0.11 wrote them and terraformer still writes them: the first one and a count.
+    std::optional<std::uint32_t> first_flat;
+    std::string first_flat_address;
+    std::size_t flat = 0;
     for (auto item : in.items(top->get("resources"), "resources")) {
       auto r = in.object_at(item, "a resource");
       if (!r) continue;
@@ -58,10 +63,25 @@ void import_terraform(source_reader& in, const std::vector<std::uint32_t>& roots
       for (auto k : in.items(r->get("instances"), "instances")) {
         auto instance = in.object_at(k, "an instance");
         if (!instance) continue;
+        auto instance_address = address + index_suffix(in, instance->get("index_key"));
+        if (!instance->get("attributes") && instance->get("attributes_flat")) {
+          if (flat++ == 0) {
+            first_flat = k;
+            first_flat_address = instance_address;
+          }
+          continue;
+        }
         auto a = in.object_at(instance->get("attributes"), "attributes");
         if (!a) continue;
-        reader.read({type, address + index_suffix(in, instance->get("index_key")), k, std::move(*a), std::nullopt, std::nullopt});
+        reader.read({type, std::move(instance_address), k, std::move(*a), std::nullopt, std::nullopt});
       }
+    }
+    if (first_flat) {
+      in.error(*first_flat, diag::import_format,
+               first_flat_address + (flat > 1 ? " and " + std::to_string(flat - 1) + " more instance(s)" : std::string()) +
+                   " hold their attributes flat (attributes_flat), as Terraform 0.11 wrote a state and terraformer "
+                   "writes one; cidrcheck reads the attributes Terraform 0.12 and later write: `terraform apply "
+                   "-refresh-only` rewrites the state, then `terraform state pull`");
     }
     reader.finish(root);
   }

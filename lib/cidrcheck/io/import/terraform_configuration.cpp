@@ -10,6 +10,8 @@
 
 #include "terraform_configuration.hpp"
 
+#include <cidrcheck/io/diagnostic_code.hpp>
+
 #include <algorithm>
 #include <iterator>
 #include <optional>
@@ -17,8 +19,6 @@
 namespace cidrcheck::detail {
 
 namespace {
-
-constexpr int max_depth = 64;  // steps through arguments and outputs: a configuration that refers in circles ends
 
 // Returns the offset just past the instance key that starts at k ("[0]", "[\"a.b\"]").
 auto skip_key(std::string_view text, std::size_t k) -> std::size_t {
@@ -108,7 +108,8 @@ auto read_steps(std::string_view address, std::vector<Step>& steps) -> std::stri
 
 }  // namespace
 
-terraform_configuration::terraform_configuration(source_reader& in, const source_reader::object& top) : in_(in) {
+terraform_configuration::terraform_configuration(source_reader& in, const source_reader::object& top)
+    : in_(in), budget_(in.input().limits.max_nodes) {
   if (auto c = in.object_at(top.get("configuration"), "configuration")) walk(c->get("root_module"), "");
 }
 
@@ -130,6 +131,27 @@ void terraform_configuration::walk(std::optional<std::uint32_t> module, const st
       block = items.empty() ? std::nullopt : std::optional(items.front());
     }
     if (auto b = in_.object_at(block, "vpc_config")) said.subnet_ids = references(b->get("subnet_ids"));
+    // Every attribute, and those of nested blocks one level down, for attribute_targets().
+    for (const auto& e : expressions->entries()) {
+      auto key = path + "|" + *address + "|" + std::string(e.key);
+      if (in_.yaml().node(e.value).kind == yaml_kind::mapping) {
+        attributes_[key] = references(e.value);
+        if (!attributes_[key].refs.empty()) continue;
+      }
+      auto items = in_.yaml().node(e.value).kind == yaml_kind::sequence ? in_.items(e.value, e.key)
+                                                                         : std::vector<std::uint32_t>{e.value};
+      for (auto nested_node : items) {
+        if (in_.yaml().node(nested_node).kind != yaml_kind::mapping) continue;
+        auto nested = in_.object_at(nested_node, e.key);
+        if (!nested) continue;
+        for (const auto& n : nested->entries()) {
+          auto more = references(n.value);
+          auto& into = attributes_[key + "." + std::string(n.key)];
+          if (into.refs.empty()) into.node = more.node;
+          into.refs.insert(into.refs.end(), more.refs.begin(), more.refs.end());
+        }
+      }
+    }
   }
   if (auto outputs = in_.object_at(m->get("outputs"), "outputs")) {
     for (const auto& e : outputs->entries()) {
@@ -151,12 +173,13 @@ void terraform_configuration::walk(std::optional<std::uint32_t> module, const st
 }
 
 // An expression's "references"; an expression of another shape (a nested block's) has none.
-auto terraform_configuration::references(std::optional<std::uint32_t> expression) -> refs {
-  refs out;
-  if (!expression || in_.yaml().node(*expression).kind != yaml_kind::mapping) return out;
-  auto e = in_.object_at(*expression, "an expression");
+auto terraform_configuration::references(std::optional<std::uint32_t> node) -> expression {
+  expression out;
+  if (!node || in_.yaml().node(*node).kind != yaml_kind::mapping) return out;
+  out.node = *node;
+  auto e = in_.object_at(*node, "an expression");
   for (auto item : in_.items(e ? e->get("references") : std::nullopt, "references")) {
-    if (auto text = in_.text(item, "a reference")) out.push_back(*text);
+    if (auto text = in_.text(item, "a reference")) out.refs.push_back(*text);
   }
   return out;
 }
@@ -172,30 +195,64 @@ void terraform_configuration::add_instance(std::string_view address) {
   if (auto p = read_resource(rest)) instances_[instance_of(steps) + "|" + p->base].insert(p->key);
 }
 
-auto terraform_configuration::vpc_id_targets(std::string_view address) const -> std::set<std::string> {
-  return targets(address, &resource_refs::vpc_id);
+auto terraform_configuration::vpc_id_targets(std::string_view address) -> std::set<std::string> {
+  return targets(address, &resource_expressions::vpc_id);
 }
 
-auto terraform_configuration::subnet_ids_targets(std::string_view address) const -> std::set<std::string> {
-  return targets(address, &resource_refs::subnet_ids);
+auto terraform_configuration::subnet_ids_targets(std::string_view address) -> std::set<std::string> {
+  return targets(address, &resource_expressions::subnet_ids);
 }
 
-auto terraform_configuration::targets(std::string_view address, refs resource_refs::*which) const
-    -> std::set<std::string> {
+auto terraform_configuration::targets(std::string_view address, expression resource_expressions::*which)
+    -> targets_found {
   scope at;
   auto p = read_resource(read_steps(address, at.steps));
   if (!p) return {};
   at.self_key = p->key;
   auto it = resources_.find(module_of(at.steps) + "|" + p->base);
-  std::set<std::string> found;
+  targets_found found;
   if (it != resources_.end()) resolve(at, it->second.*which, found, 0);
   return found;
 }
 
-void terraform_configuration::resolve(const scope& at, const refs& from, std::set<std::string>& found,
-                                      int depth) const {
-  if (depth > max_depth) return;
-  bool dynamic = std::any_of(from.begin(), from.end(), [](const std::string& r) {
+auto terraform_configuration::attribute_targets(std::string_view address, std::string_view attribute)
+    -> std::set<std::string> {
+  scope at;
+  auto p = read_resource(read_steps(address, at.steps));
+  if (!p) return {};
+  at.self_key = p->key;
+  auto it = attributes_.find(module_of(at.steps) + "|" + p->base + "|" + std::string(attribute));
+  targets_found found;
+  if (it != attributes_.end()) resolve(at, it->second, found, 0);
+  return found;
+}
+
+// Takes `work` steps from the budget; past it, reports the limit at node (once).
+auto terraform_configuration::spend(std::size_t work, std::uint32_t node) -> bool {
+  if (exhausted_) return false;
+  if (work <= budget_) {
+    budget_ -= work;
+    return true;
+  }
+  exhausted_ = true;
+  in_.error(node, diag::limit,
+            "following references through module arguments and outputs walks more than the max-nodes limit of " +
+                std::to_string(in_.input().limits.max_nodes) + " nodes");
+  return false;
+}
+
+void terraform_configuration::resolve(const scope& at, const expression& from, targets_found& found,
+                                      std::size_t depth) {
+  if (!spend(from.refs.size(), from.node)) return;
+  if (depth > in_.input().limits.max_depth) {
+    exhausted_ = true;
+    in_.error(from.node, diag::limit,
+              "references lead through more module arguments and outputs than the max-depth limit of " +
+                  std::to_string(in_.input().limits.max_depth));
+    return;
+  }
+  const auto& from_refs = from.refs;
+  bool dynamic = std::any_of(from_refs.begin(), from_refs.end(), [](const std::string& r) {
     return r == "count.index" || r == "each.key";
   });
   // The instances a reference without a key means: the only one; under
@@ -207,19 +264,16 @@ void terraform_configuration::resolve(const scope& at, const refs& from, std::se
     if (!at.self_key.empty() && keys.contains(at.self_key)) return {at.self_key};
     return {};
   };
+  // Adds what a variable or output leads to, counting each target as work.
+  auto add = [&](const targets_found& more) {
+    if (spend(more.size(), from.node)) found.insert(more.begin(), more.end());
+  };
   std::map<std::string, std::set<std::string>> resources;                       // base -> keys written
   std::map<std::string, std::set<std::pair<std::string, std::string>>> modules;  // name -> (key, output) written
-  for (const auto& ref : from) {
+  for (const auto& ref : from_refs) {
     if (ref.starts_with("var.")) {
-      // The argument of this module instance's call, read in the calling
-      // module, where count.index and each.key are the call's own.
-      if (at.steps.empty()) continue;
       auto name = std::string_view(ref).substr(4);
-      name = name.substr(0, name.find_first_of(".["));
-      auto args = arguments_.find(module_of(at.steps) + "|" + std::string(name));
-      if (args == arguments_.end()) continue;
-      scope up{std::vector<step>(at.steps.begin(), at.steps.end() - 1), at.steps.back().key};
-      resolve(up, args->second, found, depth + 1);
+      add(variable(at.steps, name.substr(0, name.find_first_of(".[")), depth + 1));
     } else if (ref.starts_with("module.")) {
       auto p = read_name(ref, 2);
       if (!p) continue;
@@ -244,6 +298,7 @@ void terraform_configuration::resolve(const scope& at, const refs& from, std::se
     } else {
       keys = pick(it->second);
     }
+    if (!spend(keys.size(), from.node)) return;
     for (const auto& k : keys) found.insert(prefix + k);
   }
   for (const auto& [name, forms] : modules) {
@@ -252,40 +307,57 @@ void terraform_configuration::resolve(const scope& at, const refs& from, std::se
     // module.X[k].OUT comes with module.X[k], and module.X.OUT with module.X: the longer form says which.
     bool specific = std::any_of(forms.begin(), forms.end(), [](const auto& f) { return !f.second.empty(); });
     bool keyed = std::any_of(forms.begin(), forms.end(), [](const auto& f) { return !f.first.empty(); });
-    for (const auto& [key, output] : forms) {
-      if ((specific && output.empty()) || (keyed && key.empty())) continue;
+    for (const auto& [key, output_name] : forms) {
+      if ((specific && output_name.empty()) || (keyed && key.empty())) continue;
       auto keys = key.empty() ? pick(it->second) : std::vector<std::string>{};
       if (!key.empty() && it->second.contains(key)) keys.push_back(key);
       for (const auto& k : keys) {
-        scope child{at.steps, ""};
-        child.steps.push_back({name, k});
-        if (!output.empty()) {
-          resolve_output(child, output, found, depth + 1);
-        } else if (auto outs = outputs_.find(module_of(child.steps)); outs != outputs_.end()) {
+        auto child = at.steps;
+        child.push_back({name, k});
+        if (!output_name.empty()) {
+          add(output(child, output_name, depth + 1));
+        } else if (auto outs = outputs_.find(module_of(child)); outs != outputs_.end()) {
           // The whole module object: what any of its outputs leads to.
-          for (const auto& o : outs->second) resolve_output(child, o.first, found, depth + 1);
+          for (const auto& o : outs->second) add(output(child, o.first, depth + 1));
         }
       }
     }
   }
 }
 
-// An output is evaluated once per module instance: memoized, and an output
-// that leads back to itself leads nowhere.
-void terraform_configuration::resolve_output(const scope& child, const std::string& output,
-                                             std::set<std::string>& found, int depth) const {
-  auto key = instance_of(child.steps) + "|" + output;
-  auto memo = output_memo_.find(key);
-  if (memo == output_memo_.end()) {
-    output_memo_.emplace(key, std::set<std::string>{});
-    std::set<std::string> out;
-    auto outs = outputs_.find(module_of(child.steps));
-    if (outs != outputs_.end()) {
-      if (auto o = outs->second.find(output); o != outs->second.end()) resolve(child, o->second, out, depth);
-    }
-    memo = output_memo_.insert_or_assign(key, std::move(out)).first;
+// A variable of a module instance is the argument of its call, read in the
+// calling module, where count.index and each.key are the call's own.
+auto terraform_configuration::variable(const std::vector<step>& steps, std::string_view name, std::size_t depth)
+    -> const targets_found& {
+  static const targets_found none;
+  if (steps.empty()) return none;  // the root module's variables come from outside the configuration
+  auto args = arguments_.find(module_of(steps) + "|" + std::string(name));
+  if (args == arguments_.end()) return none;
+  auto [it, added] = resolved_.try_emplace(instance_of(steps) + "|var." + std::string(name));
+  if (added) {
+    scope up{std::vector<step>(steps.begin(), steps.end() - 1), steps.back().key};
+    targets_found found;
+    resolve(up, args->second, found, depth);
+    it->second = std::move(found);
   }
-  found.insert(memo->second.begin(), memo->second.end());
+  return it->second;
+}
+
+// An output of a module instance, evaluated in that instance.
+auto terraform_configuration::output(const std::vector<step>& steps, const std::string& name, std::size_t depth)
+    -> const targets_found& {
+  static const targets_found none;
+  auto outs = outputs_.find(module_of(steps));
+  if (outs == outputs_.end()) return none;
+  auto o = outs->second.find(name);
+  if (o == outs->second.end()) return none;
+  auto [it, added] = resolved_.try_emplace(instance_of(steps) + "|output." + name);
+  if (added) {
+    targets_found found;
+    resolve({steps, ""}, o->second, found, depth);
+    it->second = std::move(found);
+  }
+  return it->second;
 }
 
 }  // namespace cidrcheck::detail

@@ -8,7 +8,9 @@
 // - prior_state.values: instances planned_values does not list (data sources
 //   read while planning), unless resource_changes says the plan deletes them;
 // - configuration (terraform_configuration.hpp): which VPC a vpc_id known
-//   only after apply refers to, and which subnets an EKS cluster's subnet_ids.
+//   only after apply refers to, which subnets an EKS cluster's subnet_ids, and
+//   what any other ID known only after apply names (a peering's VPCs, a
+//   transit gateway attachment's route table).
 
 #include "importers.hpp"
 #include "terraform_configuration.hpp"
@@ -97,12 +99,13 @@ void import_terraform_plan(source_reader& in, const std::vector<std::uint32_t>& 
     auto changes = plan_changes(in, *top);
     terraform_configuration config(in, *top);
     // The plan's VPCs and subnets, by address: what an unknown vpc_id or subnet_ids may refer to.
-    std::set<std::string> vpcs, subnets;
+    std::set<std::string> vpcs, subnets, planned_addresses;
     auto index = [&](std::uint32_t, const source_reader::object& r) {
       auto type = in.text(r.get("type"), "type");
       auto address = in.text(r.get("address"), "address");
       if (!address) return;
       config.add_instance(*address);
+      planned_addresses.insert(*address);
       if (type == "aws_vpc" || type == "aws_default_vpc") vpcs.insert(*address);
       if (type == "aws_subnet" || type == "aws_default_subnet") subnets.insert(*address);
     };
@@ -137,7 +140,18 @@ void import_terraform_plan(source_reader& in, const std::vector<std::uint32_t>& 
           auto targets = config.subnet_ids_targets(*address);
           std::ranges::set_intersection(targets, subnets, std::back_inserter(cluster_subnets));
         }
-        reader.read({type, *address, node, std::move(*values), unknown, vpc, from, std::move(cluster_subnets)});
+        terraform_instance instance{type, *address, node, std::move(*values), unknown, vpc, from, std::move(cluster_subnets)};
+        if (planned_side) {
+          // What an attribute known only after apply refers to: instances of the plan.
+          instance.references = [&config, &planned_addresses, at = *address](std::string_view attribute) {
+            std::set<std::string> found;
+            for (auto& target : config.attribute_targets(at, attribute)) {
+              if (planned_addresses.contains(target)) found.insert(target);
+            }
+            return found;
+          };
+        }
+        reader.read(instance);
       };
     };
     auto planned_reader = read("the Terraform plan", true);

@@ -2,6 +2,7 @@
 // (docs/import/terraform.md cites each page).
 
 #include "terraform_resources.hpp"
+#include "terraform_attrs.hpp"
 
 #include "../kube_version.hpp"
 
@@ -10,86 +11,6 @@
 #include <set>
 
 namespace cidrcheck::detail {
-
-// One object of attribute values (a resource's, or a nested block's) with the
-// part of after_unknown that mirrors it: a mapping whose `true` leaves are the
-// unknown attributes, or `true` itself when the whole object is unknown.
-class terraform_resources::attrs {
- public:
-  attrs(source_reader& in, std::optional<source_reader::object> values, std::optional<std::uint32_t> unknown)
-      : in_(&in), values_(std::move(values)), unknown_(unknown) {}
-
-  auto get(std::string_view key) const -> std::optional<std::uint32_t> {
-    return values_ ? values_->get(key) : std::nullopt;
-  }
-
-  /// Reports whether key has no value because it is known only after apply.
-  auto unknown(std::string_view key) const -> bool {
-    if (get(key)) return false;
-    if (is_true(unknown_)) return true;
-    // A block that is partly unknown is a non-empty list or mapping of its own.
-    auto u = child(unknown_, key);
-    return is_true(u) || (u && in_->yaml().node(*u).kind != yaml_kind::scalar && !in_->yaml().node(*u).children.empty());
-  }
-
-  /// Returns the nested blocks under key (Terraform writes a block as a list
-  /// of objects, or one object), each with its part of after_unknown.
-  auto blocks(std::string_view key) const -> std::vector<attrs> {
-    std::vector<attrs> out;
-    auto k = get(key);
-    if (!k) return out;
-    auto u = is_true(unknown_) ? unknown_ : child(unknown_, key);
-    bool list = in_->yaml().node(*k).kind == yaml_kind::sequence;
-    auto items = list ? in_->items(k, key) : std::vector<std::uint32_t>{*k};
-    auto unknown_items = u && in_->yaml().node(*u).kind == yaml_kind::sequence ? in_->yaml().node(*u).children
-                                                                               : std::vector<std::uint32_t>{};
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      auto o = in_->object_at(items[i], key);
-      if (!o) continue;
-      std::optional<std::uint32_t> item_unknown = is_true(u) ? u : std::nullopt;
-      if (list && i < unknown_items.size()) item_unknown = unknown_items[i];
-      if (!list) item_unknown = u;
-      out.emplace_back(*in_, std::move(*o), item_unknown);
-    }
-    return out;
-  }
-
-  /// Returns the first block under key; absent, a block without values that
-  /// is unknown wherever after_unknown says the block is.
-  auto block(std::string_view key) const -> attrs {
-    auto all = blocks(key);
-    if (!all.empty()) return all.front();
-    auto u = is_true(unknown_) ? unknown_ : child(unknown_, key);
-    if (u && in_->yaml().node(*u).kind == yaml_kind::sequence) {
-      const auto& items = in_->yaml().node(*u).children;
-      u = items.empty() ? std::nullopt : std::optional(items.front());
-    }
-    return {*in_, std::nullopt, u};
-  }
-
- private:
-  auto is_true(std::optional<std::uint32_t> k) const -> bool {
-    if (!k) return false;
-    const auto& n = in_->yaml().node(*k);
-    return n.kind == yaml_kind::scalar && !n.quoted && n.value == "true";
-  }
-
-  // The value of key in mapping k, read without reports: after_unknown is
-  // Terraform's own bookkeeping, and a shape it does not have means "known".
-  auto child(std::optional<std::uint32_t> k, std::string_view key) const -> std::optional<std::uint32_t> {
-    if (!k) return std::nullopt;
-    const auto& n = in_->yaml().node(*k);
-    if (n.kind != yaml_kind::mapping) return std::nullopt;
-    for (std::size_t i = 0; i + 1 < n.children.size(); i += 2) {
-      if (in_->yaml().node(n.children[i]).value == key) return n.children[i + 1];
-    }
-    return std::nullopt;
-  }
-
-  source_reader* in_;
-  std::optional<source_reader::object> values_;
-  std::optional<std::uint32_t> unknown_;
-};
 
 namespace {
 
@@ -164,7 +85,7 @@ void terraform_resources::read(const terraform_instance& r) {
     add_claim(o, range_role::external, claim_kind::within, azure_prefixes(a, r));
   } else if (type == "azurerm_kubernetes_cluster") {
     aks(a, r);
-  } else {
+  } else if (!read_connection(a, r)) {
     ++skipped_[type];
   }
 }
@@ -172,6 +93,7 @@ void terraform_resources::read(const terraform_instance& r) {
 // Adds the VPCs: an aws_vpc's blocks and associations are the VPC's;
 // associations alone are more of a VPC described elsewhere; subnets lie inside.
 void terraform_resources::finish(std::uint32_t where) {
+  finish_connections();
   link_clusters();
   for (auto& [id, v] : vpcs_) {
     if (!v.owner) {
@@ -187,6 +109,7 @@ void terraform_resources::finish(std::uint32_t where) {
       add_claim(o, range_role::external, claim_kind::additional, std::move(v.associations));
     }
     add_claim(o, range_role::external, claim_kind::within, std::move(v.subnets));
+    o.routes.insert(o.routes.end(), v.routes.begin(), v.routes.end());
   }
   if (skipped_.empty()) return;
   std::size_t total = 0;
@@ -204,37 +127,6 @@ void terraform_resources::finish(std::uint32_t where) {
 // or not in the input, leave it unplaced, with a note that says which.
 void terraform_resources::link_clusters() {
   if (clusters_.empty()) return;
-  // Every VPC block, sorted: which other VPC a cluster's VPC overlaps.
-  std::vector<std::pair<prefix, const std::string*>> blocks;
-  for (const auto& [id, v] : vpcs_) {
-    for (const auto* list : {&v.blocks, &v.associations}) {
-      for (const auto& b : *list) blocks.emplace_back(b.cidr, &id);
-    }
-  }
-  using block = std::pair<prefix, const std::string*>;
-  auto by_prefix = [](const block& a, const block& b) { return a.first < b.first; };
-  std::sort(blocks.begin(), blocks.end(), by_prefix);
-  // Returns a block of another VPC that overlaps one of vpc's, as "VPC ID's PREFIX", or "".
-  auto overlapping = [&](const std::string& vpc) -> std::string {
-    const auto& v = vpcs_.at(vpc);
-    for (const auto* list : {&v.blocks, &v.associations}) {
-      for (const auto& b : *list) {
-        // Those inside b follow it in the sorted list; those around it are its supernets.
-        auto it = std::lower_bound(blocks.begin(), blocks.end(), block{b.cidr, nullptr}, by_prefix);
-        for (; it != blocks.end() && it->first.network() <= b.cidr.last(); ++it) {
-          if (*it->second != vpc && it->first.overlaps(b.cidr)) return "VPC " + *it->second + "'s " + it->first.to_string();
-        }
-        for (int length = b.cidr.length() - 1; length >= 0; --length) {
-          auto around = prefix::containing(b.cidr.network(), length);
-          auto at = std::lower_bound(blocks.begin(), blocks.end(), block{around, nullptr}, by_prefix);
-          for (; at != blocks.end() && at->first == around; ++at) {
-            if (*at->second != vpc) return "VPC " + *at->second + "'s " + around.to_string();
-          }
-        }
-      }
-    }
-    return "";
-  };
   for (const auto& c : clusters_) {
     std::set<std::string> found;
     std::string missing;
@@ -249,17 +141,10 @@ void terraform_resources::link_clusters() {
       }
     }
     if (found.size() == 1 && missing.empty()) {
-      // A cluster takes its VPC's blocks as its network, and runs in the first
-      // VPC that holds its network: in a VPC that overlaps another, it would
-      // hide that overlap.
-      if (auto other = overlapping(*found.begin()); !other.empty()) {
-        in_.yaml().report(severity::warning, c.node, diag::import_unplaced,
-                          c.address + ": its subnets (vpc_config.subnet_ids) lie in VPC " + *found.begin() +
-                              ", which overlaps " + other +
-                              ": not placed in it, so that the overlap stays a finding");
-        continue;
-      }
+      // It runs in that VPC, whose blocks become its network: a VPC that
+      // overlaps another still overlaps it, since the cluster says where it runs.
       out_.owners[c.owner].links.push_back({*found.begin(), "VPC", c.where, {}});
+      set_runs_in(out_.owners[c.owner], *found.begin(), c.where);
       continue;
     }
     std::string why;
@@ -341,8 +226,11 @@ auto terraform_resources::cluster(const std::string& name, std::string type, std
 void terraform_resources::kubernetes_version(const attrs& a, std::string_view key, imported_owner& o) {
   auto v = a.get(key);
   auto text = in_.text(v, key);
+  // A placeholder ("test-min_master_version", as terraform-validator's test
+  // plans hold) or a channel name says no version: noted, the rest is read.
   if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
-    in_.error(*v, diag::type, std::string(key) + " must be a Kubernetes version such as \"1.29\", not \"" + *text + "\"");
+    in_.yaml().report(severity::note, *v, diag::unread_value,
+                      std::string(key) + " \"" + *text + "\" is no Kubernetes version such as \"1.29\": left out");
   }
 }
 
@@ -381,6 +269,7 @@ void terraform_resources::aws_eks(const attrs& a, const terraform_instance& r) {
   auto id = in_.text(k, "vpc_id");
   if (id && !id->empty()) {
     o.links.push_back({*id, "VPC", in_.where(*k), {}});
+    set_runs_in(o, *id, in_.where(*k));
     return;
   }
   // vpc_id is computed: the VPC of the subnets the cluster is given (subnet_ids, required) is it.
@@ -405,9 +294,10 @@ void terraform_resources::gcp_network(const attrs& a, const terraform_instance& 
   auto auto_node = a.get("auto_create_subnetworks");
   bool auto_mode = in_.flag(auto_node, "auto_create_subnetworks").value_or(!a.unknown("auto_create_subnetworks"));
   bool ula = in_.flag(a.get("enable_ula_internal_ipv6"), "enable_ula_internal_ipv6").value_or(false);
-  if (!auto_mode && !ula) return;
   auto project = in_.text(a.get("project"), "project");
   auto name = in_.text(a.get("name"), "name");
+  if (project && name) note_gcp_network(r.address, *project + "/" + *name);
+  if (!auto_mode && !ula) return;
   auto& o = add_owner(out_, project && name ? *project + "/" + *name : r.address, owner_kind::network, "gcp-network",
                       in_.where(r.node));
   o.value.description =
@@ -442,6 +332,7 @@ void terraform_resources::gcp_subnet(const attrs& a, const terraform_instance& r
   }
   auto& o = add_owner(out_, owner, owner_kind::network, "gcp-subnet", in_.where(r.node));
   o.value.description = "GCP subnet, from " + std::string(r.from) + " " + r.address;
+  note_gcp_subnet(out_.owners.size() - 1, a, r);
   auto note = [&](std::string_view what) { unknown(r, what); };
   std::vector<imported_range> ranges;
   if (auto range = range_or_note(in_, a, "ip_cidr_range", "ip_cidr_range", note)) ranges.push_back(std::move(*range));
@@ -488,8 +379,10 @@ void terraform_resources::gke(const attrs& a, const terraform_instance& r) {
         pending = what;
       }
     }
-    // Named secondary ranges of the subnet are the cluster's, through its link.
+    // Named secondary ranges of the subnet are the cluster's, through its
+    // link: no distribution default stands in for them.
     bool labelled = !label_key.empty() && policy.get(label_key);
+    if (labelled && !found) o.value.declared.add(role);
     if (!found && !labelled && !pending.empty()) unknown_range(r, pending, o, role);
   };
   read(range_role::pods, {{&a, "cluster_ipv4_cidr"}, {&policy, "cluster_ipv4_cidr_block"}},
@@ -510,7 +403,20 @@ void terraform_resources::gke(const attrs& a, const terraform_instance& r) {
     if (path && !(link.owner = gcp_subnet_name(*path)).empty()) {
       link.where = in_.where(*k);
       o.links.push_back(std::move(link));
+    } else if (path && !link.labels.empty()) {
+      // A bare name ("test-subnetwork") says neither project nor region: the
+      // subnet, and the secondary ranges the cluster names in it, are not found.
+      in_.yaml().report(severity::note, *k, diag::unread_value,
+                        r.address + ": subnetwork \"" + *path +
+                            "\" is no subnet path (projects/P/regions/R/subnetworks/N): the secondary ranges it names "
+                            "for pods and services are unknown, not guessed");
     }
+  }
+  // The network it runs in: a self link, a path, or a name in the cluster's project.
+  if (auto k = a.get("network")) {
+    auto text = in_.text(k, "network");
+    auto network = text ? gcp_network_name(*text, in_.text(a.get("project"), "project").value_or("")) : "";
+    if (!network.empty()) set_runs_in(o, network, in_.where(*k));
   }
 }
 
@@ -526,6 +432,7 @@ void terraform_resources::azure_vnet(const attrs& a, const terraform_instance& r
     return;
   }
   auto& o = vnet_owner(*group, *name, r);
+  note_azure_vnet(r.address, o.value.name);
   o.value.description = "Azure virtual network, from " + std::string(r.from) + " " + r.address;
   auto note = [&](std::string_view what) { unknown(r, what); };
   auto space = in_.ranges(a.get("address_space"), "address_space");
@@ -601,7 +508,10 @@ void terraform_resources::aks(const attrs& a, const terraform_instance& r) {
   if (auto k = pool.get("vnet_subnet_id")) {
     auto id = in_.text(k, "vnet_subnet_id");
     auto vnet = id ? azure_vnet_name(*id) : "";
-    if (!vnet.empty()) o.links.push_back({vnet, "virtual network", in_.where(*k), {}});
+    if (!vnet.empty()) {
+      o.links.push_back({vnet, "virtual network", in_.where(*k), {}});
+      set_runs_in(o, vnet, in_.where(*k));
+    }
   } else if (pool.unknown("vnet_subnet_id")) {
     note("default_node_pool.vnet_subnet_id (the virtual network it runs in)");
   }

@@ -9,8 +9,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,18 +38,27 @@ struct terraform_instance {
   /// refers to, as the plan's configuration says; their VPC is the cluster's
   /// when its vpc_id is known only after apply.
   std::vector<std::string> subnet_references = {};
+  /// A plan's: the instances (by address) an attribute's expression refers to
+  /// ("peer_vpc_id", "routing.associated_route_table_id"), as the plan's
+  /// configuration says; unset for state, where every value is known.
+  std::function<std::set<std::string>(std::string_view attribute)> references = {};
 };
 
 class terraform_resources {
  public:
-  terraform_resources(source_reader& in, import_result& out) : in_(in), out_(out) {}
+  terraform_resources(source_reader& in, import_result& out);
+  ~terraform_resources();
+  terraform_resources(const terraform_resources&) = delete;
+  auto operator=(const terraform_resources&) -> terraform_resources& = delete;
 
   /// Reads one instance. An instance of a type cidrcheck does not read is
   /// counted for finish()'s note; an attribute unknown until apply is noted at
   /// the instance, naming it, and its range left out.
   void read(const terraform_instance& r);
 
-  /// Adds the VPCs, now that every instance has been seen, links each EKS
+  /// Adds the connections the input's peerings, transit gateways, VPNs, hubs
+  /// and routes make (terraform_connections.cpp), the VPCs, now that every
+  /// instance has been seen, links each EKS
   /// cluster whose vpc_id is not known to the one VPC its subnets lie in (or
   /// notes why none), and notes, at `where`, the instances of types cidrcheck
   /// does not read (per type, with counts).
@@ -58,6 +70,7 @@ class terraform_resources {
     std::optional<std::size_t> owner;  // index into out_.owners
     bool described = false;            // an aws_vpc or aws_default_vpc is in the input
     std::vector<imported_range> blocks, associations, subnets;
+    std::vector<imported_route> routes;  // its route tables' routes to a peering, transit gateway or VPN
     source_location first_seen;  // where a resource first named it
     std::string_view from;       // the first naming resource's terraform_instance::from
   };
@@ -95,6 +108,26 @@ class terraform_resources {
   /// declared, so that no distribution default stands in for it.
   void unknown_range(const terraform_instance& r, std::string_view what, imported_owner& o, range_role role);
 
+  // Connections (terraform_connections.cpp): what each resource says, kept
+  // by the key of what it names (an ID, or in a plan the address of the
+  // instance an unknown ID refers to), made once every instance is read.
+  struct links;
+  /// Reads a resource of a connection type; false for other types.
+  auto read_connection(const attrs& a, const terraform_instance& r) -> bool;
+  void finish_connections();
+  /// Returns what an attribute names: its value (an ID), or in a plan the
+  /// address of the one instance its unknown value refers to. Otherwise
+  /// nullopt, with a note (`what` known only after apply) when it is unknown.
+  /// `reference` is the attribute's name in the configuration when it is a nested block's ("routing.x").
+  auto ref(const attrs& a, const terraform_instance& r, std::string_view key, std::string_view what,
+           std::string_view reference = {}) -> std::optional<std::string>;
+  /// What the connections need of the networks read: a GCP network's name by
+  /// its address, a GCP subnet's network (set as its part_of in finish), a
+  /// virtual network's owner name by its address.
+  void note_gcp_network(const std::string& address, const std::string& name);
+  void note_gcp_subnet(std::size_t owner, const attrs& a, const terraform_instance& r);
+  void note_azure_vnet(const std::string& address, const std::string& name);
+
   source_reader& in_;
   import_result& out_;
   std::map<std::string, vpc_facts> vpcs_;
@@ -102,6 +135,7 @@ class terraform_resources {
   std::vector<cluster_subnets> clusters_;
   std::map<std::string, std::size_t> vnets_;
   std::map<std::string, std::size_t> skipped_;  // type -> instances of it not read
+  std::unique_ptr<links> links_;
 };
 
 }  // namespace cidrcheck::detail

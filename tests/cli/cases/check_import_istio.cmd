@@ -1,0 +1,1 @@
+check aws-eks:tests/fixtures/import/aws-eks/my-eks-cluster.json aws-subnets:tests/fixtures/import/aws-subnets/eks-vpc.json gke:tests/fixtures/import/gke/prod-us.json istio=my-eks-cluster:tests/fixtures/import/istio/remote-secrets.yaml

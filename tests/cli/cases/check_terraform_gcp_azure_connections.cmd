@@ -1,0 +1,1 @@
+check terraform:tests/fixtures/import/terraform/gcp-azure-connections.tfstate

@@ -1,0 +1,1 @@
+check terraform-plan:tests/fixtures/import/terraform-plan/peering.json

@@ -1,0 +1,1 @@
+import aws-route-tables tests/fixtures/import/aws-route-tables/route-tables.json

@@ -1,0 +1,1 @@
+check aws-tgw:tests/fixtures/import/aws-tgw/routes.json

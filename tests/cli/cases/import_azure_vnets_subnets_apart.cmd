@@ -1,0 +1,1 @@
+import azure-vnets:tests/fixtures/import/azure-vnets/vnets.json azure-vnets:tests/fixtures/import/azure-vnets/app-subnets.json

@@ -1,0 +1,1 @@
+import cilium=mesh-east:tests/fixtures/import/cilium/clustermesh.yaml

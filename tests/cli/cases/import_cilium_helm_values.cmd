@@ -1,0 +1,1 @@
+import cilium=edge-1:tests/fixtures/import/cilium/values.yaml

@@ -1,0 +1,1 @@
+import gcp-subnets:tests/fixtures/import/gcp-subnets/subnets.json gcp-subnets:tests/fixtures/import/gcp-subnets/shared.json gcp-peerings:tests/fixtures/import/gcp-peerings/peerings.json gke:tests/fixtures/import/gke/prod-us.json

@@ -1,0 +1,1 @@
+import tailscale:tests/fixtures/import/tailscale/connectors.yaml tailscale:tests/fixtures/import/tailscale/headscale.yaml

@@ -1,0 +1,1 @@
+import terraform tests/fixtures/import/terraform/connections.tfstate

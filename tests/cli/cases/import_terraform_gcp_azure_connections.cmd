@@ -1,0 +1,1 @@
+import terraform tests/fixtures/import/terraform/gcp-azure-connections.tfstate
