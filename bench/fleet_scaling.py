@@ -18,7 +18,11 @@ thousand ranges: a flat last column means the cost grows linearly.
          pairs) under 1 GB. Run with --max-findings 5000000.
 
 usage: fleet_scaling.py [--command check|plan] [--shape mesh|clique] [--cidrcheck PATH]
-                        [--sizes N,N,...] [--repeats 3]
+                        [--sizes N,N,...] [--repeats 3] [--report-only]
+
+--report-only prints each target's PASS or FAIL but exits 0 on a missed
+target: the quick runs in the test suite check that the script works, never a
+time (a loaded machine misses a wall-time target without any change at fault).
 """
 import argparse
 import json
@@ -49,6 +53,7 @@ def main():
     p.add_argument("--shape", choices=("mesh", "clique"), default="mesh")
     p.add_argument("--sizes")
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--report-only", action="store_true", help="never fail on a missed target")
     a = p.parse_args()
     plan = a.command == "plan"
     clique = a.shape == "clique"
@@ -100,7 +105,7 @@ def main():
                 status = status or (0 if ok else 1)
                 memory = "" if plan else " and 500 MB"
                 print(f"{'PASS' if ok else 'FAIL'}  {n:,} clusters under {limit:g} s{memory}: {wall:.3f} s, {mb:.1f} MB")
-    return status
+    return 0 if a.report_only else status
 
 
 if __name__ == "__main__":

@@ -194,7 +194,7 @@ enum class run_status : std::uint8_t {
   done,                 ///< the fleet was read (and, by analyse_run(), checked)
   no_inputs,            ///< nothing names a fleet: no inputs, and no configuration inputs
   configuration_error,  ///< the configuration has errors (in `diagnostics`)
-  load_error,           ///< the fleet has errors (in `diagnostics`)
+  load_error,           ///< the fleet has errors, or (plan_run(), YAML) a construct its file cannot be rewritten in (in `diagnostics`)
   absent,               ///< the version read has none of the inputs: nothing to check, no error
 };
 

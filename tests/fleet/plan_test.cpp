@@ -318,6 +318,55 @@ TEST(Plan, MigrationStepsFollowTheKubernetesVersion) {
   EXPECT_NE(steps_of("1.26").find("has no ServiceCIDR API"), std::string::npos);
 }
 
+// Issue 25, item 4: a dual-stack cluster short of IPv4 pod space had its IPv6
+// pod range moved (it was listed first), and the plan said it "found no free space".
+TEST(Plan, ADualStackClusterShortOfIpv4PodSpaceGrowsItsIpv4Space) {
+  for (const char* pods : {"[10.80.0.0/20, fd00:10:244::/56]", "[fd00:10:244::/56, 10.80.0.0/20]"}) {
+    auto p = run(std::string(R"(
+clusters:
+  - name: d
+    distribution: kubeadm
+    kubernetes: "1.30"
+    ip_family: dual
+    nodes: 400
+    network: 10.70.0.0/16
+    pods: )") + pods + R"(
+    services: [10.81.0.0/16, fd00:10:96::/112]
+)");
+    ASSERT_TRUE(p.result.complete()) << pods << ": " << p.result.problems.front().message;
+    EXPECT_EQ(p.errors_left(), 0u) << pods;
+    for (const auto& c : p.result.changes) EXPECT_EQ(c.to.version(), ip_version::v4) << pods << ": " << p.moves()[0];
+  }
+}
+
+// Issue 28, item 9: EKS picks 172.20.0.0/16 for services when its VPC lies in
+// 10.0.0.0/8 (the catalog's services_if_network_in). A network the plan puts
+// there takes the service default with it, and the plan is checked with it.
+TEST(Plan, AServiceDefaultThatDependsOnTheNetworkFollowsThePlannedNetwork) {
+  auto p = run(R"(
+clusters:
+  - {name: e, distribution: eks, network: auto}
+)");
+  ASSERT_TRUE(p.result.complete());
+  EXPECT_EQ(p.moves(), (std::vector<std::string>{"e network new -> 10.153.0.0/16", "e services 10.100.0.0/16 -> 172.20.0.0/16"}));
+  // The cluster is yet to be created: it is created with that range.
+  ASSERT_FALSE(p.result.changes[1].steps.empty());
+  EXPECT_NE(p.result.changes[1].steps[0].text.find("create e with kubernetesNetworkConfig.serviceIpv4Cidr=172.20.0.0/16"),
+            std::string::npos) << p.result.changes[1].steps[0].text;
+
+  // Where that default collides with a connected range, the plan does not claim it is complete.
+  auto collides = run(R"(
+clusters:
+  - {name: e, distribution: eks, network: auto}
+  - {name: k, distribution: kops, network: 172.20.0.0/16, pods: 100.96.0.0/11, services: 100.64.0.0/13}
+connections:
+  - [e, k]
+)");
+  ASSERT_FALSE(collides.result.complete());
+  EXPECT_NE(collides.result.problems.front().message.find("the distribution's default for the network the plan gives"),
+            std::string::npos) << collides.result.problems.front().message;
+}
+
 TEST(Plan, IsDeterministic) {
   auto a = run(three_meshed);
   auto b = run(three_meshed);

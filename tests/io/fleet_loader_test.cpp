@@ -1,4 +1,5 @@
 #include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 
 #include <gtest/gtest.h>
@@ -504,6 +505,27 @@ TEST(FleetLoader, RefusesNamesWithControlCharactersOrNothingInThem) {
   EXPECT_NE(invalid[3].find("\\x1b[31m"), std::string::npos);
   EXPECT_NE(invalid[4].find("\\x00"), std::string::npos);
   EXPECT_NE(invalid[5].find("x\\x0dy"), std::string::npos);
+}
+
+// Issue 28, item 26: names of only invisible characters are refused; names that
+// differ only by one print alike, a warning at the second that names the character.
+TEST(FleetLoader, NamesThatShowNothingAreRefusedAndNamesThatPrintAlikeAreAWarning) {
+  auto blank = load("clusters:\n  - {name: \"\\u00A0\\u200B\", pods: 10.0.0.0/16}\n");
+  ASSERT_FALSE(blank.ok());
+  EXPECT_EQ(blank.diagnostics.front().code, diag::invalid_name);
+  EXPECT_NE(blank.diagnostics.front().message.find("only blanks and zero-width characters"), std::string::npos);
+  auto alike = load("clusters:\n  - {name: prod, pods: 10.0.0.0/16}\n  - {name: \"pro\\u200Bd\", pods: 10.1.0.0/16}\n"
+                    "  - {name: \"a\\u00A0b\", pods: 10.2.0.0/16}\n  - {name: a b, pods: 10.3.0.0/16}\n");
+  ASSERT_TRUE(alike.ok());
+  std::vector<std::string> warnings;
+  for (const auto& d : alike.diagnostics) warnings.push_back(to_string(d.where) + " " + d.code + " " + d.message);
+  EXPECT_EQ(warnings, (std::vector<std::string>{
+                          "f.yaml:3:5 lookalike-name cluster pro\u200Bd looks like cluster prod (f.yaml:2:5): the names "
+                          "differ only by invisible characters or the kind of blank (U+200B), so reports print them "
+                          "alike; rename one",
+                          "f.yaml:5:5 lookalike-name cluster a b looks like cluster a\u00A0b (f.yaml:4:5): the names "
+                          "differ only by invisible characters or the kind of blank (U+00A0), so reports print them "
+                          "alike; rename one"}));
 }
 
 // Warnings quote names from the input too: printed, they stay one line without escapes.

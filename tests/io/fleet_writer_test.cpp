@@ -146,6 +146,57 @@ TEST(FleetWriter, QuotesWhatWouldNotReadBack) {
   for (std::size_t k = 0; k < f.owners.size(); ++k) EXPECT_EQ(r.value.owners[k].name, f.owners[k].name);
 }
 
+// Issue 28, item 10: a scalar that starts with an indicator ('@' and '`' are
+// reserved; '&', '*', '!', '|', '>', '%', '?', ... start other tokens) is quoted;
+// so is one YAML 1.1 reads as a number, a bool or null.
+TEST(FleetWriter, QuotesEveryScalarThatStartsWithAnIndicator) {
+  fleet f;
+  for (const char* name : {"@at", "`tick", "&anchor", "*alias", "!tag", "|pipe", ">fold", "%directive", "?key",
+                           ":colon", "-dash", "#hash", "'sq", "\"dq", "[list", "]close", "{map", "}close", ",comma",
+                           "+1", ".5", ".inf", "0x1F", "1e3", "12:30", "y", "N", "~", "null", "a@b", "_under",
+                           "/16", "ipv6/64", "auto"}) {
+    owner o;
+    o.name = name;
+    o.kind = owner_kind::network;
+    o.description = name;
+    f.owners.push_back(o);
+  }
+  f.connections.push_back({"", {0, 1}, "", role_set::all(), {}, ""});
+  auto text = write_fleet_yaml(f);
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(text, "q.yaml");
+  auto r = loader.finish();
+  ASSERT_TRUE(r.ok()) << text << format_diagnostic(r.diagnostics.front());
+  ASSERT_EQ(r.value.owners.size(), f.owners.size());
+  for (std::size_t k = 0; k < f.owners.size(); ++k) {
+    EXPECT_EQ(r.value.owners[k].name, f.owners[k].name) << text;
+    EXPECT_EQ(r.value.owners[k].description, f.owners[k].description) << text;
+  }
+  EXPECT_NE(text.find("  - name: \"@at\""), std::string::npos) << text;
+  EXPECT_NE(text.find("  - name: a@b\n"), std::string::npos) << text;  // '@' inside a word stays plain
+}
+
+// Issue 28, item 11: DEL, C1 controls, U+FEFF, U+FFFE and U+FFFF (from an AWS
+// Name tag in a description) are escaped; the file reads back with the same text.
+TEST(FleetWriter, EscapesEveryCharacterYamlDoesNotAllowRaw) {
+  fleet f;
+  owner o;
+  o.name = "vpc";
+  o.kind = owner_kind::network;
+  o.description = "del\x7f c1\xC2\x80\xC2\x9F nel\xC2\x85 bom\xEF\xBB\xBF nonchar\xEF\xBF\xBE\xEF\xBF\xBF "
+                  "ls\xE2\x80\xA8 tab\t nul" + std::string(1, '\0') + " astral\xF0\x9F\xBF\xBE quote\" back\\";
+  f.owners.push_back(o);
+  auto text = write_fleet_yaml(f, std::vector<std::string>{"header \x7f\xC2\x80\xEF\xBF\xBF"});
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(text, "q.yaml");
+  auto r = loader.finish();
+  ASSERT_TRUE(r.ok()) << text << format_diagnostic(r.diagnostics.front());
+  EXPECT_EQ(r.value.owners[0].description, o.description) << text;
+  EXPECT_NE(text.find("\"del\\x7F c1\\x80\\x9F nel\\N bom\\uFEFF nonchar\\uFFFE\\uFFFF ls\\L tab\\x09 nul\\x00 "),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("# header ???\n"), std::string::npos) << text;  // a comment cannot escape: replaced
+}
+
 // A name with control characters (from an export) is written quoted, and
 // refused when read back, as any such name is (issue 16: names cannot forge lines).
 TEST(FleetWriter, ANameWithControlCharactersIsRefusedWhenReadBack) {

@@ -40,6 +40,28 @@ TEST(ImportKubectl, ANodeOutsideTheClusterCidrIsAConflict) {
   EXPECT_EQ(c.other_where, (source_location{fixtures + "kubectl/drift/lab.yaml", 21, 7}));
 }
 
+// Issue 28, item 20: a Node with podCIDR 0.0.0.0/0 made `import` write
+// node_cidr_mask: 0, which the fleet reader refuses. Both take masks from 1 on.
+TEST(ImportKubectl, ANodeBlockOfTheWholeAddressSpaceIsAnErrorNotAMaskOfZero) {
+  auto r = load_text(import_kind::kubectl, R"(apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Node, spec: {podCIDR: 0.0.0.0/0}}
+- {apiVersion: v1, kind: Node, spec: {podCIDRs: [10.1.0.0/24, "::/0"]}}
+)", "nodes.yaml");
+  ASSERT_FALSE(r.ok());
+  std::vector<std::string> errors;
+  for (const auto& d : r.diagnostics) {
+    if (d.level == severity::error) errors.push_back(to_string(d.where) + " " + d.code + " " + d.message);
+  }
+  EXPECT_EQ(errors, (v{"nodes.yaml:4:48 range kubectl: a Node's pod CIDR 0.0.0.0/0 is no node block: node CIDR masks "
+                       "are 1 to 32",
+                       "nodes.yaml:5:49 range kubectl: a Node's pod CIDR ::/0 is no node block: node CIDR masks are "
+                       "1 to 128"}));
+  EXPECT_EQ(owner_of(r, "nodes").node_cidr_mask, 24);
+  EXPECT_FALSE(owner_of(r, "nodes").node_cidr_mask_v6.has_value());
+}
+
 TEST(ImportKubectl, CalicoPoolsAndServiceCidrs) {
   auto r = load({{import_kind::kubeadm, "kubeadm/homelab.yaml"}, {import_kind::kubectl, "kubectl/homelab.json"}});
   ASSERT_TRUE(r.ok()) << printed(r);

@@ -8,6 +8,7 @@
 #include "../unit/random.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <string>
@@ -345,6 +346,46 @@ connections:
   EXPECT_TRUE(planned.value.requests.empty());
 }
 
+// Issue 25, item 4: a route imported from a Tailscale policy that follows its
+// moved cluster stays a route in the overlay (it became one of the tailnet's
+// own ranges, overlapping the cluster: plan -f yaml exited 3).
+TEST(PlanOverlay, AMovedRouteStaysARoute) {
+  const char* mine = R"(clusters:
+  - {name: prod, distribution: eks, network: 10.1.0.0/16, services: 10.100.0.0/16}
+  - {name: other, distribution: eks, network: 10.2.0.0/16, services: 10.100.0.0/16}
+connections:
+  - [prod, other]
+  - [prod, tailscale]
+plan:
+  pin: [other]
+)";
+  const char* policy = R"({"hosts": {"prod": "10.100.0.0/16"}, "autoApprovers": {"routes": {"10.100.0.0/16": ["tag:k8s"]}}})";
+  auto sources = [&](fleet_loader& loader) {
+    loader.add_text(mine, "mine.yaml");
+    loader.add_import_text(import_kind::tailscale, policy, "policy.hujson");
+  };
+  fleet_loader first(builtin_catalog());
+  sources(first);
+  auto loaded = first.finish();
+  ASSERT_TRUE(loaded.ok());
+  auto p = plan(loaded.value, builtin_catalog());
+  ASSERT_TRUE(p.complete());
+  auto overlay = write_plan_overlay(loaded.value, p);
+  EXPECT_NE(overlay.find("{owner: tailscale, role: routes, from: 10.100.0.0/16, to: "), std::string::npos) << overlay;
+  fleet_loader again(builtin_catalog());
+  sources(again);
+  again.add_text(overlay, "overlay.yaml");
+  auto planned = again.finish();
+  ASSERT_TRUE(planned.ok()) << overlay << format_diagnostic(planned.diagnostics.front());
+  for (const auto& x : check(planned.value, builtin_catalog())) EXPECT_NE(x.level, severity::error) << x.message;
+  std::vector<std::string> routes;
+  for (const auto& r : planned.value.ranges) {
+    if (r.is_route()) routes.push_back(r.cidr.to_string() + " to " + planned.value.routes[r.route].to);
+  }
+  auto services = p.changes[1].to.to_string();
+  EXPECT_EQ(routes, std::vector<std::string>{services + " to prod"}) << overlay;
+}
+
 TEST(PlanOverlay, AnEntryTheSourcesNoLongerMatchIsAnError) {
   fleet_loader loader(builtin_catalog());
   loader.add_text("clusters:\n  - {name: a, pods: 10.1.0.0/16}\n", "a.yaml");
@@ -364,6 +405,96 @@ TEST(PlanOverlay, AnEntryTheSourcesNoLongerMatchIsAnError) {
       << where[1];
   EXPECT_NE(where[2].find("unknown role 'pod'"), std::string::npos) << where[2];
   EXPECT_NE(where[3].find("host bits set"), std::string::npos) << where[3];
+}
+
+// Issue 28, item 8: forms of YAML that check accepts and plan -f yaml could
+// not rewrite (it exited 3): a range written as a block scalar, an owner whose
+// name is an explicit key.
+TEST(PlanWriter, RewritesARangeWrittenAsABlockScalar) {
+  // (| and > keep the final line break, which no CIDR has: check refuses those.)
+  for (const char* style : {"|-", ">-"}) {
+    auto out = planned_text(std::string(R"(clusters:
+  - name: b
+    distribution: kops
+    network: 172.20.0.0/16
+    pods: 100.96.0.0/16
+    services: 100.64.0.0/16
+  - name: a
+    distribution: kops
+    network: )") + style + R"(
+      172.20.0.0/16
+    pods:
+      - )" + style + R"(
+        100.97.0.0/16
+    services: 100.72.0.0/16
+connections:
+  - [a, b]
+)");
+    EXPECT_EQ(out.find(style + std::string("\n")), std::string::npos) << out;
+    EXPECT_NE(out.find("    distribution: kops\n    network: 10."), std::string::npos) << out;
+  }
+}
+
+TEST(PlanWriter, AnOwnerNamedByAnExplicitKeyGetsItsNewKeysBesideIt) {
+  auto out = planned_text(R"(clusters:
+  - name: b
+    distribution: kops
+  - ? name
+    : a
+    distribution: kops
+  - ? name
+    : c
+    ? distribution
+    : kops
+connections:
+  - [a, b, c]
+)");
+  EXPECT_NE(out.find("    : a\n    distribution: kops\n    network: ["), std::string::npos) << out;
+  EXPECT_NE(out.find("  - network: ["), std::string::npos) << out;  // c: before its first key, the type being explicit
+}
+
+TEST(PlanWriter, ARangeKeyWrittenAsAnExplicitKeyIsRefusedAtItsPosition) {
+  const char* text = R"(x-net: &net 10.1.0.0/16
+clusters:
+  - name: a
+    distribution: kubeadm
+    ? network
+    : *net
+  - name: b
+    distribution: kubeadm
+    network: *net
+connections:
+  - [a, b]
+plan:
+  pin: [b]
+)";
+  auto f = load(text);
+  auto p = plan(f, builtin_catalog());
+  ASSERT_TRUE(p.complete());
+  try {
+    (void)apply_plan_to_text(text, "f.yaml", f, p);
+    FAIL() << "an explicit range key was rewritten";
+  } catch (const plan_text_error& e) {
+    EXPECT_EQ(to_string(e.where()), "f.yaml:5:14");
+    EXPECT_STREQ(e.what(), "cannot rewrite the key network, written as an explicit key (? network): write it as "
+                           "network: VALUE");
+  }
+}
+
+// Issue 28, item 25: a JSON fleet file gets JSON, not YAML's flow syntax.
+TEST(PlanWriter, AJsonFleetFileStaysJson) {
+  const char* text = R"({"clusters": [
+  {"name": "a", "distribution": "kops", "services": "100.64.0.0/13"},
+  {"name": "b", "distribution": "kops", "pods": ["100.96.0.0/11"], "nodes": 10, "network": "auto"}
+],
+ "connections": [{"between": ["a", "b"]}]}
+)";
+  auto out = planned_text(text);
+  EXPECT_NE(out.find(R"("services": "100.64.0.0/13", "pods": ["10.)"), std::string::npos) << out;  // a default, a new key
+  EXPECT_NE(out.find(R"("network": "10.)"), std::string::npos) << out;  // the request, in its quotes
+  EXPECT_NE(out.find(R"(, "services": ["10.)"), std::string::npos) << out;
+  EXPECT_EQ(out.find('#'), std::string::npos) << out;                        // no comments
+  EXPECT_TRUE(nlohmann::json::accept(out)) << out;
 }
 
 TEST(PlanWriter, ProvenanceCommentsOfAnImportedFileStayTrue) {

@@ -86,5 +86,45 @@ TEST(Excerpt, QuotesAtMostFortyBytesAndNothingThatLooksLikeASecret) {
   EXPECT_EQ(excerpt("="), "a text of 1 byte");
 }
 
+// Issue 28, item 12: noncharacters cannot be written into XML (U+FFFE, U+FFFF) and mean nothing anywhere.
+TEST(Text, NamesAreRefusedWithNoncharacters) {
+  EXPECT_EQ(name_problem("a\xEF\xBF\xBE"), "a name cannot hold a Unicode noncharacter (U+FFFE at byte 2)");
+  EXPECT_EQ(name_problem("\xEF\xBF\xBF"), "a name cannot hold a Unicode noncharacter (U+FFFF at byte 1)");
+  EXPECT_EQ(name_problem("ab\xEF\xB7\x90"), "a name cannot hold a Unicode noncharacter (U+FDD0 at byte 3)");
+  EXPECT_EQ(name_problem("\xF0\x9F\xBF\xBE"), "a name cannot hold a Unicode noncharacter (U+1FFFE at byte 1)");
+  EXPECT_EQ(name_problem("\xF4\x8F\xBF\xBF"), "a name cannot hold a Unicode noncharacter (U+10FFFF at byte 1)");
+  EXPECT_FALSE(name_problem("\xEF\xBF\xBD"));  // U+FFFD, the replacement character, is a character
+  EXPECT_FALSE(name_problem("\xEF\xB7\xB0"));  // U+FDF0, just past the block
+  for (char32_t c : {char32_t{0xFDD0}, char32_t{0xFDEF}, char32_t{0xFFFE}, char32_t{0x2FFFF}, char32_t{0x10FFFE}}) {
+    EXPECT_TRUE(is_noncharacter(c)) << code_point(c);
+  }
+  for (char32_t c : {char32_t{0xFDCF}, char32_t{0xFDF0}, char32_t{0xFFFD}, char32_t{0x1FFFD}, char32_t{0x10000}}) {
+    EXPECT_FALSE(is_noncharacter(c)) << code_point(c);
+  }
+}
+
+// Issue 28, item 26: a name of blanks and zero-width characters prints as nothing.
+TEST(Text, NamesThatShowNothingAreRefused) {
+  const std::string nothing = "a name cannot be only blanks and zero-width characters: it would print as nothing";
+  EXPECT_EQ(name_problem("\xC2\xA0"), nothing);                  // NO-BREAK SPACE
+  EXPECT_EQ(name_problem("\xE2\x80\x8B"), nothing);              // ZERO WIDTH SPACE
+  EXPECT_EQ(name_problem(" \xC2\xA0\xE2\x80\x8B\xE3\x80\x80"), nothing);  // and the ideographic space
+  EXPECT_EQ(name_problem("\xE2\xA0\x80"), nothing);              // BRAILLE PATTERN BLANK
+  EXPECT_EQ(name_problem("\xE3\x85\xA4"), nothing);              // HANGUL FILLER
+  EXPECT_FALSE(name_problem("a\xE2\x80\x8B"));                   // something shows
+  EXPECT_FALSE(name_problem("\xC2\xA0x"));
+}
+
+TEST(Text, TheLookOfANameDropsZeroWidthCharactersAndUnifiesBlanks) {
+  EXPECT_EQ(look_of("prod-eu"), "prod-eu");
+  EXPECT_EQ(look_of("prod\xE2\x80\x8B-eu"), "prod-eu");          // ZERO WIDTH SPACE
+  EXPECT_EQ(look_of("prod\xC2\xAD-eu\xE2\x81\xA0"), "prod-eu");  // SOFT HYPHEN, WORD JOINER
+  EXPECT_EQ(look_of("a\xC2\xA0" "b"), "a b");                   // NO-BREAK SPACE
+  EXPECT_EQ(look_of("a\xE3\x80\x80" "b"), "a b");              // IDEOGRAPHIC SPACE
+  EXPECT_EQ(look_of("caf\xC3\xA9"), "caf\xC3\xA9");
+  EXPECT_EQ(code_point(0xA0), "U+00A0");
+  EXPECT_EQ(code_point(0x1F600), "U+1F600");
+}
+
 }  // namespace
 }  // namespace cidrcheck::detail

@@ -25,4 +25,12 @@ TEST(XmlEscape, ReplacesBytesThatAreNotUtf8) {
   EXPECT_EQ(escaped("caf\xC3\xA9"), "[caf\xC3\xA9");  // valid UTF-8 stays
 }
 
+// Issue 28, item 12: a noncharacter in a suppression reason or a file name made JUnit,
+// Checkstyle and the SVG map ill-formed XML.
+TEST(XmlEscape, ReplacesNoncharacters) {
+  EXPECT_EQ(escaped("a\xEF\xBF\xBE" "b\xEF\xBF\xBF"), "[a\uFFFD" "b\uFFFD");
+  EXPECT_EQ(escaped("\xEF\xB7\x90\xF0\x9F\xBF\xBF"), "[\uFFFD\uFFFD");  // U+FDD0, U+1FFFF
+  EXPECT_EQ(escaped("\xEF\xBF\xBD\xF0\x9F\x98\x80"), "[\uFFFD\U0001F600");  // U+FFFD and an emoji stay
+}
+
 }  // namespace

@@ -1,8 +1,9 @@
 #pragma once
 // Text from input (names, paths, descriptions) on its way out: the one UTF-8
 // check, the one replacement of invalid UTF-8 that every writer uses, the one
-// escaping of control characters for people and terminals, and the one rule
-// for what a name may contain.
+// escaping of control characters for people and terminals, the classes of
+// characters that show nothing (blanks, zero-width) or mean nothing
+// (noncharacters), and the one rule for what a name may contain.
 
 #include <cstddef>
 #include <optional>
@@ -86,6 +87,52 @@ constexpr auto is_control(char32_t c) -> bool {
          (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C || c == 0xFEFF;
 }
 
+/// Reports whether c is a Unicode noncharacter: U+FDD0-U+FDEF and the last two
+/// code points of every plane (U+FFFE, U+FFFF, U+1FFFE, ..., U+10FFFF), which
+/// Unicode keeps out of interchange. XML 1.0 and YAML do not allow U+FFFE and
+/// U+FFFF in a document at all.
+constexpr auto is_noncharacter(char32_t c) -> bool { return (c >= 0xFDD0 && c <= 0xFDEF) || (c & 0xFFFE) == 0xFFFE; }
+
+/// Reports whether c is a character that shows nothing and takes no width:
+/// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt: the
+/// zero-width space, joiners and non-joiner, the word joiner, the soft hyphen,
+/// variation selectors, the Hangul fillers, tags, ...).
+constexpr auto is_zero_width(char32_t c) -> bool {
+  return c == 0x00AD || c == 0x034F || c == 0x061C || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5 ||
+         (c >= 0x180B && c <= 0x180F) || (c >= 0x200B && c <= 0x200F) || (c >= 0x202A && c <= 0x202E) ||
+         (c >= 0x2060 && c <= 0x206F) || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFEFF || c == 0xFFA0 ||
+         (c >= 0xFFF0 && c <= 0xFFF8) || (c >= 0x1BCA0 && c <= 0x1BCA3) || (c >= 0x1D173 && c <= 0x1D17A) ||
+         (c >= 0xE0000 && c <= 0xE0FFF);
+}
+
+/// Reports whether c is a blank: Unicode's White_Space (PropList.txt: space,
+/// tab, line ends, NEL, no-break space, the en and em spaces and their kin,
+/// the ideographic space), and U+2800, the braille blank, which shows as one.
+constexpr auto is_blank(char32_t c) -> bool {
+  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0x2800;
+}
+
+/// Returns how text looks: zero-width characters (is_zero_width) removed and
+/// every blank (is_blank) a space. Two names with one look print alike; bytes
+/// that are not UTF-8 are kept as they are.
+inline auto look_of(std::string_view text) -> std::string {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t k = 0; k < text.size();) {
+    auto n = utf8_length(text.substr(k));
+    if (n == 0) {
+      out += text[k++];
+      continue;
+    }
+    auto c = utf8_decode(text.substr(k), n);
+    if (is_blank(c)) out += ' ';
+    else if (!is_zero_width(c)) out.append(text.substr(k, n));
+    k += n;
+  }
+  return out;
+}
+
 /// Appends text for a person or a terminal, where a line is one line: control
 /// characters (is_control) become \xNN (below U+0100) or \u{NNNN}, and bytes
 /// that are not UTF-8 become U+FFFD (append_utf8_replaced); everything else, other scripts included,
@@ -120,6 +167,14 @@ inline auto printable(std::string_view text) -> std::string {
   out.reserve(text.size());
   append_printable(out, text);
   return out;
+}
+
+/// Returns how Unicode names a code point: "U+00A0", "U+1FFFE".
+inline auto code_point(char32_t c) -> std::string {
+  constexpr char hex[] = "0123456789ABCDEF";
+  std::string digits;
+  for (; c != 0 || digits.size() < 4; c >>= 4) digits.insert(digits.begin(), hex[c & 15]);
+  return "U+" + digits;
 }
 
 /// The longest name (of a cluster, network or connection) and the longest pin
@@ -163,16 +218,20 @@ inline auto excerpt(std::string_view text) -> std::string {
 
 /// Why text cannot be a name (of a cluster, network or connection), or
 /// nullopt when it can: a name is not empty, not only blanks, at most
-/// max_name_bytes long, and holds no control character (is_control) and
-/// nothing that is not UTF-8. Names are printed in reports, annotations and on
-/// standard error, and a name's bytes separate fields in fingerprints; the
-/// rule keeps all of them one line.
+/// max_name_bytes long, holds no control character (is_control), no
+/// noncharacter (is_noncharacter) and nothing that is not UTF-8, and shows
+/// something: not only blanks and zero-width characters (is_blank,
+/// is_zero_width). Names are printed in reports, annotations and on standard
+/// error, written into YAML and XML, and a name's bytes separate fields in
+/// fingerprints; the rule keeps all of them one visible line that every
+/// format can hold.
 inline auto name_problem(std::string_view text) -> std::optional<std::string> {
   if (text.empty()) return "a name cannot be empty";
   if (text.size() > max_name_bytes) {
     return "a name is at most " + std::to_string(max_name_bytes) + " bytes long, not " + std::to_string(text.size());
   }
   if (text.find_first_not_of(" \t") == std::string_view::npos) return "a name cannot be only blanks";
+  bool shows = false;
   for (std::size_t k = 0; k < text.size();) {
     auto n = utf8_length(text.substr(k));
     if (n == 0) return "a name must be UTF-8";
@@ -182,8 +241,13 @@ inline auto name_problem(std::string_view text) -> std::optional<std::string> {
       append_printable(shown, text.substr(k, n));
       return "a name cannot hold a control character (" + shown + " at byte " + std::to_string(k + 1) + ")";
     }
+    if (is_noncharacter(c)) {
+      return "a name cannot hold a Unicode noncharacter (" + code_point(c) + " at byte " + std::to_string(k + 1) + ")";
+    }
+    shows = shows || !(is_blank(c) || is_zero_width(c));
     k += n;
   }
+  if (!shows) return "a name cannot be only blanks and zero-width characters: it would print as nothing";
   return std::nullopt;
 }
 

@@ -9,6 +9,7 @@
 #include <cidrcheck/prefix.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -170,6 +171,14 @@ struct catalog {
     return node_cidr_mask(o, v);
   }
 };
+
+/// Returns the service ranges a cluster's distribution gives it when it omits
+/// them, for its IP families (its `ip_family`, else its distribution's), given
+/// the cluster's network ranges: the distribution's `services_instead` when one
+/// of them lies in `services_if_network_in`, else its `services`. Empty for a
+/// cluster whose distribution the catalog does not know. What apply_defaults()
+/// fills in, and what `plan` derives again once it gives the cluster a network.
+auto default_services(const catalog& c, const owner& o, std::span<const prefix> network) -> std::vector<prefix>;
 
 /// Fills in what a fleet omits, from the catalog: a cluster's missing network,
 /// pod or service ranges from its distribution's defaults, its pods as its

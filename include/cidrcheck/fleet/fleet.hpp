@@ -175,6 +175,14 @@ struct mapping_layout {
   std::uint32_t range_key_end_column[4] = {};
 };
 
+/// The node CIDR masks and pod block sizes a fleet may hold (node_cidr_mask,
+/// block_size and their IPv6 twins): from min_node_mask to the address width,
+/// max_node_mask(version). The fleet reader refuses others, and so does every
+/// importer, so that what `cidrcheck import` writes always reads back.
+inline constexpr int min_node_mask = 1;
+/// Returns the longest node CIDR mask of a version: 32 for IPv4, 128 for IPv6.
+constexpr auto max_node_mask(ip_version v) noexcept -> int { return v == ip_version::v6 ? 128 : 32; }
+
 /// A cluster or a network.
 struct owner {
   std::string name;

@@ -14,6 +14,7 @@ namespace cidrcheck {
 /// the std::string of diagnostic::code). A code is stable: tests and users match on it.
 namespace diag {
 inline constexpr char bad_version[] = "bad-version";
+inline constexpr char cannot_rewrite[] = "cannot-rewrite";
 inline constexpr char connection_members[] = "connection-members";
 inline constexpr char csv_syntax[] = "csv-syntax";
 inline constexpr char duplicate[] = "duplicate";
@@ -45,6 +46,7 @@ inline constexpr char invalid_value[] = "invalid-value";
 inline constexpr char json_syntax[] = "json-syntax";
 inline constexpr char limit[] = "limit";
 inline constexpr char line_break[] = "line-break";
+inline constexpr char lookalike_name[] = "lookalike-name";
 inline constexpr char membership[] = "membership";
 inline constexpr char missing_key[] = "missing-key";
 inline constexpr char outside_configuration[] = "outside-configuration";
@@ -84,6 +86,7 @@ struct diagnostic_code_info {
 /// are errors; a meaning that starts with "warning:" or "note:" says otherwise.
 inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::bad_version, "a catalog operation's Kubernetes version bound is not a version such as 1.29"},
+    diagnostic_code_info{diag::cannot_rewrite, "`plan --format yaml` cannot rewrite a construct of the fleet file that the plan changes (a range key written as an explicit key, `? network`); nothing is written"},
     diagnostic_code_info{diag::connection_members, "a connection has fewer than two different members"},
     diagnostic_code_info{diag::csv_syntax, "an export in CSV is not well-formed: a quoted field that never ends, text after a closing quote, a row with more or fewer fields than the header"},
     diagnostic_code_info{diag::duplicate, "the catalog lists an operation twice"},
@@ -115,6 +118,7 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::json_syntax, "an export is not valid JSON or HuJSON"},
     diagnostic_code_info{diag::limit, "an input exceeds a limit (file size, nesting depth, owners, ranges, errors; docs/limits.md)"},
     diagnostic_code_info{diag::line_break, "a line ends with a character YAML counts as a line break but editors do not (a lone CR, NEL, LS, PS)"},
+    diagnostic_code_info{diag::lookalike_name, "warning: two owners' names differ only by zero-width characters or the kind of blank (U+200B, U+00A0, ...), so reports print them alike"},
     diagnostic_code_info{diag::membership, "note or warning: where a cluster runs: a note names the network containment placed it in (no source said), or the networks that each hold its network range (it runs in none); a warning says its network lies outside the network a source says it runs in; a note says a fleet file's runs_in names no owner"},
     diagnostic_code_info{diag::missing_key, "a required key is missing"},
     diagnostic_code_info{diag::outside_configuration, "a configuration's `inputs` names a file outside the configuration's directory (an absolute path, `../`, or a link that leads out); name it on the command line to read it"},

@@ -325,7 +325,13 @@ auto plan_run(const plan_run_request& request) -> plan_run_result {
     out.status = run_status::load_error;
     return out;
   }
-  out.plan = plan_fleet(out.cfg, out.loaded, out.source, request);
+  try {
+    out.plan = plan_fleet(out.cfg, out.loaded, out.source, request);
+  } catch (const plan_text_error& e) {  // a construct of the fleet file the plan cannot rewrite
+    out.diagnostics.push_back({severity::error, diag::cannot_rewrite, e.what(), e.where(), {}});
+    out.status = run_status::load_error;
+    return out;
+  }
   append(out.diagnostics, out.plan->result.diagnostics);
   out.status = run_status::done;
   return out;

@@ -1,5 +1,7 @@
 #include <cidrcheck/fleet/catalog.hpp>
 
+#include <algorithm>
+
 namespace cidrcheck {
 
 namespace {
@@ -57,7 +59,26 @@ void fill_pods(fleet& f, std::uint32_t k, const distribution_defaults* d, const 
   }
 }
 
+// The IP families a cluster runs: its own `ip_family`, else its distribution's ("" for all).
+auto family_of(const owner& o, const distribution_defaults* d) -> std::string {
+  return !o.ip_family.empty() ? o.ip_family : d != nullptr ? d->ip_family : "";
+}
+
 }  // namespace
+
+auto default_services(const catalog& c, const owner& o, std::span<const prefix> network) -> std::vector<prefix> {
+  const auto* d = o.type.empty() ? nullptr : c.find_distribution(o.type);
+  if (d == nullptr) return {};
+  // The service default may depend on the network (EKS picks 172.20.0.0/16 in a 10/8 VPC).
+  bool instead = d->services_if_network_in &&
+                 std::any_of(network.begin(), network.end(), [&](const prefix& p) { return p.subnet_of(*d->services_if_network_in); });
+  std::vector<prefix> out;
+  auto family = family_of(o, d);
+  for (const auto& p : instead ? d->services_instead : d->services) {
+    if (serves(family, p)) out.push_back(p);
+  }
+  return out;
+}
 
 auto apply_defaults(fleet& f, const catalog& c) -> std::vector<std::uint32_t> {
   std::vector<std::uint32_t> unknown;
@@ -72,22 +93,17 @@ auto apply_defaults(fleet& f, const catalog& c) -> std::vector<std::uint32_t> {
     }
     const auto* d = o.type.empty() ? nullptr : c.find_distribution(o.type);
     if (d == nullptr && !o.type.empty()) unknown.push_back(k);
-    std::string family = !o.ip_family.empty() ? o.ip_family : d != nullptr ? d->ip_family : "";
+    std::string family = family_of(o, d);
     if (d != nullptr && fillable(f, o, range_role::network)) {
       add_ranges(f, k, range_role::network, range_origin::distribution_default, d->network, family);
     }
     if (fillable(f, f.owners[k], range_role::pods)) fill_pods(f, k, d, c.ipam_of(f.owners[k]), family);
     if (d != nullptr && fillable(f, f.owners[k], range_role::services)) {
-      // The service default may depend on the network (EKS picks 172.20.0.0/16 in a 10/8 VPC).
-      const auto* services = &d->services;
-      if (d->services_if_network_in) {
-        for (auto r : f.owners[k].ranges) {
-          if (f.ranges[r].role == range_role::network && f.ranges[r].cidr.subnet_of(*d->services_if_network_in)) {
-            services = &d->services_instead;
-          }
-        }
+      std::vector<prefix> network;
+      for (auto r : f.owners[k].ranges) {
+        if (f.ranges[r].role == range_role::network) network.push_back(f.ranges[r].cidr);
       }
-      add_ranges(f, k, range_role::services, range_origin::distribution_default, *services, family);
+      add_ranges(f, k, range_role::services, range_origin::distribution_default, default_services(c, f.owners[k], network));
     }
   }
   return unknown;

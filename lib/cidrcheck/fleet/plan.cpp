@@ -6,6 +6,7 @@
 #include "pins.hpp"
 
 #include <cidrcheck/address_set.hpp>
+#include <cidrcheck/fleet/capacity.hpp>
 #include <cidrcheck/fleet/plan_limits.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
@@ -107,6 +108,7 @@ class planner {
     describe_reasons();
     size_changes();
     allocate();
+    follow_dependent_defaults();
     fix_dns();
     follow_routes();
     finish();
@@ -242,7 +244,7 @@ class planner {
         auto kind = best_kind(operation_scope::network, o);
         if (!kind) continue;
         for (auto k : o.ranges) {
-          if (pinned_[k]) continue;
+          if (pinned_[k] || !working_.ranges[k].is_plain()) continue;  // a route follows its destination
           candidates_.push_back({kind->first, {index}, {k}, {}, {}, kind->second});
         }
         continue;
@@ -252,7 +254,7 @@ class planner {
       int dearest = 0;
       for (auto k : o.ranges) {
         const auto& r = working_.ranges[k];
-        if (pinned_[k]) continue;
+        if (pinned_[k] || !r.is_plain()) continue;  // translated ranges are the connection's to choose
         if (members_->holder_of(k)) continue;  // moves with the network the cluster runs in
         auto scope = r.role == range_role::services ? operation_scope::services
                      : r.role == range_role::pods   ? operation_scope::pods
@@ -261,8 +263,12 @@ class planner {
         if (!kind) continue;
         dearest = std::max(dearest, kind->second.total);
         candidates_.push_back({kind->first, {index}, {k}, {}, {}, kind->second});
-        // A pod range moved is sized for the cluster's nodes: it clears a lack of pod space too.
-        if (scope == operation_scope::pods && capacity_needed[index]) candidates_.back().grows = {index};
+        // A pod range moved is sized for the cluster's nodes: it clears a lack of pod space too,
+        // if it is of the IP version that lacks it (a dual-stack cluster short of IPv4 space
+        // gains nothing from a larger IPv6 range).
+        if (scope == operation_scope::pods && capacity_needed[index] && r.cidr.version() == capacity_version_[index]) {
+          candidates_.back().grows = {index};
+        }
       }
       if (capacity_needed[index]) {
         if (auto kind = best_kind(operation_scope::pod_space, o)) {
@@ -275,6 +281,7 @@ class planner {
         candidate replace{kind->first, {index}, {}, {}, {}, kind->second};
         bool possible = true;
         for (auto k : o.ranges) {
+          if (!working_.ranges[k].is_plain()) continue;  // the connection's translated ranges stay
           if (members_->holder_of(k)) continue;  // stays in the network the cluster runs in
           if (pinned_[k]) possible = false;
           replace.ranges.push_back(k);
@@ -342,6 +349,7 @@ class planner {
                               (base ? " set by cost " + base->setting + " instead of the catalog's " + std::to_string(kind->cost)
                                     : std::string()));
     for (auto k : v.ranges) {
+      if (!working_.ranges[k].is_plain()) continue;  // its routes follow their destinations
       if (pinned_[k]) return;  // a VPC that is not ours to move (mark it movable: true)
       op.ranges.push_back(k);
     }
@@ -364,6 +372,7 @@ class planner {
                                 replace->first->name + " (" + o.type + " cannot change its VPC)");
       if (capacity_needed[m]) op.grows.push_back(m);  // its new pod ranges are sized for its nodes
       for (auto k : o.ranges) {
+        if (!working_.ranges[k].is_plain()) continue;
         if (pinned_[k]) return;
         if (auto holder = members_->holder_of(k)) {
           op.follows.emplace_back(k, *holder);
@@ -398,7 +407,7 @@ class planner {
         auto owner = working_.ranges[x.ranges[0]].owner;
         capacity_needed[owner] = true;
         capacity_reasons_[owner].push_back(index);
-        capacity_version_.emplace(owner, working_.ranges[x.ranges[0]].cidr.version());
+        capacity_version_.emplace(owner, node_capacity(working_, c_, owner).version);  // the version check counted
         constraints.emplace_back(n + owner, n + owner);
       } else if (fixed_by_moving(x.id)) {
         constraints.emplace_back(x.ranges[0], x.ranges[0]);
@@ -463,7 +472,8 @@ class planner {
       // Pod space grows by a new range unless the operation moves (and so resizes) a pod range of that cluster.
       for (auto g : op.grows) {
         bool moves_pods = std::any_of(op.ranges.begin(), op.ranges.end(), [&](auto k) {
-          return working_.ranges[k].role == range_role::pods && working_.ranges[k].owner == g;
+          const auto& r = working_.ranges[k];
+          return r.role == range_role::pods && r.owner == g && r.cidr.version() == capacity_version_[g];
         });
         if (!moves_pods) grown_.push_back({g, capacity_version_[g], at});
       }
@@ -625,6 +635,55 @@ class planner {
     }
   }
 
+  // A default that depends on where a cluster's network lies (the catalog's
+  // services_if_network_in: EKS picks another service range in a 10/8 VPC) is
+  // derived again from the network the plan gives the cluster: where it
+  // differs, the service range follows, in the operation that moves the
+  // network (none for a network requested: the cluster is yet to be created).
+  // finish() then checks the fleet with it.
+  void follow_dependent_defaults() {
+    std::map<std::uint32_t, std::vector<std::uint32_t>> network_changes;  // owner -> its network changes
+    for (std::uint32_t k = 0; k < result_.changes.size(); ++k) {
+      if (result_.changes[k].role == range_role::network) network_changes[result_.changes[k].owner].push_back(k);
+    }
+    std::vector<plan_change> follows;
+    for (const auto& [index, changes] : network_changes) {
+      const auto& o = working_.owners[index];
+      if (o.kind != owner_kind::cluster) continue;
+      std::vector<prefix> network;  // as planned
+      for (auto k : o.ranges) {
+        const auto& r = working_.ranges[k];
+        if (r.role != range_role::network || !r.is_plain()) continue;
+        auto moved = std::find_if(changes.begin(), changes.end(), [&](auto c) { return result_.changes[c].range == k; });
+        network.push_back(moved == changes.end() ? r.cidr : result_.changes[*moved].to);
+      }
+      for (auto c : changes) {
+        if (result_.changes[c].request) network.push_back(result_.changes[c].to);
+      }
+      auto services = default_services(c_, o, network);
+      for (auto k : o.ranges) {
+        const auto& r = working_.ranges[k];
+        if (r.role != range_role::services || r.origin != range_origin::distribution_default) continue;
+        bool moves = std::any_of(result_.changes.begin(), result_.changes.end(), [&](const plan_change& x) { return x.range == k; });
+        auto now = std::find_if(services.begin(), services.end(), [&](const prefix& p) { return p.version() == r.cidr.version(); });
+        if (moves || now == services.end() || *now == r.cidr) continue;
+        plan_change change;
+        change.owner = index;
+        change.role = range_role::services;
+        change.range = k;
+        change.from = r.cidr;
+        change.to = *now;
+        change.operation = result_.changes[changes.front()].operation;
+        change.reasons.push_back(o.type + "'s service default for a network in " +
+                                 c_.find_distribution(o.type)->services_if_network_in->to_string() +
+                                 ", where the plan puts the network of " + o.name);
+        rederived_.push_back(k);
+        follows.push_back(std::move(change));
+      }
+    }
+    for (auto& c : follows) result_.changes.push_back(std::move(c));
+  }
+
   auto messages(const std::vector<std::uint32_t>& ids) const -> std::vector<std::string> {
     std::vector<std::string> out;
     for (std::size_t k = 0; k < ids.size() && k < shown_reasons; ++k) out.push_back(findings_[ids[k]].message);
@@ -779,7 +838,11 @@ class planner {
     for (auto& change : result_.changes) {
       if (change.operation) continue;
       detail::runbook_builder steps(false);
-      detail::change_runbook(applied, change, steps);
+      // A service default that follows a requested network: the cluster is created with it.
+      bool created = change.range && rederived(*change.range);
+      auto view = change;
+      if (created) view.from = prefix{};
+      detail::change_runbook(applied, view, steps);
       change.steps = std::move(steps.steps());
     }
     // An operation's steps; a change that is its operation's only one carries them too.
@@ -836,9 +899,22 @@ class planner {
       return "the plan does not renumber translated (global) ranges: choose the member a new one by hand";
     if (!fixed_by_moving(x.id) && !is_pair_rule(x.id)) return "moving ranges cannot fix this rule";
     const auto existing = working_.ranges.size();
+    auto any = [&](auto&& test) { return std::any_of(x.ranges.begin(), x.ranges.end(), [&](auto k) { return k < existing && test(k); }); };
+    if (any([&](auto k) { return !working_.ranges[k].is_plain(); })) {
+      return "the plan moves no route or translated (global) range by itself (a route follows the range it leads to): "
+             "change it by hand";
+    }
+    if (any([&](auto k) { return rederived(k); })) {
+      return "the service range is the distribution's default for the network the plan gives the cluster: "
+             "write the cluster a service range of its own (services: CIDR), or pin its network";
+    }
     bool all_pinned = std::all_of(x.ranges.begin(), x.ranges.end(), [&](auto k) { return k < existing && pinned_[k]; });
     if (all_pinned) return x.ranges.size() > 1 ? "both ranges are pinned" : "the range is pinned";
     return "the range that should move found no free space (see above)";
+  }
+
+  auto rederived(std::uint32_t range) const -> bool {
+    return std::find(rederived_.begin(), rederived_.end(), range) != rederived_.end();
   }
 
   const catalog& c_;
@@ -856,6 +932,7 @@ class planner {
   std::optional<detail::membership_index> members_;  // which network each cluster runs in (made in decide())
   std::vector<std::vector<std::uint32_t>> capacity_reasons_;  // per owner: pod-capacity findings
   std::map<std::uint32_t, ip_version> capacity_version_;
+  std::vector<std::uint32_t> rederived_;  // service ranges whose default follows a planned network
   plan_result result_;
 };
 

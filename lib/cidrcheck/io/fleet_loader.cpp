@@ -480,6 +480,36 @@ void fleet_reading::sort_diagnostics() {
                    [&](const diagnostic& a, const diagnostic& b) { return rank(a) < rank(b); });
 }
 
+// Owners whose names print alike (detail::look_of: they differ only by
+// zero-width characters or the kind of blank): a warning at the later one, since
+// a report names them alike. O(owners), one lookup per name.
+void fleet_reading::warn_lookalike_names() {
+  std::unordered_map<std::string, std::uint32_t> by_look;
+  const auto& owners = result.value.owners;
+  for (std::uint32_t k = 0; k < owners.size(); ++k) {
+    const auto& name = owners[k].name;
+    auto [it, added] = by_look.emplace(detail::look_of(name), k);
+    if (added) continue;
+    const auto& first = owners[it->second];
+    // The first character that one name has and the other shows as nothing or as a space.
+    auto unseen = [](const std::string& text) -> std::string {
+      for (std::size_t j = 0; j < text.size();) {
+        auto n = std::max<std::size_t>(detail::utf8_length(std::string_view(text).substr(j)), 1);
+        auto c = detail::utf8_decode(std::string_view(text).substr(j), n);
+        if ((detail::is_zero_width(c) || detail::is_blank(c)) && c != ' ') return detail::code_point(c);
+        j += n;
+      }
+      return {};
+    };
+    auto which = unseen(name).empty() ? unseen(first.name) : unseen(name);
+    result.diagnostics.push_back({severity::warning, diag::lookalike_name,
+                                  describe_owner(owners[k]) + " looks like " + describe_owner(first) + " (" +
+                                      to_string(first.where) + "): the names differ only by invisible characters or "
+                                      "the kind of blank (" + which + "), so reports print them alike; rename one",
+                                  owners[k].where, {}});
+  }
+}
+
 void fleet_reading::warn_unknown_distributions(const std::vector<std::uint32_t>& unknown) {
   std::vector<std::string_view> known;
   for (const auto& d : cat.distributions) known.push_back(d.name);
@@ -511,6 +541,7 @@ void fleet_loader::add_text(std::string_view text, std::string name) {
 auto fleet_loader::finish() -> fleet_load_result {
   auto& s = *state_;
   s.merge_imports();
+  s.warn_lookalike_names();
   s.resolve_connections();
   s.resolve_routes();
   s.resolve_memberships();

@@ -180,10 +180,10 @@ void read_kubernetes(owner_section& s, yaml_reader& r, const entry& e) {
   }
 }
 
-// A prefix length from 1 to Bits (node_cidr_mask, block_size and their _v6).
-template <std::optional<int> owner::*Field, int Bits>
+// A node mask or block size of one IP version (node_cidr_mask, block_size and their _v6).
+template <std::optional<int> owner::*Field, ip_version Version>
 void read_length(owner_section& s, yaml_reader& r, const entry& e) {
-  if (auto v = r.integer(e.value, 1, Bits, e.key)) s.o.*Field = static_cast<int>(*v);
+  if (auto v = r.integer(e.value, min_node_mask, max_node_mask(Version), e.key)) s.o.*Field = static_cast<int>(*v);
 }
 
 // A count of nodes, Services or LoadBalancers, with where it was written.
@@ -281,10 +281,10 @@ constexpr key_rule<owner_section> cluster_keys[] = {
     {"runs_in", read_runs_in},
     {"pods", read_range_key<range_role::pods>},
     {"services", read_range_key<range_role::services>},
-    {"node_cidr_mask", read_length<&owner::node_cidr_mask, 32>},
-    {"node_cidr_mask_v6", read_length<&owner::node_cidr_mask_v6, 128>},
-    {"block_size", read_length<&owner::block_size, 32>},
-    {"block_size_v6", read_length<&owner::block_size_v6, 128>},
+    {"node_cidr_mask", read_length<&owner::node_cidr_mask, ip_version::v4>},
+    {"node_cidr_mask_v6", read_length<&owner::node_cidr_mask_v6, ip_version::v6>},
+    {"block_size", read_length<&owner::block_size, ip_version::v4>},
+    {"block_size_v6", read_length<&owner::block_size_v6, ip_version::v6>},
     {"ip_family", read_ip_family},
     {"nodes", read_count<&owner::nodes, &owner::nodes_where>},
     {"dns", read_dns},

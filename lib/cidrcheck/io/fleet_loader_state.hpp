@@ -84,6 +84,7 @@ struct fleet_reading {
   void note_memberships();
   void check_cost_owners();
   void warn_unknown_distributions(const std::vector<std::uint32_t>& unknown);
+  void warn_lookalike_names();
   void sort_diagnostics();
   /// An `ipam` the catalog's entry for the owner's CNI does not list: the
   /// error naming the modes it does; nullopt for any value of a CNI it does not know.

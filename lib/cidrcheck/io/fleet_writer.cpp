@@ -11,70 +11,10 @@
 
 namespace cidrcheck {
 
-namespace detail {
-
-// Returns text as a YAML scalar: plain when that reads back as the same
-// string (and not as a number, a bool or null), else double-quoted.
-auto yaml_scalar(std::string_view text) -> std::string {
-  auto word_char = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("._/@+-").find(c) != std::string_view::npos;
-  };
-  // No ':' in plain text: inside a flow list ("between: [a, b]") libyaml reads it as a key.
-  bool plain = !text.empty() && word_char(text.front()) && text.front() != '-';
-  for (char c : text) plain = plain && word_char(c);
-  // A leading digit without a '/' may read as a number or a time; some words as bools or null.
-  if (plain && text.front() >= '0' && text.front() <= '9' && text.find('/') == std::string_view::npos) plain = false;
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (std::string_view word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"}) {
-    if (lower == word) plain = false;
-  }
-  if (plain) return std::string(text);
-  std::string out = "\"";
-  for (std::size_t k = 0; k < text.size(); ++k) {
-    char c = text[k];
-    // The characters YAML reads as line breaks inside quotes: written as escapes.
-    if (text.substr(k, 2) == "\xC2\x85") {
-      out += "\\N";
-      ++k;
-    } else if (text.substr(k, 3) == "\xE2\x80\xA8" || text.substr(k, 3) == "\xE2\x80\xA9") {
-      out += text[k + 2] == '\xA8' ? "\\L" : "\\P";
-      k += 2;
-    } else if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      constexpr char hex[] = "0123456789abcdef";
-      out += "\\x";
-      out += hex[(c >> 4) & 0xf];
-      out += hex[c & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-auto yaml_comment_text(std::string_view text) -> std::string {
-  std::string out(text);
-  for (std::size_t k = 0; k < out.size(); ++k) {
-    auto c = static_cast<unsigned char>(out[k]);
-    if (c < 0x20 || c == 0x7f) out[k] = '?';
-    // NEL, LS and PS, which YAML reads as line breaks.
-    if (out.compare(k, 2, "\xC2\x85") == 0) out.replace(k, 2, "?");
-    if (out.compare(k, 3, "\xE2\x80\xA8") == 0 || out.compare(k, 3, "\xE2\x80\xA9") == 0) out.replace(k, 3, "?");
-  }
-  return out;
-}
-
-}  // namespace detail
-
 namespace {
 
 using detail::yaml_scalar;
 auto scalar(std::string_view text) -> std::string { return yaml_scalar(text); }
-
 
 auto comment(const source_location& where) -> std::string {
   return where.file.empty() ? std::string{} : "  # " + detail::yaml_comment_text(to_string(where));
@@ -246,7 +186,11 @@ class writer {
       auto& cidrs = members[it->second].second;
       cidrs += (cidrs.empty() ? "" : ", ") + scalar(r.cidr.to_string());
     }
-    for (const auto& [owner, cidrs] : members) out_ += "      " + scalar(f_.owners[owner].name) + ": [" + cidrs + "]\n";
+    for (const auto& [owner, cidrs] : members) {
+      // YAML limits an implicit key to 1024 characters (libyaml: a simple key); a longer name is an explicit key.
+      auto key = scalar(f_.owners[owner].name);
+      out_ += key.size() > 1024 ? "      ? " + key + "\n      : [" + cidrs + "]\n" : "      " + key + ": [" + cidrs + "]\n";
+    }
     if (!c.description.empty()) out_ += "    description: " + scalar(c.description) + "\n";
   }
 

@@ -44,16 +44,17 @@ void read_renumbering(yaml_reader& r, std::uint32_t node, std::vector<renumberin
       const auto& n = r.node(to->value);
       if (n.line == n.end_line) x.to_end_column = n.end_column;
     }
-    static constexpr std::string_view roles[] = {"network", "pods", "services", "cidrs", "dns"};
+    static constexpr std::string_view roles[] = {"network", "pods", "services", "cidrs", "routes", "dns"};
     if (role && complete && std::find(std::begin(roles), std::end(roles), x.role) == std::end(roles)) {
       r.error(role->value, diag::invalid_role,
-              "unknown role '" + x.role + "': network, pods, services, cidrs or dns" + did_you_mean(x.role, roles));
+              "unknown role '" + x.role + "': network, pods, services, cidrs, routes or dns" + did_you_mean(x.role, roles));
       continue;
     }
     if (!complete) continue;
     // The new value, checked where it is written.
-    if (x.add && x.role == "dns") {
-      r.error(role->value, diag::invalid_role, "a renumber entry adds ranges, not a DNS address");
+    if (x.add && (x.role == "dns" || x.role == "routes")) {
+      r.error(role->value, diag::invalid_role,
+              x.role == "dns" ? "a renumber entry adds ranges, not a DNS address" : "a renumber entry adds ranges, not routes");
       continue;
     }
     bool valid = x.role == "dns" ? r.ip(to->value, "to of a renumber entry").has_value()
@@ -68,7 +69,7 @@ auto role_of(const std::string& word) -> range_role {
   if (word == "network") return range_role::network;
   if (word == "pods") return range_role::pods;
   if (word == "services") return range_role::services;
-  return range_role::external;
+  return range_role::external;  // cidrs, routes
 }
 
 }  // namespace
@@ -112,7 +113,8 @@ void apply_renumbering(const std::vector<renumbering>& entries, fleet& f,
     }
     auto role = role_of(x.role);
     if ((role == range_role::external) != (o.kind == owner_kind::network)) {
-      error(x.from_where, diag::invalid_role, describe_owner(o) + " has no " + x.role + " ranges");
+      error(x.from_where, diag::invalid_role,
+            describe_owner(o) + " has no " + (x.role == "routes" ? x.role : x.role + " ranges"));
       continue;
     }
     fleet_range moved;
@@ -146,16 +148,26 @@ void apply_renumbering(const std::vector<renumbering>& entries, fleet& f,
       o.declared.add(role);
       continue;
     }
+    // The owner's range (or route) of the role whose CIDR is `from`: a route
+    // stays a route, with where it leads; a range of the owner's role is one of
+    // its own, never a route or a translated range of the same CIDR.
+    bool route = x.role == "routes";
     auto from = prefix::try_parse(x.from);
     auto r = std::find_if(o.ranges.begin(), o.ranges.end(), [&](std::uint32_t j) {
-      return from && f.ranges[j].role == role && f.ranges[j].cidr == *from;
+      const auto& range = f.ranges[j];
+      return from && range.role == role && range.cidr == *from && (route ? range.is_route() : range.is_plain());
     });
     if (r == o.ranges.end()) {
-      error(x.from_where, diag::stale_renumber, describe_owner(o) + " has no " + x.role + " range " + x.from + changed);
+      error(x.from_where, diag::stale_renumber,
+            describe_owner(o) + " has no " + (route ? std::string("route") : x.role + " range") + " " + x.from + changed);
       continue;
     }
-    f.ranges[*r] = moved;
-    o.declared.add(role);
+    auto& range = f.ranges[*r];
+    range.cidr = moved.cidr;
+    range.origin = range_origin::declared;
+    range.where = moved.where;
+    range.end_column = moved.end_column;
+    if (!route) o.declared.add(role);
   }
 }
 

@@ -19,8 +19,9 @@ namespace cidrcheck::detail {
 
 /// One entry: `{owner: NAME, role: ROLE, from: OLD, to: NEW}`, or `{owner: NAME,
 /// role: ROLE, add: NEW}` for a range an operation adds. ROLE is network,
-/// pods, services, cidrs (a network's ranges) or dns; OLD is the CIDR the
-/// sources give, a requested size (/16, ipv6/64, auto), or the DNS address.
+/// pods, services, cidrs (a network's ranges), routes (a network's routes,
+/// which keep where they lead) or dns; OLD is the CIDR the sources give, a
+/// requested size (/16, ipv6/64, auto), or the DNS address.
 struct renumbering {
   std::string owner;
   source_location owner_where;

@@ -30,19 +30,92 @@ class text_index {
     if (nl == std::string_view::npos) return text_.size();
     return nl > offset && text_[nl - 1] == '\r' ? nl - 1 : nl;
   }
-  // The length of the scalar token at offset: up to its closing quote, or for a
-  // plain scalar up to a flow indicator, a comment or the end of the line.
+  // The length of the scalar node at offset, in any of YAML's forms: quoted
+  // (to its closing quote, past escaped quotes and line breaks), a block scalar
+  // (| or >: its header and every line below indented more than the line that
+  // holds it), or plain (up to a flow indicator, a comment or the end of the line).
   auto token_length(std::size_t offset) const -> std::size_t {
     if (offset >= text_.size()) return 0;
     char q = text_[offset];
     if (q == '"' || q == '\'') {
-      auto close = text_.find(q, offset + 1);
-      return close == std::string_view::npos ? 0 : close - offset + 1;
+      for (std::size_t k = offset + 1; k < text_.size(); ++k) {
+        if (q == '"' && text_[k] == '\\') {
+          ++k;
+        } else if (text_[k] == q) {
+          if (q == '\'' && k + 1 < text_.size() && text_[k + 1] == '\'') {
+            ++k;  // '' is a quote inside single quotes
+            continue;
+          }
+          return k - offset + 1;
+        }
+      }
+      return 0;
     }
+    if (q == '|' || q == '>') return below(offset, parent_indent(offset)) - offset;
     std::size_t end = offset;
     while (end < text_.size() && std::string_view(",]}\r\n#").find(text_[end]) == std::string_view::npos) ++end;
     while (end > offset && (text_[end - 1] == ' ' || text_[end - 1] == '\t')) --end;
     return end - offset;
+  }
+
+  // The offset where the line holding offset starts.
+  auto line_start(std::size_t offset) const -> std::size_t {
+    if (offset == 0) return 0;
+    auto nl = text_.rfind('\n', offset - 1);
+    return nl == std::string_view::npos ? 0 : nl + 1;
+  }
+
+  // The indentation of the line holding offset, counting a sequence entry's
+  // "- " as indentation (the mapping in "  - name: a" is indented 4).
+  auto line_indent(std::size_t offset) const -> std::size_t {
+    std::size_t start = line_start(offset);
+    std::size_t k = start;
+    while (k < text_.size() && text_[k] == ' ') ++k;
+    while (k < text_.size() && text_[k] == '-' && k + 1 < text_.size() && (text_[k + 1] == ' ' || text_[k + 1] == '\t')) {
+      ++k;
+      while (k < text_.size() && (text_[k] == ' ' || text_[k] == '\t')) ++k;
+    }
+    return k - start;
+  }
+
+  // The indentation a block scalar's content must exceed, for the header at
+  // offset: its mapping's ("    key: |-", "  - key: |-": the "- " counts), or
+  // for an entry of a block sequence ("  - |-"), the sequence's.
+  auto parent_indent(std::size_t offset) const -> std::size_t {
+    std::size_t start = line_start(offset);
+    std::size_t k = start;
+    while (k < text_.size() && text_[k] == ' ') ++k;
+    while (k + 1 < text_.size() && text_[k] == '-' && (text_[k + 1] == ' ' || text_[k + 1] == '\t')) {
+      std::size_t after = k + 1;
+      while (after < text_.size() && (text_[after] == ' ' || text_[after] == '\t')) ++after;
+      if (after == offset) break;  // the scalar is the entry itself
+      k = after;
+    }
+    return k - start;
+  }
+
+  // The end of the text that belongs to a node starting at offset, on the
+  // lines below it: the end (before its line break) of the last non-blank line
+  // indented more than `indent` (or, for a sequence at the key's own
+  // indentation, an entry "- "), before the first line that is not; the end of
+  // offset's own line when there is none. Comment lines in between are kept.
+  auto below(std::size_t offset, std::size_t indent, bool same_indent_entries = false) const -> std::size_t {
+    std::size_t last = end_of_line(offset);
+    std::size_t line = text_.find('\n', offset);
+    while (line != std::string_view::npos) {
+      std::size_t start = line + 1, spaces = 0;
+      while (start + spaces < text_.size() && text_[start + spaces] == ' ') ++spaces;
+      std::size_t first = start + spaces;
+      if (first >= text_.size()) break;
+      char c = text_[first];
+      bool blank = c == '\n' || c == '\r' || c == '#';
+      bool entry = same_indent_entries && spaces == indent && c == '-' &&
+                   (first + 1 >= text_.size() || std::string_view(" \t\r\n").find(text_[first + 1]) != std::string_view::npos);
+      if (!blank && spaces <= indent && !entry) break;
+      if (!blank) last = end_of_line(first);
+      line = text_.find('\n', first);
+    }
+    return last;
   }
 
  private:
@@ -100,8 +173,16 @@ struct anchor_text {
 struct value_span {
   std::size_t offset = 0;  // where the replacement goes (just after "key:")
   std::size_t length = 0;  // what it replaces, with the blank before a value
-  bool block = false;      // the value sits on the lines below the key (a block sequence) or is empty
 };
+
+// Reports whether the text is a JSON document (or YAML written as one): its
+// first character, past a byte-order mark and blanks, opens a flow collection.
+// Such a file gets JSON: quoted keys and values, and no comments.
+auto written_as_json(std::string_view text) -> bool {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+}
 
 }  // namespace
 
@@ -110,7 +191,7 @@ namespace {
 class plan_text_writer {
  public:
   plan_text_writer(std::string_view text, const std::string& file, const fleet& f, const plan_result& p)
-      : text_(text), index_(text), file_(file), f_(f), p_(p), applied_(apply_plan(f, p)) {}
+      : text_(text), index_(text), file_(file), f_(f), p_(p), applied_(apply_plan(f, p)), json_(written_as_json(text)) {}
 
   auto run() -> std::string {
     count_uses();
@@ -124,8 +205,11 @@ class plan_text_writer {
       if (change.range && change.to != change.from) {
         const auto& r = f_.ranges[*change.range];
         if (r.where.file != file_) continue;
-        if (r.origin == range_origin::declared && r.end_column != 0 && sole_user(r.where, r.owner, r.role)) {
+        if (r.origin == range_origin::declared && sole_user(r.where, r.owner, r.role)) {
           in_place_ranges.push_back(*change.range);
+        } else if (!r.is_plain()) {
+          // A route is written with where it leads: only its own text can change.
+          throw plan_text_error("cannot rewrite " + f_.describe_range(r) + ": its text is shared (an alias)", r.where);
         } else {
           whole[{r.owner, r.role}].push_back(*change.range);
         }
@@ -142,26 +226,21 @@ class plan_text_writer {
       }
       const auto& o = f_.owners[change.owner];
       if (change.dns_to && o.dns_where.file == file_ && o.dns_where.line != 0) {
-        auto at = skip_anchor(text_, index_.offset(o.dns_where.line, o.dns_where.column));
-        edits_.push_back({at, index_.token_length(at), change.dns_to->to_string()});
+        replace_node(index_.offset(o.dns_where.line, o.dns_where.column), change.dns_to->to_string());
       }
     }
     for (auto k : in_place_ranges) {
       const auto& r = f_.ranges[k];
-      if (whole.contains({r.owner, r.role})) continue;
-      auto at = index_.offset(r.where.line, r.where.column);
-      auto end = index_.offset(r.where.line, r.end_column);
-      at = skip_anchor(text_, at);  // the anchor stays on the new value
-      edits_.push_back({at, end - at, applied_cidr(k)});
+      if (r.is_plain() && whole.contains({r.owner, r.role})) continue;
+      auto end = replace_node(index_.offset(r.where.line, r.where.column), applied_cidr(k));
       keep_provenance_true(end, r.cidr.to_string());
     }
     for (auto [k, c] : in_place_requests) {
       const auto& q = f_.requests[k];
       if (whole.contains({q.owner, q.role})) continue;
       auto at = skip_anchor(text_, index_.offset(q.where.line, q.where.column));
-      auto length = index_.token_length(at);
-      edits_.push_back({at, length, p_.changes[c].to.to_string()});
-      keep_provenance_true(at + length, std::string(text_.substr(at, length)));
+      auto end = replace_node(at, p_.changes[c].to.to_string());
+      keep_provenance_true(end, std::string(text_.substr(at, end - at)));
     }
     for (const auto& [key, moved] : whole) write_whole(key.first, key.second, moved);
     return apply_edits();
@@ -176,10 +255,22 @@ class plan_text_writer {
     std::size_t order = 0;  // among edits at one offset, the earlier-made comes first in the text
   };
 
+  // Replaces the scalar node at offset (past its anchor, which stays on the new
+  // value) by value, in the node's quotes if it has any, else plain: a block
+  // scalar becomes a plain one. Returns where the node ends.
+  auto replace_node(std::size_t offset, const std::string& value) -> std::size_t {
+    auto at = skip_anchor(text_, offset);
+    auto length = index_.token_length(at);
+    char quote = at < text_.size() && (text_[at] == '"' || text_[at] == '\'') ? text_[at] : json_ ? '"' : '\0';
+    edits_.push_back({at, length, quote ? std::string(1, quote) + value + quote : value});
+    return at + length;
+  }
+
   // A value followed by a comment naming where it was read ("# exports/a.json:12:5",
   // as `cidrcheck import` writes) no longer comes from there once planned: the
   // comment says what the value was and where that was read instead.
   void keep_provenance_true(std::size_t value_end, const std::string& was) {
+    if (json_) return;  // JSON has no comments
     auto eol = index_.end_of_line(value_end);
     auto k = value_end;
     while (k < eol && is_blank(text_[k])) ++k;
@@ -230,111 +321,114 @@ class plan_text_writer {
   }
 
   // Writes every range of one role of one owner as the owner's own key: the
-  // value of the key where the owner writes it, else a new key.
+  // value of the key where the owner writes it, else a new key. Routes and
+  // translated ranges are not the owner's ranges of a role: they stay.
   void write_whole(std::uint32_t owner_index, range_role role, const std::vector<std::uint32_t>& moved) {
     const auto& o = f_.owners[owner_index];
-    std::string cidrs;
+    std::vector<std::string> cidrs, added, kept;  // ranges an operation adds sit after the input's
     for (auto k : applied_.owners[owner_index].ranges) {
-      if (applied_.ranges[k].role == role) cidrs += (cidrs.empty() ? "" : ", ") + applied_.ranges[k].cidr.to_string();
+      const auto& r = applied_.ranges[k];
+      if (r.role != role || !r.is_plain()) continue;
+      cidrs.push_back(r.cidr.to_string());
+      (k >= f_.ranges.size() ? added : kept).push_back(r.cidr.to_string());
     }
-    std::string list = "[" + cidrs + "]";
+    auto list = flow_list(cidrs);
     auto r = static_cast<std::size_t>(role);
     if (o.where.file == file_ && o.layout.range_key_line[r] != 0) {
-      auto span = value_after_key(index_.offset(o.layout.range_key_line[r], o.layout.range_key_end_column[r]));
+      source_location key{file_, o.layout.range_key_line[r], o.layout.range_key_end_column[r]};
+      auto span = value_after_key(index_.offset(key.line, key.column), key, role_key(role));
       write_out_anchors(span.offset, span.offset + span.length);
       edits_.push_back({span.offset, span.length, " " + list});
       return;
     }
-    std::string was;
+    std::vector<std::string> was;
     bool defaulted = false;
     for (auto k : moved) {
-      was += (was.empty() ? "" : ", ") + f_.ranges[k].cidr.to_string();
+      was.push_back(f_.ranges[k].cidr.to_string());
       defaulted = defaulted || f_.ranges[k].origin != range_origin::declared;
-    }
-    // Ranges an operation adds sit after the input's in the applied fleet.
-    std::string added, kept;
-    for (auto k : applied_.owners[owner_index].ranges) {
-      if (applied_.ranges[k].role != role) continue;
-      auto& into = k >= f_.ranges.size() ? added : kept;
-      into += (into.empty() ? "" : ", ") + applied_.ranges[k].cidr.to_string();
     }
     std::string origin = !defaulted ? "the shared value"
                          : o.kind == owner_kind::cluster ? o.type + "'s default"
                                                          : "the " + o.type + " type's range";
-    std::string k = role_key(role);
+    std::string key = json_ ? "\"" + role_key(role) + "\"" : role_key(role);
     if (o.layout.flow) {
-      // Before the closing brace of {name: ..., distribution: ...}.
+      // Before the closing brace of {name: ..., distribution: ...}; after a trailing comma, YAML allows one.
       auto brace = index_.offset(o.layout.end.line, o.layout.end.column) - 1;
-      edits_.push_back({brace, 0, ", " + k + ": " + list});
+      auto last = text_.find_last_not_of(" \t\r\n", brace - 1);
+      bool comma = last != std::string_view::npos && text_[last] == ',';
+      edits_.push_back({brace, 0, (comma ? " " : ", ") + key + ": " + list});
       return;
     }
-    std::string indent(o.layout.key_column > 0 ? o.layout.key_column - 1 : 0, ' ');
-    std::string comment = moved.empty() ? "  # planned by cidrcheck: " + added + " added" +
-                                              (kept.empty() ? std::string() : " beside the default " + kept)
-                                        : "  # planned by cidrcheck; was " + origin + (was.empty() ? "" : " " + was);
-    auto type_at = index_.offset(o.type_where.line, o.type_where.column);
+    std::string comment = moved.empty() ? "  # planned by cidrcheck: " + joined(added) + " added" +
+                                              (kept.empty() ? std::string() : " beside the default " + joined(kept))
+                                        : "  # planned by cidrcheck; was " + origin + (was.empty() ? "" : " " + joined(was));
     auto owner_at = skip_anchor(text_, index_.offset(o.where.line, o.where.column));
-    if (o.type_where.line != 0 && type_at >= owner_at && o.type_where.file == file_) {
-      auto after = index_.end_of_line(type_at);
+    // The owner's keys start where its first key does ("- ? name" included: the '?').
+    std::string indent(owner_at - index_.line_start(owner_at), ' ');
+    auto type_at = index_.offset(o.type_where.line, o.type_where.column);
+    if (o.type_where.line != 0 && type_at >= owner_at && o.type_where.file == file_ && after_simple_key(type_at)) {
+      // After the line that ends the type's value (a block scalar's last line).
+      auto after = index_.end_of_line(type_at + index_.token_length(type_at));
       std::string newline = after < text_.size() && text_[after] == '\r' ? "\r\n" : "\n";  // keep CRLF files CRLF
-      edits_.push_back({after, 0, newline + indent + k + ": " + list + comment});
+      edits_.push_back({after, 0, newline + indent + key + ": " + list + comment});
     } else {
-      // The type comes through a merge key (or there is none): a line of its own before the first key.
+      // The type comes through a merge key, an explicit key (? distribution), or there is none:
+      // a line of its own before the first key.
       auto eol = index_.end_of_line(owner_at);
       std::string newline = eol < text_.size() && text_[eol] == '\r' ? "\r\n" : "\n";
-      edits_.push_back({owner_at, 0, k + ": " + list + comment + newline + indent});
+      edits_.push_back({owner_at, 0, key + ": " + list + comment + newline + indent});
     }
   }
 
-  // The value of the key that ends at offset: a token, a flow collection, an alias,
-  // or a block sequence (or nothing) on the lines below.
-  auto value_after_key(std::size_t offset) const -> value_span {
+  // "[a, b]", or in a JSON file ["a", "b"].
+  auto flow_list(const std::vector<std::string>& items) const -> std::string {
+    std::string out = "[";
+    for (const auto& item : items) out += (out.size() > 1 ? ", " : "") + (json_ ? "\"" + item + "\"" : item);
+    return out + "]";
+  }
+
+  static auto joined(const std::vector<std::string>& items) -> std::string {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+    return out;
+  }
+
+  // Reports whether the value at offset follows "key:" on its own line (as in
+  // "  distribution: kops"), not a line of an explicit key ("? distribution" then ": kops").
+  auto after_simple_key(std::size_t offset) const -> bool {
+    auto start = index_.line_start(offset);
+    auto before = text_.substr(start, offset - start);
+    auto first = before.find_first_not_of(" \t-");
+    return first != std::string_view::npos && before[first] != ':' && before[first] != '?' &&
+           before.find(':') != std::string_view::npos;
+  }
+
+  // The value of the key that ends at offset (written at key, named name): a
+  // token, a flow collection, an alias, a block scalar, or a block sequence (or
+  // nothing) on the lines below. An explicit key ("? network" with ": VALUE" on
+  // the next line) is a form this writer does not rewrite: plan_text_error.
+  auto value_after_key(std::size_t offset, const source_location& key, const std::string& name) const -> value_span {
     std::size_t k = offset;
     while (k < text_.size() && is_blank(text_[k])) ++k;
-    if (k < text_.size() && text_[k] == ':') ++k;
-    value_span span{k, 0, false};
+    if (k >= text_.size() || text_[k] != ':') {
+      throw plan_text_error("cannot rewrite the key " + name + ", written as an explicit key (? " + name +
+                                "): write it as " + name + ": VALUE",
+                            key);
+    }
+    ++k;
+    value_span span{k, 0};
     std::size_t v = k;
     while (v < text_.size() && is_blank(text_[v])) ++v;
     if (v < text_.size() && text_[v] == '&') v = skip_anchor(text_, v);
-    if (v < text_.size() && text_[v] != '#' && text_[v] != '\n' && text_[v] != '\r') {
+    if (v < text_.size() && std::string_view("#\r\n|>").find(text_[v]) == std::string_view::npos) {
       std::size_t end = (text_[v] == '[' || text_[v] == '{') ? flow_end(text_, v) : v + index_.token_length(v);
       span.length = end - k;
       return span;
     }
-    // Nothing on the key's line: the value is a block sequence below it, or empty.
-    span.block = true;
-    std::size_t key_line_start = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
-    key_line_start = key_line_start == std::string_view::npos ? 0 : key_line_start + 1;
-    std::size_t key_indent = 0;
-    while (key_line_start + key_indent < text_.size() && text_[key_line_start + key_indent] == ' ') ++key_indent;
-    // "- key:" starts the mapping in a sequence item: its keys are indented past the dash.
-    if (key_line_start + key_indent < text_.size() && text_[key_line_start + key_indent] == '-') {
-      std::size_t d = key_line_start + key_indent + 1;
-      while (d < text_.size() && text_[d] == ' ') ++d;
-      key_indent = d - key_line_start;
-    }
-    std::size_t last = index_.end_of_line(v);  // end of the key's line: without items, the value is empty
-    std::size_t line = text_.find('\n', v);
-    while (line != std::string_view::npos) {
-      std::size_t start = line + 1, indent = 0;
-      while (start + indent < text_.size() && text_[start + indent] == ' ') ++indent;
-      std::size_t first = start + indent;
-      if (first >= text_.size()) break;
-      char c = text_[first];
-      bool blank = c == '\n' || c == '\r' || c == '#';
-      bool item = indent > key_indent || (indent == key_indent && c == '-' &&
-                                          (first + 1 >= text_.size() || ends_name(text_[first + 1])));
-      if (!blank && !item) break;
-      if (!blank) last = index_.end_of_line(first);
-      line = text_.find('\n', first);
-    }
-    // Keep a comment on the key's line: the replacement goes before it.
-    std::size_t comment = v < text_.size() && text_[v] == '#' ? v : std::string_view::npos;
-    if (comment != std::string_view::npos && last == index_.end_of_line(v)) {
-      span.length = 0;
-      span.offset = k;
-      return span;
-    }
+    // Nothing on the key's line but a comment or a block scalar's header: the
+    // value is on the lines below (a block scalar or sequence), or empty.
+    auto last = index_.below(v, index_.line_indent(offset), true);
+    if (v < text_.size() && text_[v] == '#' && last == index_.end_of_line(v)) return span;  // keep the comment
     span.length = last - k;
     return span;
   }
@@ -404,6 +498,7 @@ class plan_text_writer {
   fleet applied_;
   std::map<std::pair<std::uint32_t, std::uint32_t>, use> uses_;
   std::vector<edit> edits_;
+  bool json_;  // the file is JSON: quoted keys and values, no comments
 };
 
 }  // namespace
@@ -434,7 +529,7 @@ auto write_plan_overlay(const fleet& f, const plan_result& p, std::span<const st
       std::string was = r.origin == range_origin::declared       ? to_string(r.where)
                         : o.kind == owner_kind::cluster           ? o.type + "'s default"
                                                                   : "the " + o.type + " type's range";
-      entry(o, role_key(r.role), r.cidr.to_string(), change.to.to_string(), was);
+      entry(o, r.is_route() ? "routes" : role_key(r.role), r.cidr.to_string(), change.to.to_string(), was);
       ++entries;
     } else if (change.request) {
       const auto& q = f.requests[*change.request];

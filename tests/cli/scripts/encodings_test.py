@@ -92,6 +92,16 @@ INPUTS = {
         "name-with-nul": (FLEET.replace(b"name: b", b'name: "b\\0"'), "control character"),
         "empty-name": (FLEET.replace(b"name: b", b'name: ""'), "a name cannot be empty"),
         "blank-name": (FLEET.replace(b"name: b", b'name: "   "'), "a name cannot be only blanks"),
+        # Issue 28: names XML and YAML cannot hold, or that print as nothing.
+        "name-with-a-noncharacter": (FLEET.replace(b"name: b", b'name: "b\\uFFFE"'), "Unicode noncharacter (U+FFFE"),
+        "name-of-invisible-characters": (FLEET.replace(b"name: b", b'name: "\\u00A0\\u200B"'),
+                                         "only blanks and zero-width characters"),
+        # Issue 28, item 8: forms plan --format yaml must rewrite (PLANNED below plans each that reads).
+        "range-as-a-block-scalar": (FLEET.replace(b"name: b\n    pods: [10.0.0.0/16]",
+                                                  b"name: b\n    pods: |-\n      10.0.0.0/16"), "moved"),
+        "range-as-a-folded-scalar": (FLEET.replace(b"name: b\n    pods: [10.0.0.0/16]",
+                                                   b"name: b\n    pods:\n      - >-\n        10.0.0.0/16"), "moved"),
+        "name-as-an-explicit-key": (FLEET.replace(b"  - name: b\n", b"  - ? name\n    : b\n"), "moved"),
         "nodes-past-64-bits": (FLEET.replace(b"name: b\n", b"name: b\n    nodes: 18446744073709551616\n"),
                                "(too large)"),
         "json": (b'{"version": 1, "clusters": [{"name": "a", "pods": ["10.0.0.0/16"]},'
@@ -178,6 +188,79 @@ def export_inputs():
     })
 
 
+def planned(directory, name, text):
+    """Issue 25 and 28: `plan --format yaml` of a fleet file that reads never exits 3; the plan it
+    writes reads back and checks clean (FLEET's one overlap has a plan), as JSON where the input is JSON.
+    Returns a failure, or None."""
+    status, out, err = run(directory, name, ["plan", "--format", "yaml", "FILE"])
+    if status != 0:
+        return f"plan --format yaml exits {status}: {err.decode(errors='replace')[:400]}"
+    if text.lstrip().startswith(b"{"):
+        import json
+        try:
+            json.loads(out)
+        except ValueError as e:
+            return f"plan --format yaml of JSON writes no JSON ({e}):\n{out.decode(errors='replace')[:400]}"
+    (directory / "planned").mkdir()
+    (directory / "planned" / name).write_bytes(out)
+    status, _, err = run(directory / "planned", name, ["check", "-q", "FILE"])
+    if status != 0:
+        return f"the planned file checks with exit {status}: {err.decode(errors='replace')[:400]}"
+    return None
+
+
+def xml_and_yaml_writers():
+    """Issue 28, items 10-12: text no name may hold (a suppression's reason, a description from an
+    export's Name tag: DEL, C1 controls, U+FEFF, U+FFFE, U+FFFF; a name starting with '@' or '`')
+    goes into well-formed XML (JUnit, Checkstyle, html, the SVG map) and into YAML that reads back
+    (`import`, `plan --format yaml`). Returns the failures."""
+    import xml.etree.ElementTree as ElementTree
+    failures = []
+    directory = SCRATCH / "writers"
+    directory.mkdir(parents=True)
+    odd = "del\x7f c1\x80\x9f bom\ufeff non\ufffe\uffff"
+    fleet = (FLEET.decode().replace("name: a", 'name: "@a"').replace("[a, b]", '["@a", "`b"]')
+             .replace("name: b", 'name: "`b"') +
+             "suppressions:\n  - rule: overlap\n    entities: ['@a']\n    reason: " + json_string(odd) + "\n")
+    (directory / "fleet.yaml").write_text(fleet, encoding="utf-8")
+    for fmt in ("junit", "checkstyle", "html"):
+        status, out, err = run(directory, "fleet.yaml", ["check", "--format", fmt, "FILE"])
+        try:
+            if fmt == "html":
+                if "\ufffe".encode() in out or "\uffff".encode() in out:
+                    raise ValueError("a noncharacter in the page")
+            else:
+                ElementTree.fromstring(out)
+        except (ValueError, ElementTree.ParseError) as e:
+            failures.append(f"writers/{fmt}: not well-formed ({e}): exit {status} {err.decode(errors='replace')[:200]}")
+    status, out, err = run(directory, "fleet.yaml", ["map", "-o", "map.svg", "FILE"])
+    try:
+        ElementTree.parse(directory / "map.svg")
+    except (OSError, ElementTree.ParseError) as e:
+        failures.append(f"writers/map: not well-formed ({e}): exit {status} {err.decode(errors='replace')[:200]}")
+    # An export whose Name tag holds what YAML does not allow raw, imported and read back.
+    vpcs = json_string(odd)
+    export = ('{"Vpcs": [{"VpcId": "vpc-1", "CidrBlock": "10.9.0.0/16", "Tags": [{"Key": "Name", "Value": '
+              + vpcs + '}]}]}')
+    (directory / "vpcs.json").write_text(export, encoding="utf-8")
+    status, out, err = run(directory, "vpcs.json", ["import", "aws-vpcs", "FILE"])
+    (directory / "imported.yaml").write_bytes(out)
+    again = run(directory, "imported.yaml", ["check", "-q", "FILE"])
+    if status != 0 or again[0] != 0:
+        failures.append(f"writers/import: exit {status}, read back {again[0]}: {again[2].decode(errors='replace')[:300]}")
+    # The overlay of a plan names owners '@a' and '`b'.
+    status, out, err = run(directory, "fleet.yaml", ["plan", "--format", "yaml", "-o", "overlay.yaml", "FILE",
+                                                     "aws-vpcs:vpcs.json"])
+    if status != 0:
+        failures.append(f"writers/overlay: plan exits {status}: {err.decode(errors='replace')[:300]}")
+    return failures
+
+
+def json_string(text):
+    import json
+    return json.dumps(text)
+
+
 def yaml_of_json(text):
     """The document as block YAML (what `aws --output yaml` prints), by python3-yaml."""
     import json
@@ -226,6 +309,9 @@ def main():
             got = run(directory, name, command)
             (directory / name).read_bytes() == text or failures.append(f"{kind}/{variant}: the input was modified")
             label = f"{kind}/{variant} (`{' '.join(command)}` in {directory})"
+            if outcome in ("same", "moved") and kind == "fleet":
+                problem = planned(directory, name, text)
+                problem and failures.append(f"{label}: {problem}")
             if outcome == "same":
                 if got != want:
                     failures.append(f"{label}: reads differently from the clean document:\n"
@@ -240,6 +326,7 @@ def main():
                 if got[0] != 2 or not re.match(re.escape(name) + r":\d+:\d+: error: ", first) or outcome not in message:
                     failures.append(f"{label}: expected exit 2 and a positioned error about '{outcome}', "
                                     f"got exit {got[0]}: {message[:400]}")
+    failures += xml_and_yaml_writers()
     for f in failures:
         print("encodings_test:", f, file=sys.stderr)
     print(f"encodings_test: {cells} cells, {len(failures)} failures")

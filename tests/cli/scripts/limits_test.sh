@@ -208,6 +208,30 @@ expect_limit max-blocks "--count 18446744073709551615 blocks is more than the ma
   set alloc --within ::/0 --length 128 --count 18446744073709551615 list.txt
 expect_read max-blocks set alloc --within ::/0 --length 128 --count 1000 --max-blocks 1000 list.txt
 
+# Issue 28, item 20: one range of node masks, 1 to the address width, for the fleet reader and the
+# importers alike: a Node whose pod CIDR is 0.0.0.0/0 made `import` write node_cidr_mask: 0, which
+# the reader refuses. Both are now an error at the value, and what import writes always reads back.
+# expect_refused MESSAGE COMMAND...: exit 2, and stderr holds a positioned error with MESSAGE.
+expect_refused() {
+  local message=$1 status=0
+  shift
+  timeout 120 "$cli" "$@" >out 2>err || status=$?
+  if [ "$status" -ne 2 ] || ! grep -qE -- ":[0-9]+:[0-9]+: error: .*$message" err; then
+    fail "\`cidrcheck $*\` exited $status, not 2 with '$message': $(head -c 500 err)"
+  fi
+}
+printf 'version: 1\nclusters:\n  - {name: a, node_cidr_mask: 0}\n' >mask0.yaml
+expect_refused "node_cidr_mask must be between 1 and 32" check mask0.yaml
+printf 'version: 1\nclusters:\n  - {name: a, node_cidr_mask_v6: 129}\n' >mask129.yaml
+expect_refused "node_cidr_mask_v6 must be between 1 and 128" check mask129.yaml
+printf 'apiVersion: v1\nkind: Node\nspec: {podCIDR: 0.0.0.0/0}\n' >node0.yaml
+expect_refused "node CIDR masks are 1 to 32" import kubectl node0.yaml
+printf 'apiVersion: v1\nkind: Node\nspec: {podCIDR: 10.1.2.0/24}\n' >node24.yaml
+status=0
+"$cli" import kubectl node24.yaml >imported.yaml 2>err || status=$?
+"$cli" check -q imported.yaml 2>err || status=$((status + $?))
+[ "$status" -eq 0 ] && grep -q "node_cidr_mask: 24" imported.yaml || fail "import kubectl of a /24 node: $(cat err)"
+
 if [ "$failures" -ne 0 ]; then
   echo "limits_test: $failures failures" >&2
   exit 1

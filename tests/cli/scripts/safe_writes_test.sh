@@ -107,6 +107,31 @@ run_writer "import terraform state.json -o OUT" state.json || status=$?
 [ "$status" -eq 2 ] || fail "import: writing over the input exited $status, not 2"
 [ "$(cat fleet.yaml new.yaml state.json old.json | md5sum)" = "$inputs_sum" ] || fail "an input file was modified"
 
+# Issue 28, item 8: a plan --format yaml that cannot rewrite a construct of the fleet file (a range key
+# written as an explicit key) exits 2 at the construct before writing anything: no file, no temporary.
+cat >explicit.yaml <<'EOF'
+x-net: &net 10.1.0.0/16
+clusters:
+  - name: a
+    distribution: kubeadm
+    ? network
+    : *net
+  - name: b
+    distribution: kubeadm
+    network: *net
+connections:
+  - [a, b]
+plan:
+  pin: [b]
+EOF
+status=0
+run_writer "plan --format yaml -o OUT explicit.yaml" planned.yaml || status=$?
+[ "$status" -eq 2 ] || fail "plan-yaml of an explicit key: exit $status, not 2: $(cat err)"
+grep -q "^explicit.yaml:5:14: error: cannot rewrite the key network" err ||
+  fail "plan-yaml of an explicit key: not an error at the key: $(cat err)"
+[ ! -e planned.yaml ] || fail "plan-yaml of an explicit key wrote planned.yaml"
+no_temporaries "plan-yaml of an explicit key"
+
 if [ "$failures" -ne 0 ]; then
   echo "safe_writes_test: $failures failures" >&2
   exit 1

@@ -45,13 +45,14 @@ void keep_largest(std::optional<int>& mask, std::optional<std::int64_t> size) {
 void read_pool(source_reader& in, std::uint32_t node, const source_reader::object& o, cilium_objects& out) {
   out.settings = true;
   if (!out.first_pool) out.first_pool = node;
-  for (auto [family, max] : {std::pair{"ipv4", 32}, std::pair{"ipv6", 128}}) {
+  for (auto [family, version] : {std::pair{"ipv4", ip_version::v4}, std::pair{"ipv6", ip_version::v6}}) {
     auto spec = in.object_at(o.at({"spec", family}), family);
     if (!spec) continue;
     auto cidrs = in.ranges(spec->get("cidrs"), std::string("spec.") + family + ".cidrs");
     out.pools.insert(out.pools.end(), cidrs.begin(), cidrs.end());
-    keep_largest(max == 32 ? out.pool_mask : out.pool_mask_v6,
-                 in.whole(spec->get("maskSize"), 1, max, std::string("spec.") + family + ".maskSize"));
+    keep_largest(version == ip_version::v4 ? out.pool_mask : out.pool_mask_v6,
+                 in.whole(spec->get("maskSize"), min_node_mask, max_node_mask(version),
+                          std::string("spec.") + family + ".maskSize"));
   }
 }
 
@@ -69,9 +70,10 @@ void read_config(source_reader& in, const source_reader::object& o, cilium_objec
     auto ranges = in.ranges(k, key);
     out.cluster_pool.insert(out.cluster_pool.end(), ranges.begin(), ranges.end());
   }
-  keep_largest(out.cluster_mask, in.whole(data->get("cluster-pool-ipv4-mask-size"), 1, 32, "cluster-pool-ipv4-mask-size"));
-  keep_largest(out.cluster_mask_v6,
-               in.whole(data->get("cluster-pool-ipv6-mask-size"), 1, 128, "cluster-pool-ipv6-mask-size"));
+  keep_largest(out.cluster_mask, in.whole(data->get("cluster-pool-ipv4-mask-size"), min_node_mask,
+                                          max_node_mask(ip_version::v4), "cluster-pool-ipv4-mask-size"));
+  keep_largest(out.cluster_mask_v6, in.whole(data->get("cluster-pool-ipv6-mask-size"), min_node_mask,
+                                             max_node_mask(ip_version::v6), "cluster-pool-ipv6-mask-size"));
 }
 
 // Cilium's Helm values (cilium/cilium install/kubernetes/cilium/values.yaml):

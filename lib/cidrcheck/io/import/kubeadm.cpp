@@ -59,9 +59,12 @@ auto read_cluster_configuration(source_reader& in, const source_reader::object& 
             in.ranges(extra_arg(in, config.at({"apiServer", "extraArgs"}), "service-cluster-ip-range"),
                       "service-cluster-ip-range"));
   for (auto flag : {"node-cidr-mask-size", "node-cidr-mask-size-ipv4"}) {
-    if (auto mask = in.whole(extra_arg(in, manager, flag), 1, 32, flag)) o.value.node_cidr_mask = static_cast<int>(*mask);
+    if (auto mask = in.whole(extra_arg(in, manager, flag), min_node_mask, max_node_mask(ip_version::v4), flag)) {
+      o.value.node_cidr_mask = static_cast<int>(*mask);
+    }
   }
-  if (auto mask = in.whole(extra_arg(in, manager, "node-cidr-mask-size-ipv6"), 1, 128, "node-cidr-mask-size-ipv6")) {
+  if (auto mask = in.whole(extra_arg(in, manager, "node-cidr-mask-size-ipv6"), min_node_mask, max_node_mask(ip_version::v6),
+                           "node-cidr-mask-size-ipv6")) {
     o.value.node_cidr_mask_v6 = static_cast<int>(*mask);
   }
   return o;

@@ -91,8 +91,16 @@ void read_object(source_reader& in, std::uint32_t node, cluster_objects& out) {
     ++out.nodes;
     if (!out.first_node) out.first_node = in.where(node);
     auto cidrs = o->at({"spec", "podCIDRs"});
-    auto ranges = in.ranges(cidrs ? cidrs : o->at({"spec", "podCIDR"}), "podCIDRs");
+    if (!cidrs) cidrs = o->at({"spec", "podCIDR"});
+    auto ranges = in.ranges(cidrs, "podCIDRs");
     for (const auto& r : ranges) {
+      // A node's block is its node CIDR mask, which a fleet file holds from min_node_mask on.
+      if (r.cidr.length() < min_node_mask) {
+        in.error(*cidrs, diag::range,
+                 "a Node's pod CIDR " + r.cidr.to_string() + " is no node block: node CIDR masks are " +
+                     std::to_string(min_node_mask) + " to " + std::to_string(max_node_mask(r.cidr.version())));
+        continue;
+      }
       auto& mask = r.cidr.version() == ip_version::v4 ? out.mask : out.mask_v6;
       if (!mask || r.cidr.length() < *mask) mask = r.cidr.length();
     }
