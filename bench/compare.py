@@ -292,6 +292,24 @@ def shared_crosscheck(bench, tmp):
     return rows
 
 
+def print_machine(args):
+    """Prints what a reader needs to compare figures across machines: CPU, load, page-fault cost."""
+    model = "unknown CPU"
+    try:
+        model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                      if line.startswith("model name")), model)
+    except OSError:
+        pass
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"machine: {model}; load average {load}")
+    fault_cost = args.floor.parent / "cidrcheck_fault_cost"
+    if os.access(fault_cost, os.X_OK):
+        out = subprocess.run([str(fault_cost)], capture_output=True, text=True, check=False).stdout.strip()
+        print(f"page {out} (CPU time, 64 MB touched)")
+    else:
+        print(f"page-fault cost not measured: {fault_cost} is not built")
+
+
 def print_table(title, rows):
     print(f"\n{title}")
     tool_width, width = max(len(r.tool) for r in rows), max(len(r.result) for r in rows)
@@ -389,6 +407,7 @@ def main():
     args = parse_args()
     bench = Bench(args)
     print(f"cidrcheck: {args.cidrcheck}; python: {sys.executable}; {os.cpu_count()} CPUs")
+    print_machine(args)
     if not GNU_TIME:
         bench.notes.append("/usr/bin/time is missing: each peak MB includes compare.py's own RSS, "
                            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, inherited across exec")
