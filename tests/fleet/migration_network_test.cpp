@@ -1,9 +1,12 @@
-// The network and replacement runbooks (lib/cidrcheck/fleet/migration_network.cpp)
-// on the fixture fleets of tests/fixtures/fleets/runbook/network-*.yaml: the
-// platform's words, the Adobe order for a self-managed cluster, and a
-// replacement for what cannot move (docs/migration-facts.md, M17, I3, I11).
+// The network rows (lib/cidrcheck/fleet/operation_network.cpp) and the route
+// steps every operation gets: the ordering rule, the cloud's words, and one
+// test per error of issue 24 item 5 about replacements and routes. Each names
+// the output before the rewrite that it fails on.
 
 #include "runbook_fixture.hpp"
+
+#include <cidrcheck/fleet/runbook.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
 
 #include <gtest/gtest.h>
 
@@ -12,106 +15,90 @@
 namespace cidrcheck {
 namespace {
 
-using testing::expect_ordered;
 using testing::plan_fixture;
+using testing::plan_text;
+using testing::planned_runbooks;
 
-auto count(const std::string& text, std::string_view word) -> std::size_t {
-  std::size_t n = 0;
-  for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n;
-  return n;
+auto typed(const planned_runbooks& p, std::size_t k = 0) -> runbook {
+  return plan_runbooks(p.model, p.result, builtin_catalog()).at(k);
 }
 
-TEST(MigrationNetwork, EveryBranchFollowsTheOrderingRule) {
-  for (const char* name : {"network-new-vpc", "network-shared-aws", "network-shared-azure", "network-kops-replacement",
-                           "network-gke-replacement", "network-renumber-onprem"}) {
+TEST(NetworkRunbooks, OrderingRuleOnEveryNetworkFixture) {
+  for (const auto* name : {"gke-replacement", "kops-replacement", "new-vpc", "renumber-onprem", "shared-aws",
+                           "shared-azure"}) {
     SCOPED_TRACE(name);
-    expect_ordered(plan_fixture(name));
+    testing::expect_ordered(plan_fixture(std::string("network-") + name));
   }
 }
 
-// Issue 14's kops network claim (I3): a kops cluster is bound to its VPC; never "move the control plane".
-TEST(MigrationNetwork, KopsNeverMovesControlPlane) {
+// Was: the kops replacement spec had no subnets, which kops refuses.
+TEST(NetworkRunbooks, AKopsReplacementSpecHasSubnetsInsideItsNetwork) {
   auto p = plan_fixture("network-kops-replacement");
-  auto text = p.text();
-  EXPECT_EQ(text.find("move the control plane"), std::string::npos);
-  ASSERT_GE(p.step_with("bound to its VPC"), 0);
-  bool cited = false;
-  for (const auto& f : p.steps().at(0).facts) cited = cited || f.id == "kops-vpc-bound";
-  EXPECT_TRUE(cited);
-  auto spec = p.file("kops-cluster-spec.yaml");
-  EXPECT_NE(spec.find("networkCIDR: "), std::string::npos);
-  EXPECT_NE(spec.find("podCIDR: "), std::string::npos);
+  bool spec = false;
+  for (const auto& f : p.files) {
+    if (!f.path.ends_with("-cluster-spec.yaml")) continue;
+    spec = true;
+    EXPECT_NE(f.text.find("subnets:"), std::string::npos) << f.text;
+    EXPECT_NE(f.text.find("networkCIDR:"), std::string::npos) << f.text;
+    EXPECT_NE(f.text.find("nonMasqueradeCIDR:"), std::string::npos) << f.text;
+  }
+  EXPECT_TRUE(spec);
 }
 
-// eks-ipv6-assigned: EKS picks an IPv6 cluster's service range itself (inside fc00::/7), so the planned one is a
-// placeholder; the runbook reads the real one back and re-checks before any traffic moves. IPv4 EKS has no such step.
-TEST(MigrationNetwork, EksIpv6ReplacementReadsBackTheAssignedServiceRange) {
-  auto p = plan_fixture("services-eks-ipv6");
-  expect_ordered(p);
-  ASSERT_EQ(p.result.operations.front().kind, "replacement-cluster");
-  int read = p.step_with("fc00::/7"), connect = p.step_with("connect the replacement");
-  ASSERT_GE(read, 0);
-  EXPECT_LT(read, connect);
-  const auto& step = p.steps().at(static_cast<std::size_t>(read));
-  EXPECT_NE(step.text.find("serviceIpv6Cidr"), std::string::npos);
-  EXPECT_NE(step.text.find("services fd69::10:0/108"), std::string::npos) << step.text;
-  bool cited = false;
-  for (const auto& f : step.facts) cited = cited || f.id == "eks-ipv6-assigned";
-  EXPECT_TRUE(cited);
-  EXPECT_LT(plan_fixture("services-eks").step_with("fc00::/7"), 0);
+// Was: an EKS custom-networking replacement said nothing of where its pod range lies.
+TEST(NetworkRunbooks, AnEksReplacementsPodRangeLiesInAVpcBlock) {
+  auto p = plan_text("clusters:\n"
+                     "  - {name: e, distribution: eks, kubernetes: \"1.31\", cni: vpc-cni, ipam: custom-networking, "
+                     "network: 10.1.0.0/16, pods: 100.64.0.0/16, services: 10.100.0.0/16}\n"
+                     "  - {name: f, distribution: eks, kubernetes: \"1.31\", network: 10.3.0.0/16, services: 10.100.0.0/16, "
+                     "nodes: 100}\n"
+                     "connections:\n  - {between: [e, f], routes: [services]}\n");
+  bool found = false;
+  for (std::size_t k = 0; k < p.result.operations.size(); ++k) {
+    if (p.result.operations[k].kind != "replacement-cluster") continue;
+    const auto& o = p.model.owners[p.result.operations[k].owners.front()];
+    if (o.name != "e") continue;
+    found = true;
+    EXPECT_NE(p.text(k).find("CIDR block associated with its VPC"), std::string::npos) << p.text(k);
+  }
+  EXPECT_TRUE(found);
 }
 
-// I11 and M17: GKE in GCP words, no AWS words; a managed cluster's runbook starts with the replacement, not with a
-// new network and peering.
-TEST(MigrationNetwork, GkeSpeaksGcp) {
-  auto p = plan_fixture("network-gke-replacement");
-  auto text = p.text();
-  EXPECT_NE(text.find("VPC Network Peering"), std::string::npos);
-  EXPECT_EQ(text.find("VPC peering"), std::string::npos);
-  EXPECT_EQ(p.step_with("replacement"), 0);
+// Was: only Tailscale routes declared with `routes:` followed a moved range; a VPN
+// pushing `services` or a tunnel carrying `pods` got no route step.
+TEST(NetworkRunbooks, EveryConnectionThatCarriesAMovedRangeGetsItsRoutes) {
+  for (const auto* via : {"vpn", "ipsec", "peering", "transit"}) {
+    auto p = plan_text(std::string("clusters:\n"
+                                   "  - {name: a, distribution: kubeadm, kubernetes: \"1.33\", network: 10.1.0.0/16, "
+                                   "pods: 10.2.0.0/16, services: 10.96.0.0/16}\n"
+                                   "networks:\n  - {name: office, type: office, cidrs: [10.96.0.0/16]}\n"
+                                   "connections:\n  - {between: [a, office], via: ") + via + ", routes: [services]}\n");
+    auto r = typed(p);
+    ASSERT_FALSE(r.steps.empty()) << via;
+    EXPECT_TRUE(std::holds_alternative<advertise_route>(r.steps.front().action)) << via;
+    EXPECT_TRUE(std::holds_alternative<withdraw_route>(r.steps.back().action)) << via;
+    auto needs = r.steps.back().needs;
+    EXPECT_NE(std::find(needs.begin(), needs.end(), "old-range-unused"), needs.end()) << via;
+  }
 }
 
-TEST(MigrationNetwork, AzureSpeaksAzure) {
-  auto p = plan_fixture("network-shared-azure");
-  auto text = p.text();
-  EXPECT_NE(text.find("virtual network (VNet)"), std::string::npos);
-  EXPECT_NE(text.find("VNet peering"), std::string::npos);
-  EXPECT_EQ(text.find("VPC"), std::string::npos);
-  EXPECT_NE(p.file("terraform-network.tf").find("azurerm_virtual_network"), std::string::npos);
+TEST(NetworkRunbooks, TheCloudsWordsComeFromTheProfile) {
+  auto gke = plan_fixture("network-gke-replacement");
+  EXPECT_EQ(gke.text().find("VPC peering"), std::string::npos);
+  auto azure = plan_fixture("network-shared-azure");
+  EXPECT_NE(azure.text().find("virtual network (VNet)"), std::string::npos) << azure.text();
+  EXPECT_NE(azure.text().find("VNet peering"), std::string::npos) << azure.text();
+  auto aws = plan_fixture("network-shared-aws");
+  EXPECT_NE(aws.text().find("VPC peering"), std::string::npos) << aws.text();
 }
 
-// The cloud of a shared VPC is told by an EKS cluster in it: AWS words, aws_vpc, and EKS rebuilt, not moved.
-TEST(MigrationNetwork, SharedVpcWithEksSpeaksAws) {
-  auto p = plan_fixture("network-shared-aws");
-  auto text = p.text();
-  EXPECT_NE(text.find("VPC peering"), std::string::npos);
-  EXPECT_NE(p.file("terraform-network.tf").find("resource \"aws_vpc\""), std::string::npos);
-  int eks = p.step_with("shop (eks)");
-  ASSERT_GE(eks, 0);
-  EXPECT_NE(p.steps()[eks].text.find("replacement"), std::string::npos);
-}
-
-// A cloud that cannot be told is not guessed.
-TEST(MigrationNetwork, UnknownCloudIsNotGuessed) {
-  auto p = plan_fixture("network-new-vpc");
-  auto text = p.text();
-  EXPECT_GE(count(text, "network (VPC, VNet or subnet)"), 2u);
-  EXPECT_EQ(text.find("VPC peering"), std::string::npos);
-  EXPECT_EQ(p.file("terraform-network.tf"), "");
-  // The Adobe order: new network, joined, new nodes, traffic, control plane, old network retired.
-  int created = p.step_with("create the new"), joined = p.step_with("join the old"), nodes = p.step_with("new node groups"),
-      control = p.step_with("control plane one member at a time");
-  EXPECT_LT(created, joined);
-  EXPECT_LT(joined, nodes);
-  EXPECT_LT(nodes, control);
-}
-
-TEST(MigrationNetwork, OnPremisesUsesRoutesNotPeering) {
-  auto p = plan_fixture("network-renumber-onprem");
-  auto text = p.text();
-  EXPECT_EQ(text.find("VPC"), std::string::npos);
-  EXPECT_EQ(text.find("peering"), std::string::npos);
-  EXPECT_NE(p.steps().back().text.find("DHCP"), std::string::npos);
+TEST(NetworkRunbooks, AClusterThatCannotMoveItsNetworkIsReplaced) {
+  auto r = typed(plan_fixture("network-shared-aws"));
+  bool replaced = false;
+  for (const auto& s : r.steps) {
+    if (const auto* c = std::get_if<change_resource>(&s.action)) replaced = replaced || c->what == resource_kind::cluster;
+  }
+  EXPECT_TRUE(replaced);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 // The model, with the facts it rests on (ids of docs/migration-facts.md):
 // - services, in place, for a self-managed cluster (not EKS, GKE, AKS,
 //   OpenShift: eks-svc-fixed, gke-svc-fixed, aks-svc-fixed, ocp-svc-fixed):
-//   with the ServiceCIDR API from 1.27 (svc-gate-alpha-1.27 .. svc-ga-1.33),
+//   with the ServiceCIDR API from 1.29 (svc-alpha-1.29 .. svc-ga-1.33; no ServiceCIDR kind before),
 //   or in a maintenance window at any version (svc-noapi-window);
 // - pods, in place: a Calico IPPool swap where Calico's own IPAM hands out
 //   addresses (calico-migrate-order; with host-local IPAM pods take the node's
@@ -109,7 +109,7 @@ auto bound_to_vpc(const owner& o) -> bool { return in(o.type, {"eks", "gke", "ak
 auto services_cost(const owner& o) -> std::optional<int> {
   if (!self_managed(o)) return std::nullopt;
   int window = 4 + per(o.service_count, 50) + per(o.load_balancer_count, 5);
-  if (o.kubernetes && *o.kubernetes >= kube_version{1, 27}) {
+  if (o.kubernetes && *o.kubernetes >= kube_version{1, 29}) {
     return std::min(window, 2 + per(o.service_count, 100) + per(o.load_balancer_count, 5));
   }
   return window;

@@ -188,7 +188,7 @@ connections:
   ASSERT_TRUE(p.result.complete());
   auto text = p.steps_text();
   EXPECT_NE(text.find("networking.k8s.io/v1alpha1"), std::string::npos) << text;
-  EXPECT_EQ(text.find("has no ServiceCIDR API"), std::string::npos) << text;
+  EXPECT_EQ(text.find("without the ServiceCIDR API"), std::string::npos) << text;
   auto kinds = p.kinds();
   EXPECT_NE(std::find(kinds.begin(), kinds.end(), "edge service-cidr-api"), kinds.end());
 }
@@ -203,12 +203,15 @@ TEST(PlanOperations, ServiceCidrStagesFollowTheVersion) {
     }
     return out;
   };
-  EXPECT_NE(steps_for("1.26").find("has no ServiceCIDR API"), std::string::npos);
-  EXPECT_NE(steps_for("1.27").find("v1alpha1"), std::string::npos);
+  // No ServiceCIDR kind before 1.29 (kubernetes/api v0.27, v0.28): a maintenance window.
+  EXPECT_NE(steps_for("1.26").find("without the ServiceCIDR API"), std::string::npos);
+  EXPECT_NE(steps_for("1.28").find("without the ServiceCIDR API"), std::string::npos);
+  EXPECT_NE(steps_for("1.29").find("v1alpha1"), std::string::npos);
   EXPECT_NE(steps_for("1.30").find("v1alpha1"), std::string::npos);
   EXPECT_NE(steps_for("1.31").find("v1beta1"), std::string::npos);
   EXPECT_NE(steps_for("1.32").find("v1beta1"), std::string::npos);
-  EXPECT_NE(steps_for("1.33").find("networking.k8s.io/v1)"), std::string::npos);
+  EXPECT_NE(steps_for("1.33").find("create the ServiceCIDR"), std::string::npos);
+  EXPECT_EQ(steps_for("1.33").find("v1beta1"), std::string::npos);
 }
 
 TEST(PlanOperations, WindowCostsMoreThanTheApiAndReplacementMoreThanBoth) {

@@ -1,6 +1,10 @@
-// fleet/runbook.hpp: the facts are docs/migration-facts.md's rows, and
-// runbook_files writes one folder per operation whose runbook.md lists the
-// steps, facts and files, and whose files carry the header naming their step.
+// fleet/runbook.hpp: the facts are docs/migration-facts.md's rows; the runbook
+// table has one row per catalog operation; runbook_files writes one folder per
+// operation whose runbook.md lists the steps, their commands, facts and files,
+// and whose files carry the header naming their step; names from the input stay
+// inert in every file and command.
+
+#include "../../lib/cidrcheck/fleet/emit.hpp"
 
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/fleet/runbook.hpp>
@@ -9,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -43,8 +48,8 @@ TEST(MigrationFacts, EveryFactRowOfThePageIsAFact) {
 TEST(MigrationFacts, ARowGivesTextSourceAndStatus) {
   const auto& f = migration_fact_by_id("svc-alpha-1.29");
   EXPECT_NE(f.text.find("networking.k8s.io/v1alpha1"), std::string::npos);
-  EXPECT_NE(f.source.find("seed 002"), std::string::npos);
-  EXPECT_EQ(f.status, "verified (seed)");
+  EXPECT_NE(f.source.find("1880-multiple-service-cidrs/kep.yaml"), std::string::npos) << f.source;
+  EXPECT_EQ(f.status, "verified");
 }
 
 TEST(MigrationFacts, AnUnknownIdIsADefectNotAGuess) {
@@ -77,7 +82,7 @@ connections:
 TEST(RunbookFiles, OneFolderPerOperationWithItsRunbook) {
   auto p = run(two_kubeadm);
   ASSERT_EQ(p.result.operations.size(), 1u);
-  auto files = runbook_files(p.model, p.result);
+  auto files = runbook_files(p.model, p.result, builtin_catalog());
   ASSERT_FALSE(files.empty());
   const auto& book = files.front();
   const auto& op = p.result.operations.front();
@@ -107,7 +112,7 @@ clusters:
 connections:
   - {between: ["x](http://evil)<b>", y], routes: [services]}
 )");
-  for (const auto& file : runbook_files(p.model, p.result)) {
+  for (const auto& file : runbook_files(p.model, p.result, builtin_catalog())) {
     EXPECT_EQ(file.text.find("<b>"), std::string::npos) << file.path;
     EXPECT_EQ(file.path.find('('), std::string::npos) << file.path;
   }
@@ -115,11 +120,12 @@ connections:
 
 TEST(RunbookFiles, CommandsInBackticksAreCodeSpansAndNamesStayInert) {
   auto p = run(two_kubeadm);
-  auto files = runbook_files(p.model, p.result);
+  auto files = runbook_files(p.model, p.result, builtin_catalog());
   ASSERT_FALSE(files.empty());
   const auto& md = files.front().text;
-  // The steps quote commands in backticks: they render as code, not as escaped backticks.
-  EXPECT_NE(md.find("`kubectl "), std::string::npos);
+  // Field names in backticks render as code, not as escaped backticks; commands sit in a fenced block.
+  EXPECT_NE(md.find("`networking.serviceSubnet`"), std::string::npos);
+  EXPECT_NE(md.find("   ```sh\n"), std::string::npos);
   EXPECT_EQ(md.find("\\`"), std::string::npos);
   // A name with one backtick leaves an odd count: that step is escaped whole.
   auto odd = run(R"(
@@ -129,7 +135,7 @@ clusters:
 connections:
   - {between: ["x`y", z], routes: [services]}
 )");
-  for (const auto& file : runbook_files(odd.model, odd.result)) {
+  for (const auto& file : runbook_files(odd.model, odd.result, builtin_catalog())) {
     if (!file.path.ends_with("runbook.md")) continue;
     for (const auto& op : odd.result.operations) {
       if (odd.model.owners[op.owners.front()].name != "x`y") continue;
@@ -161,7 +167,7 @@ connections:
   - {between: ["> quoted", d], routes: [services]}
 )");
   bool quoted = false;
-  for (const auto& file : runbook_files(p.model, p.result)) {
+  for (const auto& file : runbook_files(p.model, p.result, builtin_catalog())) {
     if (!file.path.ends_with("/runbook.md")) continue;
     EXPECT_EQ(file.text.find("&gt;"), std::string::npos) << file.path;
     EXPECT_NE(file.text.find(" -> "), std::string::npos) << file.path;
@@ -179,6 +185,149 @@ connections:
     quoted = quoted || file.text.find("Changes: \\> quoted:") != std::string::npos;
   }
   EXPECT_TRUE(quoted);
+}
+
+// --- the runbook table -----------------------------------------------------------
+
+auto catalog_kinds() -> std::vector<std::string> {
+  std::vector<std::string> out;
+  for (const auto& k : builtin_catalog().operations) out.push_back(k.name);
+  return out;
+}
+
+TEST(RunbookTable, EveryCatalogOperationHasExactlyOneRowAndEveryRowNamesOne) {
+  auto kinds = catalog_kinds();
+  auto rows = runbook_rows();
+  EXPECT_EQ(runbook_table_problems(kinds, rows), std::vector<std::string>{});
+  EXPECT_EQ(rows.size(), kinds.size());
+}
+
+TEST(RunbookTable, TheCheckFailsOnAMissingRow) {
+  auto kinds = catalog_kinds();
+  std::vector<std::string_view> rows(runbook_rows().begin(), runbook_rows().end());
+  rows.erase(rows.begin());
+  auto problems = runbook_table_problems(kinds, rows);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "operation " + kinds.front() + " of the catalog has no runbook row");
+}
+
+TEST(RunbookTable, TheCheckFailsOnAnExtraOrRepeatedRow) {
+  auto kinds = catalog_kinds();
+  std::vector<std::string_view> rows(runbook_rows().begin(), runbook_rows().end());
+  rows.push_back("weave-ipalloc-swap");
+  rows.push_back(rows.front());
+  auto problems = runbook_table_problems(kinds, rows);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0], "operation " + kinds.front() + " has 2 runbook rows");
+  EXPECT_EQ(problems[1], "runbook row weave-ipalloc-swap names no operation of the catalog");
+}
+
+TEST(RunbookTable, AKindWithoutARowIsADefectNotAGuess) {
+  auto p = run(two_kubeadm);
+  ASSERT_FALSE(p.result.operations.empty());
+  p.result.operations.front().kind = "no-such-kind";
+  EXPECT_THROW((void)plan_runbooks(p.model, p.result, builtin_catalog()), error);
+}
+
+// --- files ----------------------------------------------------------------------
+
+// Issue 28 item 17: a 301-byte owner name made a folder name over NAME_MAX.
+TEST(RunbookFiles, FolderNamesStayShortAndUniqueForLongNames) {
+  const std::string a(301, 'a'), b = std::string(300, 'a') + "b";
+  auto p = run("clusters:\n"
+               "  - {name: " + a + ", distribution: kubeadm, kubernetes: \"1.33\", network: 10.1.0.0/16, pods: 10.2.0.0/16, services: 10.96.0.0/16}\n"
+               "  - {name: " + b + ", distribution: kubeadm, kubernetes: \"1.33\", network: 10.3.0.0/16, pods: 10.4.0.0/16, services: 10.96.0.0/16}\n"
+               "  - {name: c, distribution: kubeadm, kubernetes: \"1.33\", network: 10.5.0.0/16, pods: 10.6.0.0/16, services: 10.96.0.0/16}\n"
+               "connections:\n  - {between: [" + a + ", " + b + ", c], routes: [services]}\n");
+  std::set<std::string> folders;
+  for (const auto& file : runbook_files(p.model, p.result, builtin_catalog())) {
+    auto folder = file.path.substr(0, file.path.find('/'));
+    EXPECT_LE(folder.size(), 100u) << folder;
+    folders.insert(folder);
+  }
+  EXPECT_GE(folders.size(), 2u);
+  std::set<std::string> owners_seen;
+  for (const auto& folder : folders) owners_seen.insert(folder.substr(folder.find('-', 3) + 1));
+  EXPECT_EQ(owners_seen.size(), folders.size());  // the cut names stay apart
+}
+
+// Issue 28 item 13: one operation moving two pod ranges of one cluster wrote one file name twice.
+TEST(RunbookFiles, OneFilePerNamePerFolderWhenAnOperationMovesTwoRanges) {
+  auto p = run(R"(
+clusters:
+  - {name: a, distribution: kubeadm, kubernetes: "1.33", network: 10.1.0.0/16,
+     pods: [10.20.0.0/16, "fd00:20::/56"], services: [10.96.0.0/16, "fd00:96::/112"]}
+  - {name: b, distribution: kubeadm, kubernetes: "1.33", network: 10.3.0.0/16,
+     pods: [10.20.0.0/16, "fd00:20::/56"], services: [10.97.0.0/16, "fd00:97::/112"]}
+connections:
+  - {between: [a, b], routes: [pods]}
+)");
+  bool two = false;
+  for (const auto& op : p.result.operations) two = two || op.changes.size() >= 2;
+  EXPECT_TRUE(two) << "the fixture must move two ranges in one operation";
+  std::set<std::string> paths;
+  for (const auto& file : runbook_files(p.model, p.result, builtin_catalog())) {
+    EXPECT_TRUE(paths.insert(file.path).second) << file.path;
+  }
+}
+
+// A file exists only as the rendering of a step that applies it (item 3).
+TEST(RunbookFiles, EveryFileIsAppliedByExactlyTheStepItsHeaderNames) {
+  for (std::string_view yaml : {two_kubeadm}) {
+    auto p = run(yaml);
+    auto files = runbook_files(p.model, p.result, builtin_catalog());
+    auto runbooks = plan_runbooks(p.model, p.result, builtin_catalog());
+    auto planned = apply_plan(p.model, p.result);
+    std::size_t n = 0;
+    for (const auto& r : runbooks) {
+      ++n;
+      auto steps = render_steps(planned, r, builtin_catalog());
+      for (std::size_t k = 0; k < steps.size(); ++k) {
+        for (const auto& name : steps[k].files) {
+          auto it = std::find_if(files.begin(), files.end(), [&](const runbook_file& f) { return f.path.ends_with("/" + name); });
+          ASSERT_NE(it, files.end()) << name;
+          EXPECT_NE(it->text.find(", step " + std::to_string(k + 1) + " of runbook.md applies this file"), std::string::npos)
+              << name;
+          EXPECT_EQ(name.substr(0, 3), (k + 1 < 10 ? "0" : "") + std::to_string(k + 1) + "-") << name;
+        }
+      }
+    }
+    EXPECT_EQ(n, p.result.operations.size());
+  }
+}
+
+// Issue 28 item 2: a legal name such as `a;touch X;$(touch Y)` ran commands from
+// gcloud.sh and runbook.md. Every command line is one simple command, names quoted.
+TEST(RunbookFiles, NamesNeverRunAsCommands) {
+  auto p = run(R"yaml(
+clusters:
+  - {name: "a;touch X;$(touch Y)", distribution: gke, kubernetes: "1.33", network: 10.1.0.0/16, pods: 10.2.0.0/16,
+     services: 34.118.224.0/20, nodes: 100}
+  - {name: "b`id`", distribution: aks, kubernetes: "1.33", network: 10.3.0.0/16, pods: 10.2.0.0/16, services: 10.0.0.0/16}
+  - {name: "c'$HOME", distribution: kops, kubernetes: "1.33", network: 172.20.0.0/16, services: 100.64.0.0/13,
+     pods: 10.2.0.0/16, cni: calico}
+connections:
+  - {between: ["a;touch X;$(touch Y)", "b`id`", "c'$HOME"], routes: [pods]}
+)yaml");
+  auto planned = apply_plan(p.model, p.result);
+  std::size_t commands = 0;
+  for (const auto& r : plan_runbooks(p.model, p.result, builtin_catalog())) {
+    for (const auto& s : render_steps(planned, r, builtin_catalog())) {
+      for (const auto& c : s.commands) {
+        ++commands;
+        EXPECT_EQ(detail::shell_line_problem(c), std::nullopt) << c;
+      }
+    }
+  }
+  EXPECT_GT(commands, 0u);
+  for (const auto& file : runbook_files(p.model, p.result, builtin_catalog())) {
+    if (!file.path.ends_with(".sh")) continue;
+    std::istringstream lines(file.text);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.empty() || line[0] == '#') continue;
+      EXPECT_EQ(detail::shell_line_problem(line), std::nullopt) << file.path << ": " << line;
+    }
+  }
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ shift || true
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse prefix_list fleet set_algebra import config terraform_plan yaml_writers)
+[ ${#targets[@]} -gt 0 ] || targets=(parse prefix_list fleet set_algebra import config terraform_plan emit yaml_writers)
 TIMEFORMAT='%R %U %S'
 # One of libFuzzer's final statistics, from the part of the log a run added.
 stat_of() { tail -c +"$from" "$log" | awk -v key="stat::$1:" '$1 == key { v = $2 } END { print v + 0 }'; }

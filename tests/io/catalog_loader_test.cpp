@@ -1,3 +1,4 @@
+#include <cidrcheck/fleet/runbook.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 
 #include <gtest/gtest.h>
@@ -38,6 +39,159 @@ TEST(Catalog, UnknownKeysAreReportedWithASuggestion) {
 }
 
 TEST(Catalog, TheBuiltinCatalogIsParsedOnce) { EXPECT_EQ(&builtin_catalog(), &builtin_catalog()); }
+
+// --- profiles: every field names a fact of docs/migration-facts.md ------------
+
+// An IPAM profile with every key, `pool` written as given.
+auto ipam_catalog(const std::string& pool) -> std::string {
+  return "cnis:\n"
+         "  - name: c\n"
+         "    source: s\n"
+         "    ipam:\n"
+         "      - name: m\n"
+         "        source: s\n"
+         "        profile:\n"
+         "          addresses: {value: cni-pool, fact: calico-migrate-order}\n"
+         "          pool: " + pool + "\n"
+         "          pool_api: {value: projectcalico.org/v3, fact: calico-ippool-fields}\n"
+         "          pool_tool: {value: calicoctl, fact: calico-tool}\n"
+         "          pool_copies: {value: [ipipMode], fact: calico-pool-copy}\n"
+         "          pickup: {value: restart-pods, fact: calico-migrate-order}\n"
+         "          restart_first: {value: [], fact: calico-migrate-order}\n"
+         "          kube_proxy_holds_pool: {value: true, fact: calico-cluster-cidr}\n"
+         "          range_field: {value: unknown, fact: prof-no-source}\n"
+         "          config_where: {value: \"\", fact: calico-migrate-order}\n";
+}
+
+auto errors_of(const std::string& text) -> std::vector<diagnostic> {
+  std::vector<diagnostic> d;
+  parse_catalog(text, "c.yaml", d);
+  return d;
+}
+
+TEST(CatalogProfiles, AFullProfileWithRealFactsLoads) {
+  std::vector<diagnostic> d;
+  auto c = parse_catalog(ipam_catalog("{value: calico-ippool, fact: calico-ippool-fields}"), "c.yaml", d);
+  EXPECT_TRUE(d.empty()) << d.front().message;
+  ASSERT_EQ(c.cnis.size(), 1u);
+  const auto& p = c.cnis[0].modes[0].profile;
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->pool.value, pool_kind::calico_ippool);
+  EXPECT_EQ(p->pool.fact, "calico-ippool-fields");
+  EXPECT_TRUE(p->pool.known);
+  EXPECT_FALSE(p->range_field.known);  // "unknown", and the fact that says nothing was found
+  EXPECT_EQ(p->range_field.fact, "prof-no-source");
+}
+
+TEST(CatalogProfiles, AFieldWithoutAFactIsAnError) {
+  auto d = errors_of(ipam_catalog("{value: calico-ippool}"));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, "missing-key");
+  EXPECT_EQ(d[0].where.line, 9u);
+  EXPECT_NE(d[0].message.find("names no fact"), std::string::npos) << d[0].message;
+}
+
+TEST(CatalogProfiles, AFactThePageDoesNotListIsAnError) {
+  auto d = errors_of(ipam_catalog("{value: calico-ippool, fact: calico-pools-are-magic}"));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, "unknown-fact");
+  EXPECT_EQ(d[0].where.line, 9u);
+  EXPECT_NE(d[0].message.find("calico-pools-are-magic"), std::string::npos) << d[0].message;
+}
+
+TEST(CatalogProfiles, AnUnknownValueNeedsItsFactToo) {
+  auto d = errors_of(ipam_catalog("{value: unknown}"));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, "missing-key");
+}
+
+TEST(CatalogProfiles, AWordOutsideTheFieldsWordsIsAnError) {
+  auto d = errors_of(ipam_catalog("{value: weave-ipalloc, fact: calico-ippool-fields}"));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, "unknown-value");
+  EXPECT_NE(d[0].message.find("calico-ippool"), std::string::npos) << d[0].message;  // the words it takes
+}
+
+TEST(CatalogProfiles, AProfileMissingAFieldIsAnError) {
+  auto text = ipam_catalog("{value: calico-ippool, fact: calico-ippool-fields}");
+  text.erase(text.find("          config_where"));
+  auto d = errors_of(text);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, "missing-key");
+  EXPECT_NE(d[0].message.find("config_where"), std::string::npos) << d[0].message;
+}
+
+TEST(CatalogProfiles, KubernetesProfilesMustBeInOrderAndDisjoint) {
+  auto minor = [](const std::string& from, const std::string& to) {
+    return "  - from: \"" + from + "\"\n    to: \"" + to + "\"\n"
+           "    service_cidr: {value: none, fact: svc-api-1.27-1.28}\n"
+           "    service_cidr_api: {value: \"\", fact: svc-api-1.27-1.28}\n"
+           "    service_cidr_gate: {value: [], fact: svc-api-1.27-1.28}\n"
+           "    runtime_config: {value: false, fact: svc-api-1.27-1.28}\n"
+           "    dual_write_gate: {value: none, fact: svc-dual-write}\n"
+           "    service_ips_field: {value: clusterIPs, fact: svc-clusterips-1.20}\n";
+  };
+  EXPECT_TRUE(errors_of("kubernetes:\n" + minor("1.27", "1.28") + minor("1.29", "1.30")).empty());
+  auto d = errors_of("kubernetes:\n" + minor("1.27", "1.29") + minor("1.29", "1.30"));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0].message.find("disjoint"), std::string::npos) << d[0].message;
+}
+
+// Every fact a sourced field of the shipped catalog names is a row of the page
+// (the loader refuses others; this pins that the shipped catalog went through it).
+template <class T>
+void expect_real_fact(const sourced<T>& field, const std::string& where) {
+  EXPECT_NE(find_migration_fact(field.fact), nullptr) << where << ": '" << field.fact << "'";
+}
+
+TEST(CatalogProfiles, EveryShippedProfileFieldNamesARealFact) {
+  const auto& c = builtin_catalog();
+  std::size_t profiles = 0;
+  for (const auto& d : c.distributions) {
+    if (!d.profile) continue;
+    ++profiles;
+    const auto& p = *d.profile;
+    for (const auto* f : {&p.sans_field, &p.restore_control_plane, &p.pod_range_container}) expect_real_fact(*f, d.name);
+    for (const auto* f : {&p.managed, &p.embeds_cni, &p.moves_network, &p.kubelet_in_server}) expect_real_fact(*f, d.name);
+    expect_real_fact(p.apply_control_plane, d.name);
+    expect_real_fact(p.cloud, d.name);
+    expect_real_fact(p.control_plane, d.name);
+    expect_real_fact(p.sans, d.name);
+    expect_real_fact(p.dns_addon, d.name);
+    expect_real_fact(p.nodes, d.name);
+    for (const auto& s : p.settings) EXPECT_NE(find_migration_fact(s.fact), nullptr) << d.name << " " << s.setting;
+    for (const auto& v : p.config_api) EXPECT_NE(find_migration_fact(v.fact), nullptr) << d.name;
+    for (const auto& v : p.kubelet_config_map) EXPECT_NE(find_migration_fact(v.fact), nullptr) << d.name;
+  }
+  for (const auto& cni : c.cnis) {
+    for (const auto& m : cni.modes) {
+      if (!m.profile) continue;
+      ++profiles;
+      const auto& p = *m.profile;
+      auto at = cni.name + "/" + m.name;
+      expect_real_fact(p.addresses, at);
+      expect_real_fact(p.pool, at);
+      expect_real_fact(p.pool_api, at);
+      expect_real_fact(p.pool_tool, at);
+      expect_real_fact(p.pickup, at);
+      expect_real_fact(p.kube_proxy_holds_pool, at);
+      expect_real_fact(p.range_field, at);
+      expect_real_fact(p.pool_copies, at);
+      expect_real_fact(p.restart_first, at);
+    }
+  }
+  for (const auto& k : c.kubernetes) {
+    ++profiles;
+    auto at = "Kubernetes 1." + std::to_string(k.from.minor);
+    expect_real_fact(k.service_cidr, at);
+    expect_real_fact(k.service_cidr_api, at);
+    expect_real_fact(k.service_cidr_gate, at);
+    expect_real_fact(k.runtime_config, at);
+    expect_real_fact(k.dual_write_gate, at);
+    expect_real_fact(k.service_ips_field, at);
+  }
+  EXPECT_GE(profiles, 20u);  // the distributions, IPAM modes and minors the runbooks know
+}
 
 }  // namespace
 }  // namespace cidrcheck

@@ -426,7 +426,7 @@ class Plan:
         summary = self._record["summary"]
         self.operations: list[Record] = self._record["operations"]
         """The operations, first: records of kind, changes_what, owners, cost, counted (what the cost
-        counted), changes (indexes into changes) and steps (each a dict of step, relies_on, needs, makes, files)."""
+        counted), changes (indexes into changes) and steps (each a dict of step, commands, relies_on, needs, makes, files)."""
         self.changes: list[Change] = [_change(c, self.operations) for c in self._record["changes"]]
         self.problems: list[Record] = self._record["problems"]
         """What the plan cannot fix: records of rule (None when a pool had no room), message, ranges, requests."""

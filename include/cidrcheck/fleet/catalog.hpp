@@ -6,6 +6,7 @@
 
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/operation.hpp>
+#include <cidrcheck/fleet/profile.hpp>
 #include <cidrcheck/prefix.hpp>
 
 #include <optional>
@@ -31,6 +32,9 @@ struct distribution_defaults {
   /// "ipv4", "ipv6" or "dual"; empty means every default applies (kind: ipv4).
   std::string ip_family;
   std::string source;
+  /// What its runbooks need to know (data/catalog.yaml `profile:`); nullopt where
+  /// the catalog has none, and then every field is unknown.
+  std::optional<distribution_profile> profile;
 };
 
 /// Where a CNI's IPAM mode takes pod addresses from.
@@ -50,6 +54,9 @@ struct ipam_mode {
   /// clusterPoolIPv4MaskSize); nullopt where kube-controller-manager's node mask decides.
   std::optional<int> block_size, block_size_v6;
   std::string source;
+  /// What its runbooks need to know (data/catalog.yaml `profile:`); nullopt where
+  /// the catalog has none, and then every field is unknown.
+  std::optional<ipam_profile> profile;
 };
 
 /// A CNI and its IPAM modes, the first the default.
@@ -80,6 +87,8 @@ struct network_type {
   /// when a source says so (`runs_in`).
   bool holds_clusters = false;
   std::string source;
+  /// The cloud its networks are in, for the words and commands of network steps.
+  sourced<cloud_kind> cloud{cloud_kind::unknown, "", false};
 };
 
 /// What a multi-cluster mesh routes between its member clusters: the roles
@@ -112,6 +121,8 @@ struct catalog {
   std::vector<catalog_block> blocks;
   /// The operations `plan` chooses among, in catalog order (ties go to the earlier).
   std::vector<operation_kind> operations;
+  /// The profiles of Kubernetes minors, in order, disjoint (data/catalog.yaml `kubernetes:`).
+  std::vector<kubernetes_profile> kubernetes;
 
   auto find_distribution(std::string_view name) const -> const distribution_defaults* {
     for (const auto& d : distributions) {
@@ -149,6 +160,29 @@ struct catalog {
       if (t.name == name) return &t;
     }
     return nullptr;
+  }
+  /// Returns what the catalog knows of owner o's platform: its distribution's,
+  /// IPAM mode's and Kubernetes minor's profiles (nullptr where it knows none).
+  auto profile_of(const owner& o) const -> cluster_profile {
+    cluster_profile p;
+    if (const auto* d = find_distribution(o.type); d != nullptr && d->profile) p.distribution = &*d->profile;
+    if (const auto* m = ipam_of(o); m != nullptr && m->profile) p.ipam = &*m->profile;
+    p.minor = o.kubernetes;
+    if (o.kubernetes) {
+      for (const auto& k : kubernetes) {
+        if (k.from <= *o.kubernetes && (!k.to || *o.kubernetes <= *k.to)) p.kubernetes = &k;
+      }
+    }
+    return p;
+  }
+  /// Returns the cloud of a network owner's type (or a cluster's distribution); unknown where the catalog does not say.
+  auto cloud_of(const owner& o) const -> sourced<cloud_kind> {
+    if (o.kind == owner_kind::cluster) {
+      if (const auto* d = find_distribution(o.type); d != nullptr && d->profile) return d->profile->cloud;
+    } else if (const auto* t = find_network_type(o.type)) {
+      return t->cloud;
+    }
+    return {cloud_kind::unknown, "", false};
   }
   /// Returns a cluster's node CIDR mask for a version: its own, else its
   /// distribution's, else kube-controller-manager's (24 for IPv4, 64 for IPv6).

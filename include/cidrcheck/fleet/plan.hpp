@@ -41,17 +41,20 @@ struct migration_fact {
   std::string status;  ///< "verified", "verified (seed)", "derived", "unverified" or "conflicting"
 };
 
-/// One step of a live migration. `needs` and `makes` name states of the
+/// One step of a live migration as people read it, rendered from its typed
+/// step (fleet/runbook_step.hpp). `needs` and `makes` name states of the
 /// migration ("new-range-served", "old-range-unused"): a step needs only
 /// states an earlier step of the same runbook makes (the ordering rule,
-/// checked by tests). `files` names the files the step applies, which
-/// `runbook_files` (fleet/runbook.hpp) writes.
+/// checked by tests). `commands` are the shell lines it runs, in order, each
+/// one command with every value from the input quoted; `files` names the files
+/// the step applies, which `runbook_files` (fleet/runbook.hpp) writes.
 struct migration_step {
   std::string text;
   std::vector<migration_fact> facts;
   std::vector<std::string> needs;
   std::vector<std::string> makes;
   std::vector<std::string> files;
+  std::vector<std::string> commands;
 };
 
 /// One range the plan moves, resizes or creates. Every change an operation makes

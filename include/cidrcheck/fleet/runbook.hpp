@@ -1,11 +1,19 @@
 #pragma once
-// Runbooks: the facts migration steps rely on, and the files `cidrcheck plan
-// --emit DIR` writes for each operation of a plan (its runbook.md and the
-// objects, configuration and flags its steps apply).
+// Runbooks: the typed runbook of each operation of a plan (fleet/runbook_step.hpp),
+// the facts its steps rely on, and the files `cidrcheck plan --emit DIR` writes
+// for each operation (its runbook.md and the objects, configuration and
+// commands its steps apply), all rendered from the typed steps by one renderer.
+//
+// Which runbook an operation gets is a table with one row per operation kind
+// of the catalog (runbook_rows); a row reads the cluster's resolved profile
+// (fleet/profile.hpp) and never a distribution, CNI or IPAM name.
 
+#include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/plan.hpp>
+#include <cidrcheck/fleet/runbook_step.hpp>
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,21 +29,49 @@ auto migration_facts() -> const std::vector<migration_fact>&;
 /// defect of the runbook citing it).
 auto migration_fact_by_id(std::string_view id) -> const migration_fact&;
 
+/// The fact with this id, or nullptr when docs/migration-facts.md does not list it.
+auto find_migration_fact(std::string_view id) -> const migration_fact*;
+
+/// The operation kinds the runbook table has a row for, in table order.
+auto runbook_rows() -> std::span<const std::string_view>;
+
+/// What is wrong between the catalog's operation kinds and the runbook
+/// table's rows: one line per catalog kind without exactly one row, and per row
+/// that names no catalog kind. Empty when they agree (the tree test's check;
+/// its self-test feeds it a missing and an extra row).
+auto runbook_table_problems(std::span<const std::string> catalog_kinds, std::span<const std::string_view> rows)
+    -> std::vector<std::string>;
+
+/// The typed runbooks of plan p of fleet f, each on the fleet with the whole
+/// plan applied (apply_plan; owners keep their indexes): one per operation, in
+/// plan order, its row chosen by the operation's kind, then one per change
+/// outside any operation (a range created at a requested size, a DNS address
+/// put back in its range). Throws basic_error<std::out_of_range> for an
+/// operation kind the table has no row for (a catalog the tree test did not
+/// pass). O(changes + steps).
+auto plan_runbooks(const fleet& f, const plan_result& p, const catalog& c) -> std::vector<runbook>;
+
+/// The steps of runbook r as people read them (plan's text and JSON reports):
+/// each step's prose, commands, facts and the names of the files it applies,
+/// rendered by the one renderer from the typed step and the profile of its
+/// owner. `planned` is the fleet the runbook was made on.
+auto render_steps(const fleet& planned, const runbook& r, const catalog& c) -> std::vector<migration_step>;
+
 /// One file of a plan's runbooks, at a path relative to the folder it goes in.
 struct runbook_file {
   std::string path;  ///< "01-service-cidr-api-a/runbook.md", "01-service-cidr-api-a/servicecidr.yaml"
   std::string text;
 };
 
-/// The runbooks of plan p of fleet f: for each operation (and each change
-/// outside an operation, such as a range created at a requested size), in plan
-/// order, a folder "NN-KIND-OWNER" with runbook.md (steps, facts and their
-/// sources) and the files its steps apply, each starting with a comment that
-/// names the operation and the step applying it. A runbook with a fallback
-/// (the window runbook of a 1.27-1.28 cluster that serves no ServiceCIDR API)
-/// holds it as FOLDER/runbook.md with its own files, named as a file by the
-/// step that sends the operator there. Folder names keep letters, digits, '.',
-/// '-' and '_' of the owner's name; NN keeps them unique.
-auto runbook_files(const fleet& f, const plan_result& p) -> std::vector<runbook_file>;
+/// The runbooks of plan p of fleet f as files: for each runbook of
+/// plan_runbooks, in plan order, a folder "NN-KIND-OWNER" with runbook.md
+/// (steps, their commands, facts and their sources) and the files its steps
+/// apply, each starting with a comment that names the operation and the steps
+/// applying it. Steps that write the same file name (two pod ranges of one
+/// cluster in one kops spec) write one file, their documents merged. Folder
+/// names keep letters, digits, '.', '-' and '_' of the owner's name, at most
+/// 64 bytes of it (a longer name is cut and ends in 8 hex digits of its
+/// SHA-256, so two names stay two folders); NN keeps them unique.
+auto runbook_files(const fleet& f, const plan_result& p, const catalog& c) -> std::vector<runbook_file>;
 
 }  // namespace cidrcheck

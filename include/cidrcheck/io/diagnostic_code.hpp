@@ -62,6 +62,7 @@ inline constexpr char too_many_errors[] = "too-many-errors";
 inline constexpr char type[] = "type";
 inline constexpr char unchecked[] = "unchecked";
 inline constexpr char unknown_distribution[] = "unknown-distribution";
+inline constexpr char unknown_fact[] = "unknown-fact";
 inline constexpr char unknown_key[] = "unknown-key";
 inline constexpr char unknown_owner[] = "unknown-owner";
 inline constexpr char unknown_role[] = "unknown-role";
@@ -134,6 +135,7 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::type, "a value has the wrong YAML type (a mapping for a list, an empty string, a version that is not one)"},
     diagnostic_code_info{diag::unchecked, "note: cluster IPs of a kubectl-services export could not be checked, since no source gives the cluster's service range for that IP version"},
     diagnostic_code_info{diag::unknown_distribution, "warning: a cluster's distribution is not in the catalog"},
+    diagnostic_code_info{diag::unknown_fact, "a catalog profile field names a fact that docs/migration-facts.md does not list"},
     diagnostic_code_info{diag::unknown_key, "a key is not part of the format"},
     diagnostic_code_info{diag::unknown_owner, "a connection, route or renumber entry names no cluster or network of the fleet"},
     diagnostic_code_info{diag::unknown_role, "a connection's `routes` names a role other than network, pods, services or all"},

@@ -177,6 +177,7 @@ void write_diagnostic_record(record_sink& out, const diagnostic& d) {
 void write_step_record(record_sink& out, const migration_step& s) {
   out.begin_object();
   out.member("step", s.text);
+  strings(out, "commands", s.commands);
   array(out, "relies_on", s.facts, [&](const migration_fact& fact) {
     out.begin_object();
     out.member("id", fact.id);

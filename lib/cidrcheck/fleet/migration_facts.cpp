@@ -81,11 +81,15 @@ auto table() -> const fact_table& {
 
 auto migration_facts() -> const std::vector<migration_fact>& { return table().facts; }
 
-auto migration_fact_by_id(std::string_view id) -> const migration_fact& {
+auto find_migration_fact(std::string_view id) -> const migration_fact* {
   const auto& t = table();
   auto it = t.by_id.find(std::string(id));
-  if (it == t.by_id.end()) throw basic_error<std::out_of_range>("no migration fact '" + std::string(id) + "' in docs/migration-facts.md");
-  return t.facts[it->second];
+  return it == t.by_id.end() ? nullptr : &t.facts[it->second];
+}
+
+auto migration_fact_by_id(std::string_view id) -> const migration_fact& {
+  if (const auto* f = find_migration_fact(id)) return *f;
+  throw basic_error<std::out_of_range>("no migration fact '" + std::string(id) + "' in docs/migration-facts.md");
 }
 
 }  // namespace cidrcheck

@@ -1,6 +1,6 @@
 #include <cidrcheck/fleet/plan.hpp>
 
-#include "migration.hpp"
+#include "runbook_rows.hpp"
 #include "operation_cover.hpp"
 #include "membership.hpp"
 #include "pins.hpp"
@@ -8,6 +8,7 @@
 #include <cidrcheck/address_set.hpp>
 #include <cidrcheck/fleet/capacity.hpp>
 #include <cidrcheck/fleet/plan_limits.hpp>
+#include <cidrcheck/fleet/runbook.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
 
@@ -834,23 +835,25 @@ class planner {
       for (auto owner : op.owners) owners.insert(owner);
       if (!op.changes.empty()) result_.changes[op.changes.front()].cost = op.cost;
     }
-    // Steps only: the files they apply are built by runbook_files when asked for.
+    // Steps as people read them, rendered from each typed runbook (files are
+    // built by runbook_files when asked for).
     for (auto& change : result_.changes) {
       if (change.operation) continue;
-      detail::runbook_builder steps(false);
       // A service default that follows a requested network: the cluster is created with it.
       bool created = change.range && rederived(*change.range);
       auto view = change;
       if (created) view.from = prefix{};
-      detail::change_runbook(applied, view, steps);
-      change.steps = std::move(steps.steps());
+      runbook r;
+      r.kind = view.from.is_valid() ? "dns-address" : "new-range";
+      r.owners = {change.owner};
+      detail::change_runbook(applied, c_, view, r);
+      change.steps = render_steps(applied, r, c_);
     }
-    // An operation's steps; a change that is its operation's only one carries them too.
-    // A replacement or a shared VPC is one runbook for all its changes.
+    // An operation's steps, its table row chosen by its kind; a change that is its
+    // operation's only one carries them too. A replacement or a shared VPC is one
+    // runbook for all its changes.
     for (auto& op : result_.operations) {
-      detail::runbook_builder steps(false);
-      detail::operation_runbook(applied, op, result_.changes, steps);
-      op.steps = std::move(steps.steps());
+      op.steps = render_steps(applied, detail::operation_runbook(applied, c_, op, result_.changes), c_);
       if (op.changes.size() == 1) result_.changes[op.changes.front()].steps = op.steps;
     }
     result_.owners_changed = owners.size();

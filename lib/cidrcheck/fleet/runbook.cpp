@@ -1,9 +1,15 @@
+// The runbooks of a plan: typed (plan_runbooks), as steps for plan's reports
+// (render_steps) and as the folders of `plan --emit` (runbook_files), all
+// through the one renderer (runbook_render.cpp).
+
 #include <cidrcheck/fleet/runbook.hpp>
 
-#include "migration.hpp"
-
 #include <cidrcheck/detail/markdown.hpp>
+#include <cidrcheck/detail/sha256.hpp>
 #include <cidrcheck/detail/text.hpp>
+
+#include "runbook_render.hpp"
+#include "runbook_rows.hpp"
 
 #include <algorithm>
 #include <string>
@@ -15,7 +21,13 @@ namespace cidrcheck {
 
 namespace {
 
-// A folder name from an owner's name: letters, digits, '.', '-' and '_' kept, the rest '_'.
+// How many bytes of an owner's name a folder name keeps: with "NN-", the
+// longest kind and a hash, a folder name stays far below NAME_MAX (255).
+constexpr std::size_t folder_name_bytes = 64;
+
+// A folder name from an owner's name: letters, digits, '.', '-' and '_' kept,
+// the rest '_'; a longer one cut, ending in 8 hex digits of the name's SHA-256
+// so that two long names that share their start stay two folders.
 auto folder_word(std::string_view name) -> std::string {
   std::string out;
   for (char c : name) {
@@ -23,6 +35,10 @@ auto folder_word(std::string_view name) -> std::string {
     out += keep ? c : '_';
   }
   if (out.empty() || out == "." || out == "..") out = "_" + out;
+  if (out.size() > folder_name_bytes) {
+    auto hash = detail::sha256_hex(name);
+    out = out.substr(0, folder_name_bytes - 9) + "-" + hash.substr(0, 8);
+  }
   return out;
 }
 
@@ -36,9 +52,9 @@ auto context_of(const owner& o) -> std::string {
   return context;
 }
 
-// A step's text as Markdown: text between pairs of backticks (commands, file
-// and field names) as code spans, the rest escaped. With an odd number of
-// backticks (a name from the input holding one) all of it is escaped.
+// A step's prose as Markdown: text between pairs of backticks (field names,
+// commands we wrote) as code spans, the rest escaped; with an odd number of
+// backticks (a name from the input holding one) all of it escaped.
 auto step_markdown(std::string_view text) -> std::string {
   if (std::count(text.begin(), text.end(), '`') % 2 != 0) return detail::markdown_text(text);
   std::string out;
@@ -53,56 +69,67 @@ auto step_markdown(std::string_view text) -> std::string {
   return out;
 }
 
-// One runbook: a title naming the operation and its owners, the changes, the
-// steps with the facts they cite and the files they apply, then the facts.
-struct runbook_text {
-  std::string folder;
-  std::string title;  // plain text, for the files' header comments
-  std::string markdown;
+// A fence longer than any run of backticks in the lines, so none closes it.
+auto fence_for(const std::vector<std::string>& lines) -> std::string {
+  std::size_t longest = 0;
+  for (const auto& line : lines) {
+    std::size_t run = 0;
+    for (char c : line) {
+      run = c == '`' ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+  }
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+auto changes_text(const fleet& planned, const plan_change& c) -> std::string {
+  std::string role = c.range ? planned.role_name(planned.ranges[*c.range]) : std::string(to_string(c.role));
+  return role + " " + (c.from.is_valid() ? c.from.to_string() + " -> " : "") + c.to.to_string();
+}
+
+struct runbook_context {
+  const fleet& planned;
+  const catalog& cat;
+  const plan_result& plan;
 };
 
-// `outer` names the runbook a fallback replaces and the step of it that sends
-// the operator here ("service-cidr-api", 1), and is empty for every other runbook.
-auto render(const fleet& planned, std::string folder, std::string kind, const std::vector<std::uint32_t>& owners,
-            const std::string& changes, const std::string& cost, const std::vector<migration_step>& steps,
-            const std::pair<std::string, std::size_t>& outer = {}) -> runbook_text {
-  runbook_text out;
-  out.folder = std::move(folder);
-  std::string names, names_md;
-  for (auto k : owners) {
-    const owner& o = planned.owners[k];
-    std::string context = context_of(o);
-    names += (names.empty() ? "" : ", ") + detail::printable(o.name);
+auto render_markdown(const runbook_context& x, const runbook& r, const std::vector<detail::rendered_step>& steps,
+                     const std::string& changes, const std::string& cost) -> std::string {
+  std::string names_md;
+  for (auto k : r.owners) {
+    const owner& o = x.planned.owners[k];
+    auto context = context_of(o);
     names_md += (names_md.empty() ? "" : ", ") + detail::markdown_code_span(o.name) +
                 (context.empty() ? std::string() : " (" + detail::markdown_text(context) + ")");
   }
-  out.title = kind + " for " + names;
-  auto& md = out.markdown;
-  md += "# " + kind + ": " + names_md + "\n\n";
-  if (!outer.first.empty()) {
-    md += "Followed instead of the " + outer.first + " runbook in [../runbook.md](../runbook.md) when its step " +
-          std::to_string(outer.second + 1) + " says so.\n\n";
-  }
+  std::string md = "# " + r.kind + ": " + names_md + "\n\n";
   md += "Changes: " + detail::markdown_text(changes) + "\n\n";
   if (!cost.empty()) md += "Cost: " + detail::markdown_text(cost) + "\n\n";
-  md += "## Steps\n\n";
-  std::vector<const migration_fact*> cited;
+  md += "Commands are one per line; words in double quotes, such as \"$NODE\", are placeholders the step says how "
+        "to set. Run each step only once every step it follows is done.\n\n## Steps\n\n";
+  std::vector<std::string> cited;
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const auto& s = steps[k];
-    md += std::to_string(k + 1) + ". " + step_markdown(s.text) + "\n";
+    const std::string marker = std::to_string(k + 1) + ". ";
+    const std::string indent(marker.size(), ' ');
+    md += marker + step_markdown(s.text) + "\n";
+    if (!s.commands.empty()) {
+      auto fence = fence_for(s.commands);
+      md += "\n" + indent + fence + "sh\n";
+      for (const auto& c : s.commands) md += indent + c + "\n";
+      md += indent + fence + "\n";
+    }
     if (!s.facts.empty()) {
-      md += "\n   Facts:";
-      for (const auto& f : s.facts) {
-        md += " [" + f.id + "](#" + f.id + ")";
-        bool known = false;
-        for (auto* c : cited) known = known || c->id == f.id;
-        if (!known) cited.push_back(&f);
+      md += "\n" + indent + "Facts:";
+      for (const auto& id : s.facts) {
+        md += " [" + id + "](#" + id + ")";
+        if (std::find(cited.begin(), cited.end(), id) == cited.end()) cited.push_back(id);
       }
       md += "\n";
     }
     if (!s.files.empty()) {
-      md += "\n   Applies:";
-      for (const auto& name : s.files) md += " [" + name + "](" + name + ")";
+      md += "\n" + indent + "Applies:";
+      for (const auto& f : s.files) md += " [" + f.name + "](" + f.name + ")";
       md += "\n";
     }
     md += "\n";
@@ -110,66 +137,88 @@ auto render(const fleet& planned, std::string folder, std::string kind, const st
   if (!cited.empty()) {
     md += "\n## Facts\n\nFrom docs/migration-facts.md, where each is kept with its source and status.\n\n";
     md += "| id | fact | source | status |\n|---|---|---|---|\n";
-    for (auto* f : cited) {
-      md += "| <a id=\"" + f->id + "\"></a>" + f->id + " | " + f->text + " | " + f->source + " | " + f->status + " |\n";
+    for (const auto& id : cited) {
+      const auto& f = migration_fact_by_id(id);
+      md += "| <a id=\"" + f.id + "\"></a>" + f.id + " | " + f.text + " | " + f.source + " | " + f.status + " |\n";
     }
   }
-  return out;
-}
-
-void add_files(std::vector<runbook_file>& out, const runbook_text& book, std::vector<detail::step_file>& files) {
-  out.push_back({book.folder + "/runbook.md", book.markdown});
-  for (auto& file : files) {
-    std::string header = "# cidrcheck plan: " + book.title + ", step " + std::to_string(file.step + 1) +
-                         " of runbook.md applies this file\n";
-    out.push_back({book.folder + "/" + file.name, header + file.text});
-  }
-}
-
-// The runbook of builder b (and its fallbacks, each in a folder inside its own)
-// as files, in folder `folder`.
-void add_runbook(std::vector<runbook_file>& out, const fleet& planned, const std::string& folder,
-                 const std::string& kind, const std::vector<std::uint32_t>& owners, const std::string& changes,
-                 const std::string& cost, detail::runbook_builder& b) {
-  auto book = render(planned, folder, kind, owners, changes, cost, b.steps());
-  add_files(out, book, b.files());
-  for (auto& fallback : b.fallbacks()) {
-    auto inner = render(planned, folder + "/" + fallback.folder, fallback.kind, owners, changes, "", fallback.steps,
-                        {kind, fallback.step});
-    add_files(out, inner, fallback.files);
-  }
+  return md;
 }
 
 }  // namespace
 
-auto runbook_files(const fleet& f, const plan_result& p) -> std::vector<runbook_file> {
+auto plan_runbooks(const fleet& f, const plan_result& p, const catalog& c) -> std::vector<runbook> {
   auto planned = apply_plan(f, p);
+  std::vector<runbook> out;
+  out.reserve(p.operations.size());
+  for (const auto& op : p.operations) out.push_back(detail::operation_runbook(planned, c, op, p.changes));
+  for (const auto& change : p.changes) {
+    if (change.operation) continue;
+    runbook r;
+    r.kind = change.from.is_valid() ? "dns-address" : "new-range";
+    r.owners = {change.owner};
+    detail::change_runbook(planned, c, change, r);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+auto render_steps(const fleet& planned, const runbook& r, const catalog& c) -> std::vector<migration_step> {
+  std::vector<migration_step> out;
+  out.reserve(r.steps.size());
+  for (std::size_t k = 0; k < r.steps.size(); ++k) {
+    auto rendered = detail::render_step(planned, c, r, k, false);
+    migration_step s;
+    s.text = std::move(rendered.text);
+    for (const auto& id : rendered.facts) s.facts.push_back(migration_fact_by_id(id));
+    s.needs = r.steps[k].needs;
+    s.makes = r.steps[k].makes;
+    for (auto& file : rendered.files) s.files.push_back(std::move(file.name));
+    s.commands = std::move(rendered.commands);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+auto runbook_files(const fleet& f, const plan_result& p, const catalog& c) -> std::vector<runbook_file> {
+  auto planned = apply_plan(f, p);
+  auto runbooks = plan_runbooks(f, p, c);
+  runbook_context x{planned, c, p};
   std::vector<runbook_file> out;
   std::size_t n = 0;
+  auto emit = [&](const runbook& r, const std::string& changes, const std::string& cost) {
+    std::vector<detail::rendered_step> steps;
+    for (std::size_t k = 0; k < r.steps.size(); ++k) steps.push_back(detail::render_step(planned, c, r, k, true));
+    const std::string folder = two_digits(++n) + "-" + r.kind + "-" + folder_word(planned.owners[r.owners.front()].name);
+    out.push_back({folder + "/runbook.md", render_markdown(x, r, steps, changes, cost)});
+    std::string names;
+    for (auto k : r.owners) names += (names.empty() ? "" : ", ") + detail::printable(planned.owners[k].name);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      for (auto& file : steps[k].files) {
+        out.push_back({folder + "/" + file.name, "# cidrcheck plan: " + r.kind + " for " + names + ", step " +
+                                                     std::to_string(k + 1) + " of runbook.md applies this file\n" +
+                                                     file.text});
+      }
+    }
+  };
+  std::size_t next = 0;
   for (const auto& op : p.operations) {
-    detail::runbook_builder b(true);
-    detail::operation_runbook(planned, op, p.changes, b);
     std::string changes;
     for (auto owner : op.owners) {
-      auto text = detail::ranges_text(planned, owner, op, p.changes);
+      std::string text;
+      for (auto k : op.changes) {
+        if (p.changes[k].owner == owner) text += (text.empty() ? "" : ", ") + changes_text(planned, p.changes[k]);
+      }
       if (!text.empty()) changes += (changes.empty() ? "" : "; ") + planned.owners[owner].name + ": " + text;
     }
     std::string cost = std::to_string(op.cost);
     for (std::size_t k = 0; k < op.counted.size(); ++k) cost += (k == 0 ? " (" : ", ") + op.counted[k];
     if (!op.counted.empty()) cost += ")";
-    add_runbook(out, planned, two_digits(++n) + "-" + op.kind + "-" + folder_word(planned.owners[op.owners.front()].name),
-                op.kind, op.owners, changes, cost, b);
+    emit(runbooks[next++], changes, cost);
   }
-  for (const auto& c : p.changes) {
-    if (c.operation) continue;
-    detail::runbook_builder b(true);
-    detail::change_runbook(planned, c, b);
-    const owner& o = planned.owners[c.owner];
-    std::string kind = c.from.is_valid() ? "dns-address" : "new-range";
-    std::string changes = o.name + ": " + std::string(to_string(c.role)) + " " +
-                          (c.from.is_valid() ? c.from.to_string() + " -> " : "") + c.to.to_string();
-    add_runbook(out, planned, two_digits(++n) + "-" + kind + "-" + folder_word(o.name), kind, {c.owner}, changes, "",
-                b);
+  for (const auto& change : p.changes) {
+    if (change.operation) continue;
+    emit(runbooks[next++], planned.owners[change.owner].name + ": " + changes_text(planned, change), "");
   }
   return out;
 }

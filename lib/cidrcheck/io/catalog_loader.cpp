@@ -1,6 +1,7 @@
 #include <cidrcheck/error.hpp>
 #include <cidrcheck/fleet/plan_limits.hpp>
 #include <cidrcheck/fleet/rules.hpp>
+#include <cidrcheck/fleet/runbook.hpp>
 #include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
@@ -31,12 +32,341 @@ auto prefixes(yaml_reader& r, std::uint32_t node, std::string_view what) -> std:
   return out;
 }
 
+// --- profiles (fleet/profile.hpp) ---------------------------------------------
+//
+// Every profile field is written {value: WORD, fact: ID}; "unknown" is a value
+// every field takes (known false), and then the fact says that no source was
+// found. A field without a fact, or with a fact docs/migration-facts.md does
+// not list, is an error: the catalog never says how a platform behaves without
+// the row that says where that comes from.
+
+template <class E>
+struct word_of {
+  std::string_view word;
+  E value;
+};
+
+constexpr word_of<control_plane_config> control_plane_words[] = {
+    {"static-pods", control_plane_config::static_pods}, {"cluster-spec", control_plane_config::cluster_spec},
+    {"server-flags", control_plane_config::server_flags}, {"provider", control_plane_config::provider},
+    {"installer", control_plane_config::installer}};
+constexpr word_of<cloud_kind> cloud_words[] = {
+    {"aws", cloud_kind::aws}, {"gcp", cloud_kind::gcp}, {"azure", cloud_kind::azure}, {"on-premises", cloud_kind::on_premises}};
+constexpr word_of<san_method> san_words[] = {{"kubeadm-certs", san_method::kubeadm_certs},
+                                             {"spec-field", san_method::spec_field},
+                                             {"server-flag", san_method::server_flag},
+                                             {"provider", san_method::provider}};
+constexpr word_of<dns_addon_owner> dns_addon_words[] = {{"operator", dns_addon_owner::operator_owned},
+                                                        {"distribution", dns_addon_owner::distribution},
+                                                        {"provider", dns_addon_owner::provider}};
+constexpr word_of<node_roll> node_roll_words[] = {
+    {"cluster-tool", node_roll::cluster_tool}, {"node-pools", node_roll::node_pools}, {"by-hand", node_roll::by_hand}};
+constexpr word_of<component> component_words[] = {
+    {"kube-apiserver", component::kube_apiserver}, {"kube-controller-manager", component::kube_controller_manager},
+    {"kubelet", component::kubelet},               {"kube-proxy", component::kube_proxy},
+    {"cluster-dns", component::cluster_dns},       {"cni-agent", component::cni_agent},
+    {"cni-operator", component::cni_operator},     {"etcd", component::etcd}};
+constexpr word_of<config_store> store_words[] = {{"control-plane", config_store::control_plane},
+                                                 {"kubeadm-configuration", config_store::kubeadm_configuration},
+                                                 {"kubelet-configuration", config_store::kubelet_configuration},
+                                                 {"kube-proxy-configuration", config_store::kube_proxy_configuration},
+                                                 {"cni-configuration", config_store::cni_configuration},
+                                                 {"cloud", config_store::cloud}};
+constexpr word_of<changeable> changeable_words[] = {{"any-time", changeable::any_time},
+                                                    {"at-creation", changeable::at_creation}};
+constexpr word_of<address_source> address_words[] = {{"node-pod-cidr", address_source::node_pod_cidr},
+                                                     {"cni-pool", address_source::cni_pool},
+                                                     {"network", address_source::network}};
+constexpr word_of<pool_kind> pool_words[] = {{"none", pool_kind::none},
+                                             {"calico-ippool", pool_kind::calico_ippool},
+                                             {"cilium-cluster-pool", pool_kind::cilium_cluster_pool},
+                                             {"cilium-pod-ip-pool", pool_kind::cilium_pod_ip_pool},
+                                             {"flannel-network", pool_kind::flannel_network}};
+constexpr word_of<object_tool> tool_words[] = {{"kubectl", object_tool::kubectl}, {"calicoctl", object_tool::calicoctl}};
+constexpr word_of<range_pickup> pickup_words[] = {{"restart-pods", range_pickup::restart_pods},
+                                                  {"roll-nodes", range_pickup::roll_nodes},
+                                                  {"reregister-nodes", range_pickup::reregister_nodes},
+                                                  {"new-node-pools", range_pickup::new_node_pools}};
+constexpr word_of<service_cidr_stage> stage_words[] = {{"none", service_cidr_stage::none},
+                                                       {"alpha", service_cidr_stage::alpha},
+                                                       {"beta", service_cidr_stage::beta},
+                                                       {"ga", service_cidr_stage::ga}};
+
+// Reads a word of table `words` at node k, reporting any other word with the list.
+template <class E, std::size_t N>
+auto read_word(yaml_reader& r, std::uint32_t k, const word_of<E> (&words)[N], std::string_view what) -> std::optional<E> {
+  auto v = r.string(k, what);
+  if (!v) return std::nullopt;
+  for (const auto& w : words) {
+    if (w.word == *v) return w.value;
+  }
+  std::string list;
+  for (const auto& w : words) list += (list.empty() ? "" : ", ") + std::string(w.word);
+  r.error(k, diag::unknown_value, std::string(what) + " must be " + list + ", not '" + *v + "'");
+  return std::nullopt;
+}
+
+// Reads a fact id at node k: it must be a row of docs/migration-facts.md.
+auto read_fact(yaml_reader& r, std::uint32_t k, std::string& into) -> bool {
+  auto v = r.string(k, "fact");
+  if (!v) return false;
+  if (find_migration_fact(*v) == nullptr) {
+    r.error(k, diag::unknown_fact, "fact '" + *v + "' is not a row of docs/migration-facts.md");
+    return false;
+  }
+  into = *v;
+  return true;
+}
+
+// Reads {value: ..., fact: ID} into a sourced field; `read_value` reads the
+// value node unless it is "unknown". `what` names the field in messages.
+template <class T, class ReadValue>
+void read_sourced(yaml_reader& r, std::uint32_t node, std::string_view what, sourced<T>& into, ReadValue&& read_value) {
+  auto entries = r.mapping(node, what);
+  if (!entries) return;
+  r.only_keys(*entries, {"value", "fact"}, what);
+  bool has_value = false, has_fact = false;
+  for (const auto& e : *entries) {
+    if (e.key == "fact") {
+      has_fact = true;
+      read_fact(r, e.value, into.fact);
+    } else if (e.key == "value") {
+      has_value = true;
+      const auto& n = r.node(e.value);
+      if (n.kind == detail::yaml_kind::scalar && !n.quoted && n.value == "unknown") {
+        into.known = false;
+      } else if (auto v = read_value(e.value)) {
+        into.value = std::move(*v);
+      }
+    }
+  }
+  if (!has_value) r.error(node, diag::missing_key, std::string(what) + " has no value");
+  if (!has_fact) r.error(node, diag::missing_key, std::string(what) + " names no fact (every profile field says where it comes from)");
+}
+
+template <class E, std::size_t N>
+void read_sourced_word(yaml_reader& r, std::uint32_t node, std::string_view what, sourced<E>& into,
+                       const word_of<E> (&words)[N]) {
+  read_sourced(r, node, what, into, [&](std::uint32_t k) { return read_word(r, k, words, what); });
+}
+
+void read_sourced_bool(yaml_reader& r, std::uint32_t node, std::string_view what, sourced<bool>& into) {
+  read_sourced(r, node, what, into, [&](std::uint32_t k) { return r.boolean(k, what); });
+}
+
+void read_sourced_text(yaml_reader& r, std::uint32_t node, std::string_view what, sourced<std::string>& into) {
+  read_sourced(r, node, what, into, [&](std::uint32_t k) { return r.string(k, what); });
+}
+
+// {value: [A, B], fact: ID}: a list with one fact.
+void read_sourced_strings(yaml_reader& r, std::uint32_t node, std::string_view what,
+                          sourced<std::vector<std::string>>& into) {
+  read_sourced(r, node, what, into, [&](std::uint32_t v) {
+    std::optional<std::vector<std::string>> out;
+    auto items = r.list(v, what);
+    if (!items) return out;
+    out.emplace();
+    for (auto item : *items) {
+      if (auto one = r.string(item, what)) out->push_back(*one);
+    }
+    return out;
+  });
+}
+
+void read_sourced_components(yaml_reader& r, std::uint32_t node, std::string_view what,
+                             sourced<std::vector<component>>& into) {
+  read_sourced(r, node, what, into, [&](std::uint32_t v) {
+    std::optional<std::vector<component>> out;
+    auto items = r.list(v, what);
+    if (!items) return out;
+    out.emplace();
+    for (auto item : *items) {
+      if (auto one = read_word(r, item, component_words, what)) out->push_back(*one);
+    }
+    return out;
+  });
+}
+
+// {from, to, value, fact} items: a value per range of Kubernetes minors.
+void read_versioned(yaml_reader& r, std::uint32_t node, std::string_view what, std::vector<versioned>& into) {
+  auto items = r.sequence(node, what);
+  if (!items) return;
+  for (auto item : *items) {
+    auto entries = r.mapping(item, what);
+    if (!entries) continue;
+    r.only_keys(*entries, {"from", "to", "value", "fact"}, what);
+    versioned v;
+    bool has_fact = false;
+    for (const auto& e : *entries) {
+      if (e.key == "from" || e.key == "to") {
+        auto text = r.string(e.value, e.key);
+        if (!text) continue;
+        auto parsed = detail::parse_kube_version(*text);
+        if (!parsed) r.error(e.value, diag::bad_version, "'" + *text + "' is not a Kubernetes version such as 1.29");
+        (e.key == "from" ? v.from : v.to) = parsed;
+      } else if (e.key == "value") {
+        if (auto text = r.string(e.value, "value")) v.value = *text;
+      } else if (e.key == "fact") {
+        has_fact = true;
+        read_fact(r, e.value, v.fact);
+      }
+    }
+    if (!has_fact) r.error(item, diag::missing_key, std::string(what) + " names no fact");
+    into.push_back(std::move(v));
+  }
+}
+
+void read_setting_places(yaml_reader& r, std::uint32_t node, std::vector<setting_place>& into) {
+  auto items = r.sequence(node, "settings");
+  if (!items) return;
+  for (auto item : *items) {
+    auto entries = r.mapping(item, "a setting");
+    if (!entries) continue;
+    r.only_keys(*entries, {"component", "setting", "store", "field", "where", "then", "when", "fact"}, "a setting");
+    setting_place p;
+    bool has_fact = false;
+    for (const auto& e : *entries) {
+      if (e.key == "component") {
+        if (auto v = read_word(r, e.value, component_words, "component")) p.target = *v;
+      } else if (e.key == "setting") {
+        if (auto v = r.string(e.value, "setting")) p.setting = *v;
+      } else if (e.key == "store") {
+        if (auto v = read_word(r, e.value, store_words, "store")) p.store = *v;
+      } else if (e.key == "field") {
+        if (auto v = r.string(e.value, "field")) p.field = *v;
+      } else if (e.key == "where") {
+        if (auto v = r.string(e.value, "where")) p.where = *v;
+      } else if (e.key == "then") {
+        if (auto commands = r.list(e.value, "then")) {
+          for (auto command : *commands) {
+            if (auto v = r.string(command, "then")) p.then.push_back(*v);
+          }
+        }
+      } else if (e.key == "when") {
+        if (auto v = read_word(r, e.value, changeable_words, "when")) p.when = *v;
+      } else if (e.key == "fact") {
+        has_fact = true;
+        read_fact(r, e.value, p.fact);
+      }
+    }
+    if (!has_fact) r.error(item, diag::missing_key, "setting " + p.setting + " names no fact");
+    into.push_back(std::move(p));
+  }
+}
+
+// A profile's keys: each one required (a profile given is complete, so a
+// runbook never meets a field nobody filled in; an absent profile is unknown as
+// a whole), no other allowed. `optional` keys may be left out.
+template <std::size_t N>
+void profile_keys(yaml_reader& r, std::uint32_t node, const std::vector<yaml_reader::entry>& entries,
+                  const std::string_view (&keys)[N], std::string_view what, std::string_view optional = {}) {
+  for (const auto& e : entries) {
+    bool known = false;
+    for (auto key : keys) known = known || e.key == key;
+    if (!known) r.unknown_key(e, keys, what);
+  }
+  for (auto key : keys) {
+    bool found = key == optional;
+    for (const auto& e : entries) found = found || e.key == key;
+    if (!found) r.error(node, diag::missing_key, std::string(what) + " has no " + std::string(key));
+  }
+}
+
+constexpr std::string_view distribution_profile_keys[] = {
+    "managed", "cloud", "control_plane", "settings", "sans", "sans_field", "dns_addon", "nodes", "embeds_cni",
+    "config_api", "kubelet_config_map", "restore_control_plane", "pod_range_container", "moves_network",
+    "kubelet_in_server", "apply_control_plane", "nodes_command", "assigns_ipv6", "network_fields"};
+
+void read_distribution_profile(yaml_reader& r, std::uint32_t node, distribution_profile& p) {
+  auto entries = r.mapping(node, "a distribution profile");
+  if (!entries) return;
+  profile_keys(r, node, *entries, distribution_profile_keys, "a distribution profile");
+  for (const auto& e : *entries) {
+    if (e.key == "managed") read_sourced_bool(r, e.value, "managed", p.managed);
+    if (e.key == "cloud") read_sourced_word(r, e.value, "cloud", p.cloud, cloud_words);
+    if (e.key == "control_plane") read_sourced_word(r, e.value, "control_plane", p.control_plane, control_plane_words);
+    if (e.key == "settings") read_setting_places(r, e.value, p.settings);
+    if (e.key == "sans") read_sourced_word(r, e.value, "sans", p.sans, san_words);
+    if (e.key == "sans_field") read_sourced_text(r, e.value, "sans_field", p.sans_field);
+    if (e.key == "dns_addon") read_sourced_word(r, e.value, "dns_addon", p.dns_addon, dns_addon_words);
+    if (e.key == "nodes") read_sourced_word(r, e.value, "nodes", p.nodes, node_roll_words);
+    if (e.key == "embeds_cni") read_sourced_bool(r, e.value, "embeds_cni", p.embeds_cni);
+    if (e.key == "config_api") read_versioned(r, e.value, "config_api", p.config_api);
+    if (e.key == "kubelet_config_map") read_versioned(r, e.value, "kubelet_config_map", p.kubelet_config_map);
+    if (e.key == "restore_control_plane") read_sourced_text(r, e.value, "restore_control_plane", p.restore_control_plane);
+    if (e.key == "pod_range_container") read_sourced_text(r, e.value, "pod_range_container", p.pod_range_container);
+    if (e.key == "moves_network") read_sourced_bool(r, e.value, "moves_network", p.moves_network);
+    if (e.key == "kubelet_in_server") read_sourced_bool(r, e.value, "kubelet_in_server", p.kubelet_in_server);
+    if (e.key == "apply_control_plane") read_sourced_strings(r, e.value, "apply_control_plane", p.apply_control_plane);
+    if (e.key == "nodes_command") read_sourced_strings(r, e.value, "nodes_command", p.nodes_command);
+    if (e.key == "assigns_ipv6") read_sourced_bool(r, e.value, "assigns_ipv6", p.assigns_ipv6);
+    if (e.key == "network_fields") read_sourced_strings(r, e.value, "network_fields", p.network_fields);
+  }
+}
+
+constexpr std::string_view ipam_profile_keys[] = {
+    "addresses", "pool", "pool_api", "pool_tool", "pool_copies", "pickup", "restart_first", "kube_proxy_holds_pool",
+    "range_field", "config_where"};
+
+void read_ipam_profile(yaml_reader& r, std::uint32_t node, ipam_profile& p) {
+  auto entries = r.mapping(node, "an IPAM profile");
+  if (!entries) return;
+  profile_keys(r, node, *entries, ipam_profile_keys, "an IPAM profile");
+  for (const auto& e : *entries) {
+    if (e.key == "addresses") read_sourced_word(r, e.value, "addresses", p.addresses, address_words);
+    if (e.key == "pool") read_sourced_word(r, e.value, "pool", p.pool, pool_words);
+    if (e.key == "pool_api") read_sourced_text(r, e.value, "pool_api", p.pool_api);
+    if (e.key == "pool_tool") read_sourced_word(r, e.value, "pool_tool", p.pool_tool, tool_words);
+    if (e.key == "pool_copies") read_sourced_strings(r, e.value, "pool_copies", p.pool_copies);
+    if (e.key == "pickup") read_sourced_word(r, e.value, "pickup", p.pickup, pickup_words);
+    if (e.key == "restart_first") read_sourced_components(r, e.value, "restart_first", p.restart_first);
+    if (e.key == "kube_proxy_holds_pool") read_sourced_bool(r, e.value, "kube_proxy_holds_pool", p.kube_proxy_holds_pool);
+    if (e.key == "range_field") read_sourced_text(r, e.value, "range_field", p.range_field);
+    if (e.key == "config_where") read_sourced_text(r, e.value, "config_where", p.config_where);
+  }
+}
+
+constexpr std::string_view kubernetes_profile_keys[] = {
+    "from", "to", "service_cidr", "service_cidr_api", "service_cidr_gate", "runtime_config", "dual_write_gate",
+    "service_ips_field"};
+
+void read_kubernetes_profile(yaml_reader& r, std::uint32_t node, catalog& c) {
+  auto entries = r.mapping(node, "a Kubernetes profile");
+  if (!entries) return;
+  profile_keys(r, node, *entries, kubernetes_profile_keys, "a Kubernetes profile", "to");
+  kubernetes_profile k;
+  bool bounds = true;
+  for (const auto& e : *entries) {
+    if (e.key == "from" || e.key == "to") {
+      auto text = r.string(e.value, e.key);
+      auto parsed = text ? detail::parse_kube_version(*text) : std::nullopt;
+      if (text && !parsed) r.error(e.value, diag::bad_version, "'" + *text + "' is not a Kubernetes version such as 1.29");
+      if (parsed && e.key == "from") k.from = *parsed;
+      if (parsed && e.key == "to") k.to = *parsed;
+      bounds = bounds && parsed.has_value();
+    }
+    if (e.key == "service_cidr") read_sourced_word(r, e.value, "service_cidr", k.service_cidr, stage_words);
+    if (e.key == "service_cidr_api") read_sourced_text(r, e.value, "service_cidr_api", k.service_cidr_api);
+    if (e.key == "service_cidr_gate") {
+      read_sourced_components(r, e.value, "service_cidr_gate", k.service_cidr_gate);
+    }
+    if (e.key == "runtime_config") read_sourced_bool(r, e.value, "runtime_config", k.runtime_config);
+    if (e.key == "dual_write_gate") read_sourced_text(r, e.value, "dual_write_gate", k.dual_write_gate);
+    if (e.key == "service_ips_field") read_sourced_text(r, e.value, "service_ips_field", k.service_ips_field);
+  }
+  if (bounds && k.to && *k.to < k.from) r.error(node, diag::bad_version, "a Kubernetes profile ends before it starts");
+  if (bounds && !c.kubernetes.empty() && !(c.kubernetes.back().to && *c.kubernetes.back().to < k.from)) {
+    r.error(node, diag::bad_version, "Kubernetes profiles must be in order and disjoint");
+  }
+  c.kubernetes.push_back(std::move(k));
+}
+
 void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
   auto entries = r.mapping(node, "a distribution");
   if (!entries) return;
   r.only_keys(*entries,
               {"name", "network", "pods", "services", "services_if_network_in", "node_cidr_mask", "node_cidr_mask_v6",
-               "reserved", "ip_family", "source"},
+               "reserved", "ip_family", "source", "profile"},
               "a distribution");
   distribution_defaults d;
   for (const auto& e : *entries) {
@@ -56,6 +386,8 @@ void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
       if (auto v = r.integer(e.value, 1, 128, "node_cidr_mask_v6")) d.node_cidr_mask_v6 = static_cast<int>(*v);
     } else if (e.key == "source") {
       if (auto v = r.string(e.value, "source")) d.source = *v;
+    } else if (e.key == "profile") {
+      read_distribution_profile(r, e.value, d.profile.emplace());
     } else if (e.key == "ip_family") {
       auto v = r.string(e.value, "ip_family");
       if (v && *v != "ipv4" && *v != "ipv6" && *v != "dual") {
@@ -80,7 +412,7 @@ void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
 void read_ipam_mode(yaml_reader& r, std::uint32_t node, cni_defaults& cni) {
   auto entries = r.mapping(node, "an IPAM mode");
   if (!entries) return;
-  r.only_keys(*entries, {"name", "pods_from", "pods", "block_size", "block_size_v6", "source"}, "an IPAM mode");
+  r.only_keys(*entries, {"name", "pods_from", "pods", "block_size", "block_size_v6", "source", "profile"}, "an IPAM mode");
   ipam_mode m;
   for (const auto& e : *entries) {
     if (e.key == "name") {
@@ -101,6 +433,8 @@ void read_ipam_mode(yaml_reader& r, std::uint32_t node, cni_defaults& cni) {
       if (auto v = r.integer(e.value, 1, 128, "block_size_v6")) m.block_size_v6 = static_cast<int>(*v);
     } else if (e.key == "source") {
       if (auto v = r.string(e.value, "source")) m.source = *v;
+    } else if (e.key == "profile") {
+      read_ipam_profile(r, e.value, m.profile.emplace());
     }
   }
   if (m.source.empty()) r.error(node, diag::missing_key, "IPAM mode " + m.name + " of " + cni.name + " has no source");
@@ -137,7 +471,7 @@ void read_cni(yaml_reader& r, std::uint32_t node, catalog& c) {
 void read_network_type(yaml_reader& r, std::uint32_t node, catalog& c) {
   auto entries = r.mapping(node, "a network type");
   if (!entries) return;
-  r.only_keys(*entries, {"name", "cidrs", "translated", "holds_clusters", "source"}, "a network type");
+  r.only_keys(*entries, {"name", "cidrs", "translated", "cloud", "holds_clusters", "source"}, "a network type");
   network_type t;
   for (const auto& e : *entries) {
     if (e.key == "name") {
@@ -146,6 +480,8 @@ void read_network_type(yaml_reader& r, std::uint32_t node, catalog& c) {
       t.cidrs = prefixes(r, e.value, "cidrs");
     } else if (e.key == "translated") {
       t.translated = prefixes(r, e.value, "translated");
+    } else if (e.key == "cloud") {
+      read_sourced_word(r, e.value, "cloud", t.cloud, cloud_words);
     } else if (e.key == "holds_clusters") {
       if (auto v = r.boolean(e.value, "holds_clusters")) t.holds_clusters = *v;
     } else if (e.key == "source") {
@@ -316,7 +652,7 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
     if (!top) continue;
     r.only_keys(*top,
                 {"version", "date", "distributions", "cnis", "network_types", "meshes", "private_space", "blocks",
-                 "operations"},
+                 "operations", "kubernetes"},
                 "the catalog");
     for (const auto& e : *top) {
       if (e.key == "date") {
@@ -338,6 +674,7 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
         if (e.key == "private_space") read_block(r, item, c, true);
         if (e.key == "blocks") read_block(r, item, c, false);
         if (e.key == "operations") read_operation(r, item, c);
+        if (e.key == "kubernetes") read_kubernetes_profile(r, item, c);
       }
     }
   }

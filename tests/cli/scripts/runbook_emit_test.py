@@ -20,8 +20,10 @@ also checked for what its consumer requires:
 - the aws-node patch (aws/amazon-vpc-cni-k8s README.md): container aws-node with
   AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG "true" and ENI_CONFIG_LABEL_DEF;
 - kubeadm ClusterConfiguration (kubernetes.io kubeadm-config.v1beta4 migration list):
-  apiVersion kubeadm.k8s.io/v1beta2, v1beta3 or v1beta4, networking.podSubnet and
-  serviceSubnet (whichever it sets) with at most one CIDR per IP family (kubernetes/kubernetes cmd/kube-controller-manager/app/core.go);
+  apiVersion kubeadm.k8s.io/v1beta2, v1beta3 or v1beta4, only networking, apiServer and
+  controllerManager fields; networking.podSubnet and serviceSubnet (whichever it sets)
+  with at most one CIDR per IP family (kubernetes/kubernetes cmd/kube-controller-manager/app/core.go);
+  extraArgs a list of name/value pairs in v1beta4 and a map before;
 - kops cluster spec (kubernetes/kops pkg/apis/kops/validation/validation.go):
   podCIDR inside nonMasqueradeCIDR, nonMasqueradeCIDR clear of networkCIDR;
 - kube-controller-manager flags: --cluster-cidr with one CIDR per IP family;
@@ -84,10 +86,22 @@ def check_yaml(path):
         assert isinstance(spec["securityGroups"], list)
     elif kind == "ClusterConfiguration":
         assert api in ("kubeadm.k8s.io/v1beta2", "kubeadm.k8s.io/v1beta3", "kubeadm.k8s.io/v1beta4"), api
-        subnets = [doc["networking"][k] for k in ("podSubnet", "serviceSubnet") if k in doc["networking"]]
-        assert subnets, "networking sets neither podSubnet nor serviceSubnet"
+        fields = set(doc) - {"apiVersion", "kind"}
+        assert fields and fields <= {"networking", "apiServer", "controllerManager"}, fields
+        networking = doc.get("networking", {})
+        subnets = [networking[k] for k in ("podSubnet", "serviceSubnet") if k in networking]
+        assert subnets or "networking" not in doc, "networking sets neither podSubnet nor serviceSubnet"
         for value in subnets:
             one_per_family(value)
+        # extraArgs: a list of {name, value} from v1beta4, a map before (kubeadm-config.v1beta4 migration list).
+        for part in ("apiServer", "controllerManager"):
+            args = doc.get(part, {}).get("extraArgs")
+            if args is None:
+                continue
+            if api == "kubeadm.k8s.io/v1beta4":
+                assert isinstance(args, list) and all(set(a) == {"name", "value"} for a in args), args
+            else:
+                assert isinstance(args, dict), args
     elif name == "aws-node-env.yaml":
         (container,) = spec["template"]["spec"]["containers"]
         env = {e["name"]: e["value"] for e in container["env"]}

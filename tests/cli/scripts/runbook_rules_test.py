@@ -101,8 +101,8 @@ def check_cidrs(node, where, failures):
         for key, value in node.items():
             if is_cidr_key(key) and isinstance(value, (str, list)):
                 for v in value if isinstance(value, list) else [value]:
-                    if not isinstance(v, str) or "/" not in v:
-                        continue  # a name (an ENIConfig's subnet id), not a CIDR
+                    if not isinstance(v, str) or "/" not in v or v.startswith("<"):
+                        continue  # a name (an ENIConfig's subnet id) or a placeholder ("<id of the subnet ...>")
                     try:
                         ipaddress.ip_network(v, strict=True)
                     except ValueError as e:

@@ -1,0 +1,185 @@
+// What the rows share: the step writer, ranges and addresses of a cluster, and
+// the route steps every operation gets for the connections that carry what it
+// moves.
+
+#include "runbook_rows.hpp"
+
+#include <algorithm>
+
+namespace cidrcheck::detail {
+
+auto step_writer::add(std::uint32_t owner, step_action action, std::initializer_list<std::string_view> facts)
+    -> runbook_step& {
+  runbook_step s;
+  s.owner = owner;
+  s.action = std::move(action);
+  for (auto f : facts) cite(s, f);
+  out_.steps.push_back(std::move(s));
+  return out_.steps.back();
+}
+
+void cite(runbook_step& s, std::string_view fact) {
+  if (fact.empty() || std::find(s.facts.begin(), s.facts.end(), fact) != s.facts.end()) return;
+  s.facts.emplace_back(fact);
+}
+
+auto object(std::string api_version, std::string kind, std::string namespace_name, std::string name, doc_map body)
+    -> kube_object {
+  kube_object o;
+  o.api_version = std::move(api_version);
+  o.kind = std::move(kind);
+  o.namespace_name = std::move(namespace_name);
+  o.name = std::move(name);
+  o.body = std::move(body);
+  return o;
+}
+
+auto unnamed_object(std::string api_version, std::string kind, std::string hint, doc_map body) -> kube_object {
+  auto o = object(std::move(api_version), std::move(kind), "", "", std::move(body));
+  o.name_hint = std::move(hint);
+  return o;
+}
+
+auto deletion(std::string api_version, std::string kind, std::string namespace_name, std::string name,
+              object_tool tool, bool wait, std::string hint) -> delete_object {
+  delete_object d;
+  d.api_version = std::move(api_version);
+  d.kind = std::move(kind);
+  d.namespace_name = std::move(namespace_name);
+  d.name = std::move(name);
+  d.tool = tool;
+  d.wait = wait;
+  d.name_hint = std::move(hint);
+  return d;
+}
+
+auto resource(resource_kind what, resource_action action, std::vector<prefix> ranges,
+              std::optional<std::uint32_t> other, std::optional<range_role> role) -> change_resource {
+  change_resource r;
+  r.what = what;
+  r.action = action;
+  r.ranges = std::move(ranges);
+  r.other = other;
+  r.role = role;
+  return r;
+}
+
+auto changes_of(const row_input& in, std::optional<std::uint32_t> k) -> std::vector<const plan_change*> {
+  std::vector<const plan_change*> out;
+  for (auto c : in.op.changes) {
+    const auto& change = in.changes[c];
+    if (change.range && in.planned.ranges[*change.range].is_route()) continue;  // add_route_steps' business
+    if (!k || change.owner == *k) out.push_back(&change);
+  }
+  return out;
+}
+
+auto ranges_of(const fleet& planned, const owner& o, range_role role) -> std::vector<prefix> {
+  std::vector<prefix> out;
+  for (auto k : o.ranges) {
+    const auto& r = planned.ranges[k];
+    if (r.role == role && r.is_plain()) out.push_back(r.cidr);
+  }
+  return out;
+}
+
+auto tenth_address(const prefix& services) -> address {
+  return address::from_bits(services.version(), services.network().bits() + 10);
+}
+
+auto first_address(const prefix& services) -> address { return services.network().next(); }
+
+auto covering_block(const std::vector<prefix>& ranges) -> std::optional<prefix> {
+  std::optional<prefix> cover;
+  for (const auto& r : ranges) {
+    if (!cover) {
+      cover = r;
+      continue;
+    }
+    if (cover->version() != r.version()) return std::nullopt;
+    while (!cover->supernet_of(r)) cover = cover->supernet();
+  }
+  return cover;
+}
+
+auto container_block(const fleet& planned, const owner& o, const cluster_profile& p) -> std::optional<prefix> {
+  auto networks = ranges_of(planned, o, range_role::network);
+  const bool exempt = p.ipam && p.ipam->addresses.value == address_source::network;
+  auto clear = [&](const prefix& block) {
+    if (exempt) return true;
+    for (const auto& n : networks) {
+      if (n.overlaps(block)) return false;
+    }
+    return true;
+  };
+  std::vector<prefix> pods, both;
+  for (const auto& r : ranges_of(planned, o, range_role::pods)) {
+    if (r.version() == ip_version::v4) pods.push_back(r);
+  }
+  if (pods.empty()) return std::nullopt;
+  both = pods;
+  for (const auto& r : ranges_of(planned, o, range_role::services)) {
+    if (r.version() == ip_version::v4) both.push_back(r);
+  }
+  if (auto b = covering_block(both); b && b->length() >= 8 && clear(*b)) return b;
+  if (auto b = covering_block(pods); b && clear(*b)) return b;
+  return std::nullopt;
+}
+
+void add_route_steps(const row_input& in, runbook& out) {
+  // A connection carries a moved range when its `routes` holds the range's
+  // role (a VPN pushing `services`, a tunnel carrying `pods`, a peering, a
+  // tailnet) or a declared route leads there; translated connections carry
+  // translated ranges only (route-follows-destination).
+  struct route_move {
+    std::uint32_t owner;  // the network or connection member that carries it
+    advertise_route add;
+    withdraw_route drop;
+  };
+  std::vector<route_move> moves;
+  for (auto k : in.op.changes) {
+    const auto& c = in.changes[k];
+    if (!c.from.is_valid() || c.from == c.to) continue;
+    if (c.range && in.planned.ranges[*c.range].is_route()) {
+      const auto& r = in.planned.ranges[*c.range];
+      moves.push_back({r.owner, {c.to, c.from, std::nullopt, r.route}, {c.from, std::nullopt, r.route}});
+      continue;
+    }
+    for (std::uint32_t n = 0; n < in.planned.connections.size(); ++n) {
+      const auto& conn = in.planned.connections[n];
+      if (conn.translates() || !conn.routes.has(c.role)) continue;
+      if (std::find(conn.members.begin(), conn.members.end(), c.owner) == conn.members.end()) continue;
+      moves.push_back({c.owner, {c.to, c.from, n, std::nullopt}, {c.from, n, std::nullopt}});
+    }
+  }
+  if (moves.empty()) return;
+  std::vector<runbook_step> first;
+  for (const auto& m : moves) {
+    runbook_step s;
+    s.owner = m.owner;
+    s.action = m.add;
+    cite(s, "route-follows-destination");
+    s.makes = {"new-route-advertised"};
+    s.why = "a route to a range nothing uses yet is harmless, and clients reach the new range as soon as anything runs in it";
+    s.checks.push_back({observable::routes, expectation::includes, {m.add.cidr}, {}, {}});
+    first.push_back(std::move(s));
+  }
+  out.steps.insert(out.steps.begin(), first.begin(), first.end());
+  const bool retired = std::any_of(out.steps.begin(), out.steps.end(), [](const runbook_step& s) {
+    return std::find(s.makes.begin(), s.makes.end(), "old-range-unused") != s.makes.end();
+  });
+  for (const auto& m : moves) {
+    runbook_step s;
+    s.owner = m.owner;
+    s.action = m.drop;
+    cite(s, "route-follows-destination");
+    s.needs = {"new-route-advertised"};
+    if (retired) s.needs.push_back("old-range-unused");
+    s.makes = {"old-route-withdrawn"};
+    s.why = "nothing uses the old range any more";
+    s.checks.push_back({observable::routes, expectation::none_in, {m.drop.cidr}, {}, {}});
+    out.steps.push_back(std::move(s));
+  }
+}
+
+}  // namespace cidrcheck::detail

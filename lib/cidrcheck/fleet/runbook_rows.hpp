@@ -1,0 +1,128 @@
+#pragma once
+// The contract of the runbook table's rows (runbook_table.cpp holds the table):
+// a row writes the typed steps of one operation kind, reading the profiles of
+// the clusters it acts on and never a distribution, CNI or IPAM name (the
+// tree test tests/tree/runbook_names_test.py reads these files for names).
+// One file per area: operation_services.cpp, operation_pods.cpp,
+// operation_network.cpp; shared helpers here and in runbook_rows.cpp.
+
+#include <cidrcheck/fleet/catalog.hpp>
+#include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/plan.hpp>
+#include <cidrcheck/fleet/profile.hpp>
+#include <cidrcheck/fleet/runbook_step.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck::detail {
+
+/// What a row reads: the fleet with the plan applied, the catalog, and the
+/// operation with the plan's changes (which its `changes` index).
+struct row_input {
+  const fleet& planned;
+  const catalog& cat;
+  const plan_operation& op;
+  const std::vector<plan_change>& changes;
+
+  auto owner_of(std::uint32_t k) const -> const owner& { return planned.owners[k]; }
+  auto profile(std::uint32_t k) const -> cluster_profile { return cat.profile_of(planned.owners[k]); }
+};
+
+/// A row: writes the steps of one operation into out.steps.
+using runbook_row = void (*)(const row_input&, runbook& out);
+
+/// One row of the table: the catalog's operation kind and its writer.
+struct operation_row {
+  std::string_view kind;
+  runbook_row write;
+};
+
+/// Appends steps to a runbook: each with its owner, action and facts.
+class step_writer {
+ public:
+  explicit step_writer(runbook& out) : out_(out) {}
+
+  /// Adds a step; `facts` are ids of docs/migration-facts.md rows.
+  auto add(std::uint32_t owner, step_action action, std::initializer_list<std::string_view> facts = {})
+      -> runbook_step&;
+
+  auto steps() -> std::vector<runbook_step>& { return out_.steps; }
+
+ private:
+  runbook& out_;
+};
+
+/// Adds a fact id to a step unless it is empty or there already.
+void cite(runbook_step& s, std::string_view fact);
+/// Adds the fact of a profile field to a step.
+template <class T>
+void cite(runbook_step& s, const sourced<T>& field) {
+  cite(s, field.fact);
+}
+
+// --- the rows (operation_*.cpp) ------------------------------------------------
+
+void service_cidr_api_row(const row_input& in, runbook& out);
+void service_window_row(const row_input& in, runbook& out);
+void calico_ippool_swap_row(const row_input& in, runbook& out);
+void cilium_pool_append_row(const row_input& in, runbook& out);
+void kcm_node_ipam_row(const row_input& in, runbook& out);
+void vpc_cni_custom_networking_row(const row_input& in, runbook& out);
+void add_pod_range_row(const row_input& in, runbook& out);
+void gke_additional_pod_range_row(const row_input& in, runbook& out);
+void new_vpc_row(const row_input& in, runbook& out);
+void replacement_cluster_row(const row_input& in, runbook& out);
+void renumber_network_row(const row_input& in, runbook& out);
+
+/// The runbook of operation op, written by the table's row for its kind, with
+/// the route steps of the connections that carry what it moves (runbook_table.cpp).
+auto operation_runbook(const fleet& planned, const catalog& c, const plan_operation& op,
+                       const std::vector<plan_change>& changes) -> runbook;
+
+/// The runbook of a change outside any operation: a range created at a
+/// requested size, or a DNS address put back into its service range.
+void change_runbook(const fleet& planned, const catalog& c, const plan_change& change, runbook& out);
+
+/// The route steps of an operation: for each connection that carries a moved
+/// range (its `routes` holds the range's role, or a declared route leads to
+/// it), the new route advertised before anything else and the old one
+/// withdrawn after the runbook's last step.
+void add_route_steps(const row_input& in, runbook& out);
+
+// --- shared by the rows (runbook_rows.cpp) ---------------------------------------
+
+/// A named object with its body (everything but apiVersion, kind and metadata).
+auto object(std::string api_version, std::string kind, std::string namespace_name, std::string name, doc_map body)
+    -> kube_object;
+/// An object whose name the operator looks up: `hint` says what it is.
+auto unnamed_object(std::string api_version, std::string kind, std::string hint, doc_map body) -> kube_object;
+/// The deletion of an object; an empty name and a hint where the name is looked up.
+auto deletion(std::string api_version, std::string kind, std::string namespace_name, std::string name,
+              object_tool tool, bool wait, std::string hint = {}) -> delete_object;
+/// A provider-side change of ranges (other: the other owner it concerns; role: what the ranges are to a cluster created).
+auto resource(resource_kind what, resource_action action, std::vector<prefix> ranges,
+              std::optional<std::uint32_t> other = std::nullopt, std::optional<range_role> role = std::nullopt)
+    -> change_resource;
+
+/// The changes of the operation that belong to owner k, or to anyone when k is nullopt.
+auto changes_of(const row_input& in, std::optional<std::uint32_t> k = std::nullopt) -> std::vector<const plan_change*>;
+/// The cluster's ranges of a role, in fleet order (the planned fleet's).
+auto ranges_of(const fleet& planned, const owner& o, range_role role) -> std::vector<prefix>;
+/// The tenth address of a service range: the cluster DNS address by convention (svc-dns-tenth).
+auto tenth_address(const prefix& services) -> address;
+/// The first address of a service range: kubernetes.default (svc-first-ip).
+auto first_address(const prefix& services) -> address;
+/// The smallest block holding every range given (of one family).
+auto covering_block(const std::vector<prefix>& ranges) -> std::optional<prefix>;
+/// The block a setting that must hold the pod range takes (pod_range_container):
+/// the smallest block holding the cluster's IPv4 pod and service ranges when it
+/// is at most a /8 and clear of the network, else the pod range alone if clear;
+/// clear always where pods take network addresses (kops-nonmasq-network).
+auto container_block(const fleet& planned, const owner& o, const cluster_profile& p) -> std::optional<prefix>;
+
+}  // namespace cidrcheck::detail

@@ -1,4 +1,0 @@
-# cidrcheck plan: new-vpc for main-vpc, shop, jobs, step 1 of runbook.md applies this file
-resource "aws_vpc" "main-vpc-new" {
-  cidr_block = "10.51.0.0/16"
-}
