@@ -337,7 +337,8 @@ void assign_pod_cidr(cluster_world& c, node& n) {
     n.network_pod_cidr = network.empty() ? std::nullopt : std::optional<prefix>(network.front());
   }
   // eks-custom-cfg: the agent reads the switch when the node starts, and takes
-  // pod addresses from the subnet of the node's zone's ENIConfig.
+  // pod addresses from the subnet of the node's zone's ENIConfig; without one,
+  // none (eks-custom-no-eniconfig).
   if (c.addresses == pod_addresses::network) {
     n.custom_networking = c.custom_networking_written;
     const auto zone = static_cast<std::size_t>(n.subnet);
