@@ -3,9 +3,13 @@
 
 Generates the inputs with bench/gen_prefixes.py, checks on a small input that
 every tool agrees (the quadratic peers included, alloc block by block), then
-runs cidrcheck and every applicable peer of bench/peers.py on the full inputs,
-checks that all result lines agree, and prints one table row per tool: the
-result line, the best wall time of --repeats runs and the child's peak RSS.
+runs cidrcheck, the floor (bench/floor.cpp: the same count written as tightly as
+possible, IPv4 merge and overlaps) and every applicable peer of bench/peers.py on
+the full inputs, checks that all result lines agree, and prints one table row per
+tool: the result line, the wall, user and system time, minor page faults and peak
+RSS of its best run (by wall) out of --repeats, and its ratios to cidrcheck and
+to the floor. The tools of a task run in turns, one run each per round, so that
+a burst of load elsewhere hits them alike.
 
 Exits 0 when every tool agrees, 1 on any disagreement, 2 when it cannot run.
 The timing targets in the footer are reported, not enforced.
@@ -46,6 +50,10 @@ class Peer:
     v4_only: bool = False
 
 
+FLOOR = Peer("floor", "", v4_only=True)  # merge and overlaps; --floor names the binary
+FLOOR_TASKS = ("overlaps", "merge")
+FLOOR_TARGET = 1.5  # issue 29: cidrcheck within 1.5x of the floor
+
 PEERS = [
     Peer("overlaps-naive", "overlaps", quadratic=True),
     Peer("overlaps-sweep", "overlaps"),
@@ -66,19 +74,38 @@ class Row:
     tool: str
     result: str
     wall: float
+    user: float
+    sys: float
+    faults: int  # minor page faults
     peak_mb: float
+
+    @property
+    def cpu(self):
+        return self.user + self.sys
 
 
 class Failure(Exception):
     """A tool that crashed or printed something other than one result line."""
 
 
+@dataclasses.dataclass
+class Run:
+    out: str
+    wall: float
+    user: float
+    sys: float
+    faults: int
+    peak_mb: float
+
+
 def run_once(cmd):
-    """Runs cmd; returns (stdout, wall seconds, peak RSS in MB of the child and its children).
+    """Runs cmd; returns its Run: stdout, wall, user and system seconds, minor faults, peak RSS in MB.
 
     Linux counts a process's RSS before exec in its ru_maxrss, so a child forked
     from this Python reports at least this Python's RSS. GNU time forks from a
     process of 2 MB, so its %M is the child's own peak; os.wait4 is the fallback.
+    The times and faults are os.wait4's: the child's and its children's (GNU
+    time's own share is a millisecond and about a hundred faults).
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile(mode="r") as peak_file:
@@ -94,22 +121,32 @@ def run_once(cmd):
         if proc.returncode not in (0, 1):
             raise Failure(f"{' '.join(map(str, cmd))} exited {proc.returncode}: {err.read().decode().strip()}")
         peak_kb = int(peak_file.read().split()[-1]) if GNU_TIME else usage.ru_maxrss
-        return out.read().decode(), wall, peak_kb / 1024
+        return Run(out.read().decode(), wall, usage.ru_utime, usage.ru_stime, usage.ru_minflt, peak_kb / 1024)
+
+
+def measure_turns(task, tools, repeats):
+    """Returns a Row per (tool, cmd) in tools: the best of `repeats` runs by wall.
+
+    The tools run in turns, one run each per round; a tool whose run is slow
+    (over SLOW_RUN) is not run again.
+    """
+    best = {}
+    for _ in range(repeats):
+        for tool, cmd in tools:
+            if tool in best and best[tool].wall > SLOW_RUN:
+                continue
+            run = run_once(cmd)
+            lines = run.out.splitlines()
+            if len(lines) != 1:
+                raise Failure(f"{tool} printed {len(lines)} lines, not one result line: {run.out[:200]!r}")
+            if tool not in best or run.wall < best[tool].wall:
+                best[tool] = Row(task, tool, lines[0], run.wall, run.user, run.sys, run.faults, run.peak_mb)
+    return [best[tool] for tool, _ in tools]
 
 
 def measure(task, tool, cmd, repeats):
-    """Returns the Row of the best of `repeats` runs (one run if the first is slow)."""
-    best = None
-    for _ in range(repeats):
-        text, wall, peak = run_once(cmd)
-        lines = text.splitlines()
-        if len(lines) != 1:
-            raise Failure(f"{tool} printed {len(lines)} lines, not one result line: {text[:200]!r}")
-        if best is None or wall < best.wall:
-            best = Row(task, tool, lines[0], wall, peak)
-        if wall > SLOW_RUN:
-            break
-    return best
+    """Returns the Row of the best of `repeats` runs of one tool."""
+    return measure_turns(task, [(tool, cmd)], repeats)[0]
 
 
 class Bench:
@@ -130,6 +167,22 @@ class Bench:
     def cidrcheck(self, task, path, **alloc):
         opts = self.alloc_options(**alloc) if task == "alloc" else ["--count"]
         return [str(self.args.cidrcheck), "set", task, *opts, str(path)]
+
+    def floor(self, task, path):
+        """Returns the floor's command for task, or None when it does not apply (and says why once)."""
+        if task not in FLOOR_TASKS:
+            return None
+        why = None
+        if self.args.v6:
+            why = "it reads IPv4 only"
+        elif not os.access(self.args.floor, os.X_OK):
+            why = f"{self.args.floor} is not built (cmake --build build/ci --target cidrcheck_floor)"
+        if why:
+            note = f"skipped floor: {why}"
+            if note not in self.notes:
+                self.notes.append(note)
+            return None
+        return [str(self.args.floor), task, str(path)]
 
     def peer(self, peer, path, **alloc):
         cmd = [sys.executable, str(BENCH / "peers.py"), peer.name, str(path)]
@@ -173,6 +226,8 @@ def check_small(bench, tmp):
         peers = [p for p in PEERS if p.task == task and bench.usable(p, CHECK_LINES, quiet=True)]
         if task != "alloc":
             rows = [measure(task, "cidrcheck", bench.cidrcheck(task, path), 1)]
+            if floor := bench.floor(task, path):
+                rows.append(measure(task, "floor", floor, 1))
             rows += [measure(task, p.name, bench.peer(p, path), 1) for p in peers]
             bench.agree(f"check on {CHECK_LINES:,} lines, {task}", rows)
             print(f"check {task:8} on {CHECK_LINES:,} lines: {', '.join(sorted({r.result for r in rows}))} "
@@ -183,9 +238,9 @@ def check_small(bench, tmp):
         for length in CHECK_LENGTHS[args.v6]:
             opts = dict(length=length, count=CHECK_BLOCKS)
             summary = measure(task, "cidrcheck", bench.cidrcheck(task, path, **opts), 1).result
-            blocks = run_once(bench.cidrcheck(task, path, as_list=True, **opts))[0]
+            blocks = run_once(bench.cidrcheck(task, path, as_list=True, **opts)).out
             for p in peers:
-                theirs = run_once(bench.peer(p, path, **opts) + ["--list"])[0].splitlines()
+                theirs = run_once(bench.peer(p, path, **opts) + ["--list"]).out.splitlines()
                 last = theirs[-1] if theirs else "None"
                 if theirs != blocks.splitlines() or summary != f"alloc {len(theirs)} last {last}":
                     bench.disagreements.append(f"check alloc /{length} on {CHECK_LINES:,} lines: cidrcheck "
@@ -205,10 +260,12 @@ def time_all(bench, tmp):
             started = time.perf_counter()
             bench.generate(n, args.seed, path)
             print(f"generated {n:,} lines (seed {args.seed}) in {time.perf_counter() - started:.1f} s")
-        task_rows = [measure(task, "cidrcheck", bench.cidrcheck(task, path), args.repeats)]
-        for peer in PEERS:
-            if peer.task == task and peer.name in args.peers and bench.usable(peer, n):
-                task_rows.append(measure(task, peer.name, bench.peer(peer, path), args.repeats))
+        tools = [("cidrcheck", bench.cidrcheck(task, path))]
+        if floor := bench.floor(task, path):
+            tools.append(("floor", floor))
+        tools += [(peer.name, bench.peer(peer, path)) for peer in PEERS
+                  if peer.task == task and peer.name in args.peers and bench.usable(peer, n)]
+        task_rows = measure_turns(task, tools, args.repeats)
         bench.agree(f"{task} on {n:,} lines", task_rows)
         rows += task_rows
     return rows
@@ -223,6 +280,8 @@ def shared_crosscheck(bench, tmp):
     rows = []
     for task, want in ((t, SHARED_EXPECTED[t]) for t in bench.args.tasks if t in SHARED_EXPECTED):
         task_rows = [measure(task, "cidrcheck", bench.cidrcheck(task, path), 1)]
+        if floor := bench.floor(task, path):
+            task_rows.append(measure(task, "floor", floor, 1))
         for peer in PEERS:
             if peer.task == task and peer.name in bench.args.peers and bench.usable(peer, 1_000_000, quiet=True):
                 task_rows.append(measure(task, peer.name, bench.peer(peer, path), 1))
@@ -233,21 +292,51 @@ def shared_crosscheck(bench, tmp):
     return rows
 
 
+def print_machine(args):
+    """Prints what a reader needs to compare figures across machines: CPU, load, page-fault cost."""
+    model = "unknown CPU"
+    try:
+        model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                      if line.startswith("model name")), model)
+    except OSError:
+        pass
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"machine: {model}; load average {load}")
+    fault_cost = args.floor.parent / "cidrcheck_fault_cost"
+    if os.access(fault_cost, os.X_OK):
+        out = subprocess.run([str(fault_cost)], capture_output=True, text=True, check=False).stdout.strip()
+        print(f"page {out} (CPU time, 64 MB touched)")
+    else:
+        print(f"page-fault cost not measured: {fault_cost} is not built")
+
+
 def print_table(title, rows):
     print(f"\n{title}")
     tool_width, width = max(len(r.tool) for r in rows), max(len(r.result) for r in rows)
-    header = f"{'task':9} {'tool':{tool_width}} {'result':{width}} {'wall s':>8} {'peak MB':>8} {'vs cidrcheck':>13}"
+    header = (f"{'task':9} {'tool':{tool_width}} {'result':{width}} {'wall s':>7} {'user s':>7} {'sys s':>6} "
+              f"{'faults':>7} {'peak MB':>8} {'vs cidrcheck':>12} {'vs floor':>8} {'cpu vs floor':>12}")
     print(header)
     print("-" * len(header))
-    base = {r.task: r.wall for r in rows if r.tool == "cidrcheck"}
+    base = {r.task: r for r in rows if r.tool == "cidrcheck"}
+    floor = {r.task: r for r in rows if r.tool == "floor"}
+
+    def ratio(r, to, field):
+        ref = to.get(r.task)
+        return f"{getattr(r, field) / getattr(ref, field):.2f}x" if ref and getattr(ref, field) else "-"
+
     for r in rows:
-        ratio = f"{r.wall / base[r.task]:.1f}x" if base.get(r.task) else "-"
-        print(f"{r.task:9} {r.tool:{tool_width}} {r.result:{width}} {r.wall:8.3f} {r.peak_mb:8.1f} {ratio:>13}")
+        print(f"{r.task:9} {r.tool:{tool_width}} {r.result:{width}} {r.wall:7.3f} {r.user:7.3f} {r.sys:6.3f} "
+              f"{r.faults:7} {r.peak_mb:8.1f} {ratio(r, base, 'wall'):>12} {ratio(r, floor, 'wall'):>8} "
+              f"{ratio(r, floor, 'cpu'):>12}")
 
 
 def print_targets(args, rows):
-    """Prints PASS/FAIL for the targets, which are stated for the default inputs only."""
+    """Prints PASS/FAIL for the targets, which are stated for the default inputs only.
+
+    The floor targets hold on any input: they are ratios measured in the same run.
+    """
     mine = {r.task: r for r in rows if r.tool == "cidrcheck"}
+    floor = {r.task: r for r in rows if r.tool == "floor"}
     default_n = args.n == 1_000_000 and not args.v6
     default_alloc = (args.alloc_n, args.count, args.length, args.within) == (100_000, 10_000, 24, "0.0.0.0/0")
     targets = [  # task, statement, whether this run's input is the stated one, wall and peak limits
@@ -265,12 +354,21 @@ def print_targets(args, rows):
         r = mine[task]
         ok = r.wall < wall and (peak is None or r.peak_mb < peak)
         print(f"  {'PASS' if ok else 'FAIL'}  {what}: {r.wall:.3f} s, {r.peak_mb:.1f} MB")
+    for task in FLOOR_TASKS:
+        if task in mine and task in floor:
+            r, f = mine[task], floor[task]
+            ok = r.wall <= FLOOR_TARGET * f.wall
+            print(f"  {'PASS' if ok else 'FAIL'}  {task} within {FLOOR_TARGET}x of the floor: wall "
+                  f"{r.wall / f.wall:.2f}x ({r.wall:.3f} s against {f.wall:.3f} s), CPU {r.cpu / f.cpu:.2f}x, "
+                  f"faults {r.faults / f.faults:.2f}x")
 
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cidrcheck", type=Path, default=ROOT / "build" / "ci" / "cidrcheck",
                     help="the cidrcheck binary (default: build/ci/cidrcheck)")
+    ap.add_argument("--floor", type=Path, default=ROOT / "build" / "ci" / "bench" / "cidrcheck_floor",
+                    help="the floor binary (default: build/ci/bench/cidrcheck_floor; skipped with a note if absent)")
     ap.add_argument("--n", type=int, help="lines for merge and overlaps (default 1,000,000; --quick 20,000)")
     ap.add_argument("--alloc-n", type=int, help="lines for alloc (default 100,000; --quick 20,000)")
     ap.add_argument("--seed", type=int, default=42)
@@ -309,6 +407,7 @@ def main():
     args = parse_args()
     bench = Bench(args)
     print(f"cidrcheck: {args.cidrcheck}; python: {sys.executable}; {os.cpu_count()} CPUs")
+    print_machine(args)
     if not GNU_TIME:
         bench.notes.append("/usr/bin/time is missing: each peak MB includes compare.py's own RSS, "
                            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, inherited across exec")

@@ -159,12 +159,15 @@ auto run_merge(std::span<const std::string> args) -> int {
   if (!vm) return exit_ok;
   auto list = read_lists(*vm, c.name);
   if (!list) return exit_trouble;
-  auto merged = collapse(list->entries, [](const list_entry& e) -> const prefix& { return e.value; });
+  // Streamed: the cover is counted or written as it comes, never held.
+  auto value_of = [](const list_entry& e) -> const prefix& { return e.value; };
   output out;
   if ((*vm)["count"].as<bool>()) {
-    out.write(fmt::format("merged {}\n", merged.size()));
+    std::uint64_t merged = 0;
+    for_each_collapsed(list->entries, value_of, [&](const prefix&) { ++merged; });
+    out.write(fmt::format("merged {}\n", merged));
   } else {
-    for (const auto& p : merged) out.line(p);
+    for_each_collapsed(list->entries, value_of, [&](const prefix& p) { out.line(p); });
   }
   return out.flush() ? exit_ok : exit_trouble;
 }

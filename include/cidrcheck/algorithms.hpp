@@ -4,6 +4,7 @@
 #include <cidrcheck/address.hpp>
 #include <cidrcheck/address_range.hpp>
 #include <cidrcheck/address_set.hpp>
+#include <cidrcheck/detail/huge_pages.hpp>
 #include <cidrcheck/detail/interval_join.hpp>
 #include <cidrcheck/detail/radix_sort.hpp>
 #include <cidrcheck/prefix.hpp>
@@ -17,15 +18,16 @@
 
 namespace cidrcheck {
 
-/// Returns the minimal prefix cover of the union of the items' prefixes, sorted,
-/// IPv4 first (Python's collapse_addresses; netaddr's cidr_merge), where
-/// to_prefix(item) gives an item's prefix. O(n) for IPv4, O(n log n) for IPv6;
-/// no set is built.
-template <class Range, class ToPrefix>
-auto collapse(const Range& items, ToPrefix to_prefix) -> std::vector<prefix> {
+/// Calls f(prefix) for every prefix of the minimal cover of the union of the
+/// items' prefixes, in order, IPv4 first (Python's collapse_addresses; netaddr's
+/// cidr_merge), where to_prefix(item) gives an item's prefix. Memory is the
+/// joined ranges, never the cover: a caller that counts or prints the prefixes
+/// streams them. O(n) for IPv4, O(n log n) for IPv6; no set is built.
+template <class Range, class ToPrefix, class F>
+void for_each_collapsed(const Range& items, ToPrefix to_prefix, F&& f) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> v4;
   std::vector<std::pair<uint128, uint128>> v6;
-  v4.reserve(std::size(items));
+  detail::reserve_huge(v4, std::size(items));
   for (const auto& item : items) {
     const prefix& p = to_prefix(item);
     if (p.version() == ip_version::v4) v4.emplace_back(p.network().v4_bits(), p.last().v4_bits());
@@ -33,13 +35,19 @@ auto collapse(const Range& items, ToPrefix to_prefix) -> std::vector<prefix> {
   }
   detail::sort_and_join(v4);
   detail::sort_and_join(v6);
-  std::vector<prefix> out;
-  out.reserve(v4.size() + v6.size());
   auto emit = [&](ip_version v) {
-    return [&, v](auto start, int length) { out.push_back(prefix::containing(address::from_bits(v, start), length)); };
+    return [&f, v](auto start, int length) { f(prefix::containing(address::from_bits(v, start), length)); };
   };
   for (auto [first, last] : v4) detail::for_each_block(first, last, emit(ip_version::v4));
   for (auto [first, last] : v6) detail::for_each_block(first, last, emit(ip_version::v6));
+}
+
+/// Returns the minimal prefix cover of the union of the items' prefixes, sorted,
+/// IPv4 first: for_each_collapsed's prefixes in a vector.
+template <class Range, class ToPrefix>
+auto collapse(const Range& items, ToPrefix to_prefix) -> std::vector<prefix> {
+  std::vector<prefix> out;
+  for_each_collapsed(items, to_prefix, [&](const prefix& p) { out.push_back(p); });
   return out;
 }
 
@@ -82,14 +90,15 @@ inline auto summarize(address first, address last) -> std::vector<prefix> {
 
 namespace detail {
 
-// One prefix of a sweep, reduced to its bits: sorting these is far cheaper
-// than sorting prefixes through a comparator.
+// One prefix of a sweep, reduced to its bits (12 bytes for IPv4): sorting
+// these is far cheaper than sorting prefixes through a comparator, and the
+// last address is derived from the length rather than stored.
 template <class Bits>
 struct sweep_item {
   Bits first;
-  Bits last;
   std::uint32_t index;
   std::uint8_t length;
+  auto last() const noexcept -> Bits { return first | host_mask<Bits>(length); }
   friend bool operator<(const sweep_item& a, const sweep_item& b) noexcept {
     return a.first != b.first ? a.first < b.first : a.length < b.length;
   }
@@ -98,17 +107,24 @@ struct sweep_item {
 template <class Bits, class F>
 void sweep_family(std::vector<sweep_item<Bits>>& items, F& f) {
   if constexpr (width_of<Bits> == 32) {
-    radix_sort(items, [](const sweep_item<Bits>& x) { return std::uint64_t{x.first} << 8 | x.length; }, 5);
+    // (first, length) in 38 bits: lengths 0..32 take 6.
+    radix_sort(items, [](const sweep_item<Bits>& x) { return std::uint64_t{x.first} << 6 | x.length; }, 38);
   } else {
     std::sort(items.begin(), items.end());
   }
   // Prefixes nest or are disjoint, so after sorting by (first, length) the
-  // items that contain the current one form a chain: the stack.
-  std::vector<const sweep_item<Bits>*> stack;
+  // items that contain the current one form a chain: the stack, at most one
+  // item per length.
+  struct outer {
+    Bits last;
+    std::uint32_t index;
+  };
+  std::vector<outer> stack;
+  stack.reserve(width_of<Bits> + 1);
   for (const auto& item : items) {
-    while (!stack.empty() && stack.back()->last < item.first) stack.pop_back();
-    for (const auto* outer : stack) f(std::size_t{outer->index}, std::size_t{item.index});
-    stack.push_back(&item);
+    while (!stack.empty() && stack.back().last < item.first) stack.pop_back();
+    for (const auto& o : stack) f(std::size_t{o.index}, std::size_t{item.index});
+    stack.push_back({item.last(), item.index});
   }
 }
 
@@ -123,15 +139,15 @@ template <class Range, class ToPrefix, class F>
 void for_each_overlapping_pair(const Range& items, ToPrefix to_prefix, F&& f) {
   std::vector<detail::sweep_item<std::uint32_t>> v4;
   std::vector<detail::sweep_item<uint128>> v6;
-  v4.reserve(std::size(items));
+  detail::reserve_huge(v4, std::size(items));
   for (std::size_t k = 0; k < std::size(items); ++k) {
     const prefix& p = to_prefix(items[k]);
     auto index = static_cast<std::uint32_t>(k);
     auto length = static_cast<std::uint8_t>(p.length());
     if (p.version() == ip_version::v4) {
-      v4.push_back({p.network().v4_bits(), p.last().v4_bits(), index, length});
+      v4.push_back({p.network().v4_bits(), index, length});
     } else if (p.version() == ip_version::v6) {
-      v6.push_back({p.network().bits(), p.last().bits(), index, length});
+      v6.push_back({p.network().bits(), index, length});
     }
   }
   detail::sweep_family(v4, f);

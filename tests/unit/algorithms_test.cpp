@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +39,47 @@ TEST(Collapse, TakesItemsThroughAProjection) {
                                                     {"b", prefix::parse("10.0.0.128/25")}};
   auto got = cidrcheck::collapse(items, [](const auto& item) -> const prefix& { return item.second; });
   EXPECT_EQ(got, prefixes({"10.0.0.0/24"}));
+}
+
+// The streaming form hands out the cover one prefix at a time, in collapse()'s order.
+TEST(ForEachCollapsed, StreamsTheCoverInOrder) {
+  auto items = prefixes({"2001:db8::/33", "10.0.1.0/24", "2001:db8:8000::/33", "10.0.0.0/24", "10.0.0.128/25",
+                         "10.0.3.0/24"});
+  std::vector<std::string> seen;
+  cidrcheck::for_each_collapsed(items, [](const prefix& p) -> const prefix& { return p; },
+                                [&](const prefix& p) { seen.push_back(p.to_string()); });
+  EXPECT_EQ(seen, (std::vector<std::string>{"10.0.0.0/23", "10.0.3.0/24", "2001:db8::/32"}));
+}
+
+// Overlapping pairs of IPv4 prefixes at the edges of the space: the sweep derives
+// each prefix's last address from its length (/0 and /32 included).
+TEST(OverlappingPairs, DerivesLastAddressesAtTheEdges) {
+  auto items = prefixes({"0.0.0.0/0", "255.255.255.255/32", "255.255.255.254/31", "0.0.0.0/32", "128.0.0.0/1"});
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  cidrcheck::for_each_overlapping_pair(items, [&](std::size_t i, std::size_t j) { pairs.emplace_back(i, j); });
+  std::sort(pairs.begin(), pairs.end());
+  EXPECT_EQ(pairs, (std::vector<std::pair<std::size_t, std::size_t>>{{0, 1}, {0, 2}, {0, 3}, {0, 4}, {2, 1}, {4, 1}, {4, 2}}));
+}
+
+// Past 256 items the IPv4 sweep and cover take the radix sort: both agree with
+// the plain definitions (every pair compared; the set's own cover).
+TEST(OverlappingPairs, RadixSortedSweepAgreesWithComparingEveryPair) {
+  std::mt19937 random(29);
+  std::vector<prefix> items;
+  for (int k = 0; k < 2000; ++k) {
+    int length = 8 + static_cast<int>(random() % 25);
+    items.push_back(prefix::containing(address::v4(random() & 0x0fffffffu), length));
+  }
+  std::uint64_t naive = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    for (std::size_t j = i + 1; j < items.size(); ++j) naive += items[i].overlaps(items[j]) ? 1 : 0;
+  }
+  EXPECT_GT(naive, 0u);
+  EXPECT_EQ(cidrcheck::count_overlapping_pairs(items), naive);
+
+  cidrcheck::address_set_builder b;
+  for (const auto& p : items) b.add(p);
+  EXPECT_EQ(cidrcheck::collapse(items), b.build().prefixes());
 }
 
 TEST(Exclude, LeavesTheBlocksAroundTheHoleSorted) {

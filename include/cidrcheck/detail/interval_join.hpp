@@ -20,7 +20,7 @@ template <class Bits>
 void sort_and_join(std::vector<std::pair<Bits, Bits>>& ranges) {
   if (ranges.empty()) return;
   if constexpr (width_of<Bits> == 32) {
-    radix_sort(ranges, [](const std::pair<Bits, Bits>& r) { return r.first; }, 4);
+    radix_sort(ranges, [](const std::pair<Bits, Bits>& r) { return r.first; }, 32);
   } else {
     std::sort(ranges.begin(), ranges.end());
   }

@@ -1,6 +1,7 @@
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/io/prefix_list.hpp>
 
+#include <cidrcheck/detail/huge_pages.hpp>
 #include <cidrcheck/io/read_file.hpp>
 
 #include "too_many_errors.hpp"
@@ -29,7 +30,7 @@ void parse_prefix_list(std::string_view text, std::string_view name, prefix_list
 
   std::uint32_t line_number = 0;
   const std::size_t entries_before = into.entries.size();
-  into.entries.reserve(entries_before + text.size() / 14);  // a typical line is 14-16 bytes
+  detail::reserve_huge(into.entries, entries_before + text.size() / 14);  // a typical line is 14-16 bytes
   while (!text.empty()) {
     ++line_number;
     const char* nl = static_cast<const char*>(std::memchr(text.data(), '\n', text.size()));

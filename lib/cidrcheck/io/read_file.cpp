@@ -1,5 +1,7 @@
 #include <cidrcheck/io/read_file.hpp>
 
+#include <cidrcheck/detail/huge_pages.hpp>
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -58,6 +60,7 @@ auto read_file(const std::string& path, std::size_t max_bytes, const char* limit
       out.error = over_limit(max_bytes, limit_name);
     } else if (S_ISREG(st.st_mode)) {
       out.text.reserve(static_cast<std::size_t>(st.st_size));
+      detail::advise_huge_pages(out.text.data(), out.text.capacity());
     }
   }
   if (!stream) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // from here on, reads wait for data

@@ -1,0 +1,44 @@
+#include <cidrcheck/detail/huge_pages.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace {
+
+using cidrcheck::detail::advise_huge_pages;
+using cidrcheck::detail::huge_page_bytes;
+using cidrcheck::detail::reserve_huge;
+
+// The advice covers exactly the whole huge pages inside the buffer (the
+// addresses are never dereferenced: only their alignment matters here).
+TEST(HugePages, AdvisesTheAlignedInteriorOnly) {
+  static_assert(huge_page_bytes == 2u << 20);
+  const auto* none = static_cast<const char*>(nullptr);
+  EXPECT_EQ(advise_huge_pages(none, 8 * huge_page_bytes), 0u);
+
+  std::vector<char> buffer(3 * huge_page_bytes);
+  auto start = reinterpret_cast<std::uintptr_t>(buffer.data());
+  const char* aligned = buffer.data() + ((huge_page_bytes - start % huge_page_bytes) % huge_page_bytes);
+  EXPECT_EQ(advise_huge_pages(aligned, huge_page_bytes), huge_page_bytes);
+  EXPECT_EQ(advise_huge_pages(aligned, huge_page_bytes - 1), 0u);
+  EXPECT_EQ(advise_huge_pages(aligned + 1, huge_page_bytes), 0u);    // straddles two pages, holds neither
+  EXPECT_EQ(advise_huge_pages(aligned - 1, huge_page_bytes + 1), huge_page_bytes);
+  EXPECT_EQ(advise_huge_pages(aligned, 0), 0u);
+}
+
+// A hint only: what the buffer holds before and after the advice is unchanged.
+TEST(HugePages, ReserveKeepsTheContents) {
+  std::vector<std::uint64_t> v(1000);
+  std::iota(v.begin(), v.end(), 7);
+  reserve_huge(v, 2'000'000);
+  EXPECT_GE(v.capacity(), 2'000'000u);
+  ASSERT_EQ(v.size(), 1000u);
+  for (std::size_t k = 0; k < v.size(); ++k) ASSERT_EQ(v[k], k + 7);
+  v.resize(2'000'000, 1);
+  EXPECT_EQ(std::accumulate(v.begin(), v.end(), std::uint64_t{0}), 999u * 1000u / 2 + 7u * 1000u + 1'999'000u);
+}
+
+}  // namespace
