@@ -424,7 +424,7 @@ TEST(PlanWritten, EveryWrittenPlanReadsBackAsPlanned) {
     ASSERT_NO_THROW((void)check(f, cat));
     plan_result p;
     ASSERT_NO_THROW(p = plan(f, cat, options));
-    ASSERT_NO_THROW((void)runbook_files(f, p));  // plan --emit
+    ASSERT_NO_THROW((void)runbook_files(f, p, cat));  // plan --emit
     // plan --format yaml: one fleet file is patched, several sources get an overlay.
     bool overlay = s.files.size() != 1 || !s.tailnet.empty() || !s.nodes.second.empty();
     overlays += overlay ? 1 : 0;
