@@ -487,6 +487,19 @@ void add_pod_range_row(const row_input& in, runbook& out) {
       cite(s, p.ipam->kube_proxy_holds_pool);
       s.why = "pods numbered from a pool outside it get their traffic NATed; it takes one CIDR per family, so it "
               "names the smallest block holding the existing pool and the new one";
+      // Say what else the block holds: no source read says how kube-proxy treats it.
+      std::string also;
+      for (const auto& block : std::get<std::vector<prefix>>(std::get<set_flag>(s.action).value)) {
+        for (auto role : {range_role::network, range_role::services}) {
+          for (const auto& r : ranges_of(in.planned, o, role)) {
+            if (r.overlaps(block)) also += (also.empty() ? "" : ", ") + r.to_string();
+          }
+        }
+      }
+      if (!also.empty()) {
+        s.why += "; that block also holds " + also + " of this cluster, and how kube-proxy treats their traffic then "
+                 "was not checked: test it first, or choose a new range next to the old one";
+      }
       first = s.makes;
     }
     std::vector<std::string> added;

@@ -348,8 +348,10 @@ class renderer {
                "nodes), one at a time; a node whose process restarted since its Node object was deleted has "
                "registered already");
     } else {
-      sentence("start the kubelet of " + nodes_text(a.nodes) + " again (or bring up new nodes), one at a time");
-      run({{word("systemctl"), word("start"), word("kubelet")}});
+      // A kubelet that kept running (remove_nodes::keep_kubelets) registers only when it restarts.
+      sentence("start the kubelet of " + nodes_text(a.nodes) + " again, or restart it where it kept running (or "
+               "bring up new nodes), one at a time");
+      run({{word("systemctl"), word("restart"), word("kubelet")}});
     }
     if (a.restore_control_plane && d) {
       fact(d->restore_control_plane.fact);
