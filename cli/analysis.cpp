@@ -99,32 +99,6 @@ void add_findings_limit_option(po::options_description& d) {
      "refuse fleets with more than N findings (every overlapping pair is one)");
 }
 
-auto read_configuration(const po::variables_map& vm, const std::string& help) -> std::optional<config> {
-  config_choice choice;
-  choice.none = vm["no-config"].as<bool>();
-  if (choice.none && vm.count("config")) throw usage_error("--config and --no-config exclude each other", help);
-  const char* from_environment = std::getenv("CIDRCHECK_CONFIG");
-  if (vm.count("config")) {
-    choice.file = vm["config"].as<std::string>();
-  } else if (!choice.none && from_environment != nullptr && *from_environment != '\0') {
-    // CIDRCHECK_CONFIG: --config for every run of a shell or a CI job; --config and --no-config override it.
-    choice.file = from_environment;
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(*choice.file, ec)) {
-      std::cerr << "cidrcheck: error: CIDRCHECK_CONFIG is '" << detail::printable(*choice.file)
-                << "', which is no readable file\n";
-      return std::nullopt;
-    }
-  }
-  auto loaded = load_run_config(choice, limits_of(vm));
-  // The configuration is an input of this run, never one of its outputs.
-  if (choice.file) note_input(*choice.file);
-  else if (!loaded.value.file.empty()) note_input(loaded.value.file);
-  for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
-  if (!loaded.ok()) return std::nullopt;
-  return std::move(loaded.value);
-}
-
 auto limits_of(const po::variables_map& vm) -> input_limits {
   input_limits limits;
   limits.max_file_bytes = vm["max-file-bytes"].as<std::size_t>();
@@ -142,46 +116,48 @@ auto check_options_of(const po::variables_map& vm) -> check_options {
   return options;
 }
 
-auto resolve_settings(const po::variables_map& vm, const std::string& help) -> std::optional<run_settings> {
-  run_settings s;
-  auto cfg = read_configuration(vm, help);
-  if (!cfg) return std::nullopt;
-  s.cfg = std::move(*cfg);
-  s.policy = resolve_policy(s.cfg, parse_threshold(vm, help), parse_minimum(vm, help));
-  s.limits = limits_of(vm);
-  s.checking = check_options_of(vm);
+auto run_request_of(const po::variables_map& vm, const std::string& help) -> run_request {
+  run_request r;
+  r.inputs = operands(vm);
+  r.configuration.none = vm["no-config"].as<bool>();
+  if (r.configuration.none && vm.count("config")) throw usage_error("--config and --no-config exclude each other", help);
+  if (vm.count("config")) r.configuration.file = vm["config"].as<std::string>();
+  r.limits = limits_of(vm);
+  if (vm.count("max-findings")) r.checking = check_options_of(vm);
+  r.fail_on = parse_threshold(vm, help);
+  r.min_severity = parse_minimum(vm, help);
+  return r;
+}
+
+auto report_settings_of(const po::variables_map& vm, const std::string& help) -> report_settings {
+  report_settings s;
   s.targets = parse_report_targets(vm.count("format") ? vm["format"].as<std::vector<std::string>>()
                                                       : std::vector<std::string>{},
                                    help);
   s.style.colour = use_colour(vm["color"].as<std::string>(), help);
   s.style.quiet = vm["quiet"].as<bool>();
-  s.cat = catalog_for(s.cfg);
   return s;
 }
 
-auto fleet_inputs(const std::vector<std::string>& operands, const config& cfg, const std::string& help)
-    -> std::vector<std::string> {
-  auto out = expand_inputs(operands, cfg);
-  if (out.empty()) {
+void print_diagnostics(std::span<const diagnostic> diagnostics) {
+  for (const auto& d : diagnostics) std::cerr << format_diagnostic(d);
+}
+
+auto accept_run(run_status status, const config& cfg, std::span<const std::string> inputs,
+                std::span<const std::string> outputs, const std::string& help) -> bool {
+  // The configuration is an input of this run, never one of its outputs.
+  note_input(cfg.file);
+  if (status == run_status::configuration_error) return false;
+  if (status == run_status::no_inputs) {
     throw usage_error("no fleet files: name them ('-' is standard input), or list them under 'inputs' in "
                       ".cidrcheck.yaml",
                       help);
   }
-  return out;
+  for (const auto& path : outputs) refuse_input_as_output(path, inputs, help);
+  return true;
 }
 
-auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<analysed> {
-  for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
-  if (!loaded.ok()) return std::nullopt;
-  analysed a;
-  a.loaded = std::move(loaded);
-  a.judged = judgement_for(s.cfg, a.loaded.suppressions);
-  a.found = cidrcheck::analyse(a.loaded.value, a.judged, s.checking);
-  return a;
-}
-
-auto report_load_failure(const fleet_load_result& loaded, const run_settings& s) -> int {
-  for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
+auto report_load_failure(const fleet_load_result& loaded, const report_settings& s) -> int {
   // An empty fleet, not the part that was read: the report counts nothing it did not check.
   const fleet nothing{};
   check_report report{.shown = {nothing, {}, {}},

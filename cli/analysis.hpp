@@ -1,24 +1,19 @@
 #pragma once
-// What `check`, `diff`, `plan`, `map` and `capacity` share: their options, and
-// the settings those resolve to. The run itself (configuration discovery and
-// precedence, inputs, judgement, fingerprints, baseline) is the library's
-// (<cidrcheck/analysis.hpp>); this file only turns options into its requests and
-// prints its diagnostics.
+// What `check`, `diff`, `plan`, `map` and `capacity` share: their options,
+// turned into the library's requests (run_request, config_choice), and the
+// printing of a run's diagnostics. The run itself (configuration discovery
+// and CIDRCHECK_CONFIG, inputs, judgement, fingerprints, baseline, the plan)
+// is the library's analyse_run() and plan_run() (<cidrcheck/analysis.hpp>):
+// no stage of it is written here.
 
 #include "options.hpp"
 #include "report/report.hpp"
 #include "report_target.hpp"
 
 #include <cidrcheck/analysis.hpp>
-#include <cidrcheck/fleet/catalog.hpp>
-#include <cidrcheck/fleet/check.hpp>
-#include <cidrcheck/fleet/triage.hpp>
-#include <cidrcheck/io/config_loader.hpp>
-#include <cidrcheck/io/fleet_loader.hpp>
 
-#include <optional>
+#include <span>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 namespace cidrcheck::cli {
@@ -34,52 +29,39 @@ void add_limit_options(boost::program_options::options_description& d);
 /// Adds --max-findings, for the commands that check the fleet.
 void add_findings_limit_option(boost::program_options::options_description& d);
 
-/// Reads the configuration that --config names, or the .cidrcheck.yaml found
-/// from the working directory upward (none with --no-config: an empty config).
-/// Returns nullopt, after printing every problem, when the file has errors.
-auto read_configuration(const boost::program_options::variables_map& vm, const std::string& help)
-    -> std::optional<config>;
 /// Returns the input limits of --max-file-bytes and the rest.
 auto limits_of(const boost::program_options::variables_map& vm) -> input_limits;
 /// Returns how to check a fleet: --max-findings.
 auto check_options_of(const boost::program_options::variables_map& vm) -> check_options;
 
-/// The settings of a run.
-struct run_settings {
-  config cfg;  ///< the configuration file's settings; empty without one
-  report_policy policy;  ///< --fail-on, --min-severity over the configuration's
-  input_limits limits;
-  check_options checking;  ///< --max-findings
+/// Returns the run's request from the options: the operands, --config or
+/// --no-config (CIDRCHECK_CONFIG and discovery are the library's), the limits,
+/// and where the command has them --max-findings, --fail-on and --min-severity.
+/// Throws usage_error for a bad option value.
+auto run_request_of(const boost::program_options::variables_map& vm, const std::string& help) -> run_request;
+
+/// How reports are written: --format targets, --color and --quiet.
+struct report_settings {
   std::vector<report_target> targets;
   text_style style;
-  catalog cat;  ///< the built-in catalog plus the configuration's reserved ranges
 };
 
-/// Resolves the settings from parsed options. Throws usage_error for a bad
-/// option value; returns nullopt, after printing every problem, when the
-/// configuration file has errors.
-auto resolve_settings(const boost::program_options::variables_map& vm, const std::string& help)
-    -> std::optional<run_settings>;
+/// Returns the report settings of the options. Throws usage_error for a bad value.
+auto report_settings_of(const boost::program_options::variables_map& vm, const std::string& help) -> report_settings;
 
-/// Returns the fleet files to read (expand_inputs()). Throws usage_error when
-/// there are none.
-auto fleet_inputs(const std::vector<std::string>& operands, const config& cfg, const std::string& help)
-    -> std::vector<std::string>;
+/// Prints diagnostics to standard error, GNU style.
+void print_diagnostics(std::span<const diagnostic> diagnostics);
 
-/// One fleet, loaded and judged as the run judges it.
-struct analysed {
-  fleet_load_result loaded;
-  judgement judged;  ///< the catalog, rule settings and suppressions (the configuration's, then the fleet's)
-  analysis found;    ///< findings as reported, suppressed ones, fingerprints
-};
+/// After a run, before anything is written: notes its configuration and
+/// sources as inputs (never overwritten), refuses an output that names one
+/// (usage_error), and turns "nothing names a fleet" into the usage error that
+/// says how to name one. Returns false when the configuration had errors (the
+/// caller prints the diagnostics and exits 2).
+auto accept_run(run_status status, const config& cfg, std::span<const std::string> inputs,
+                std::span<const std::string> outputs, const std::string& help) -> bool;
 
-/// Prints the load diagnostics; returns nullopt when the fleet has errors,
-/// else checks and judges it (analyse()).
-auto analyse(fleet_load_result loaded, const run_settings& s) -> std::optional<analysed>;
-
-/// For a fleet with load errors: prints the diagnostics, as analyse() does, and
-/// writes the reports that say why nothing was checked (check_report::load_failed).
-/// Returns exit_trouble.
-auto report_load_failure(const fleet_load_result& loaded, const run_settings& s) -> int;
+/// For a fleet with load errors: writes the reports that say why nothing was
+/// checked (check_report::load_failed). Returns exit_trouble.
+auto report_load_failure(const fleet_load_result& loaded, const report_settings& s) -> int;
 
 }  // namespace cidrcheck::cli

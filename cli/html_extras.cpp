@@ -1,7 +1,6 @@
 #include "html_extras.hpp"
 
 #include <cidrcheck/fleet/map.hpp>
-#include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/io/map_svg.hpp>
 #include <cidrcheck/limit_error.hpp>
 
@@ -21,20 +20,19 @@ auto wants_html(std::span<const report_target> targets) -> bool {
                      [](const report_target& t) { return t.format == report_format::html; });
 }
 
-auto make_html_extras(const analysed& a, const run_settings& s) -> html_extras {
+auto make_html_extras(const run_result& run, const run_request& request) -> html_extras {
   html_extras out;
-  const fleet& f = a.loaded.value;
+  const fleet& f = run.loaded.value;
   try {
-    out.map_svg = to_svg(layout_map(f, a.found.triaged.findings, s.cat));
+    out.map_svg = to_svg(layout_map(f, run.found.triaged.findings, run.judged.cat));
   } catch (const map_error& e) {
     out.map_note = std::string("No map: ") + e.what() + " (`cidrcheck map --max-rows` draws a larger one).";
   }
   // As `cidrcheck plan` plans with no flags: the findings judged as check judges them.
-  plan_options options;
-  options.check = s.checking;
-  options.triage = triage_options{s.cfg.rules, a.judged.suppressions, today_utc()};
   try {
-    out.planned = plan(f, s.cat, options);
+    plan_run_request defaults;
+    defaults.run = request;
+    out.planned = plan_fleet(run.cfg, run.loaded, run.source, defaults).result;
   } catch (const limit_error& e) {
     out.plan_note = std::string("No plan: ") + e.what();
   }

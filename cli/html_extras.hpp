@@ -25,8 +25,9 @@ struct html_extras {
 /// Returns whether any of the targets is an html report.
 auto wants_html(std::span<const report_target> targets) -> bool;
 
-/// Draws the map and plans the fleet of an analysis; a map past its row limit
-/// or a plan past --max-findings becomes a note, not an error.
-auto make_html_extras(const analysed& a, const run_settings& s) -> html_extras;
+/// Draws the map and plans the fleet of a run (request: its options), as
+/// `cidrcheck map` and `cidrcheck plan` do with their defaults; a map past its
+/// row limit or a plan past --max-findings becomes a note, not an error.
+auto make_html_extras(const run_result& run, const run_request& request) -> html_extras;
 
 }  // namespace cidrcheck::cli

@@ -94,15 +94,15 @@ auto run_capacity(std::span<const std::string> args) -> int {
   std::vector<prefix> pools;
   for (const auto& text : strings("pool")) pools.push_back(parse_prefix_option(text, "--pool", help));
 
-  auto cfg = read_configuration(vm, help);
-  if (!cfg) return exit_trouble;
-  auto files = fleet_inputs(operands(vm), *cfg, help);
-  refuse_input_as_output(output_path, files, help);
-  const auto cat = catalog_for(*cfg);
-  auto loaded = load_fleet(files, cat, limits_of(vm));
-  for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
-  if (!loaded.ok()) return exit_trouble;
-  const fleet& f = loaded.value;
+  const auto run = load_run(run_request_of(vm, help));
+  if (!accept_run(run.status, run.cfg, run.inputs, std::span(&output_path, 1), help)) {
+    print_diagnostics(run.diagnostics);
+    return exit_trouble;
+  }
+  print_diagnostics(run.diagnostics);
+  if (!run.ok()) return exit_trouble;
+  const fleet& f = run.loaded.value;
+  const auto& cat = run.judged.cat;
 
   if (pools.empty()) pools = capacity_pools(f, cat);
   std::vector<pool_summary> summaries;
@@ -112,7 +112,7 @@ auto run_capacity(std::span<const std::string> args) -> int {
     if (vm["free"].as<bool>()) free.push_back(space.free.prefixes());
   }
   auto clusters = node_capacities(f, cat);
-  capacity_report report{f, summaries, lengths, free, clusters, loaded.files};
+  capacity_report report{f, summaries, lengths, free, clusters, run.loaded.files};
   auto render = [&](output& out) {
     if (format == "json") write_capacity_json(out, report);
     else write_capacity_text(out, report);

@@ -56,11 +56,10 @@ auto run_check(std::span<const std::string> args) -> int {
     print_help(c);
     return exit_ok;
   }
-  auto settings = resolve_settings(vm, c.name);
-  if (!settings) return exit_trouble;
-  auto files = fleet_inputs(operands(vm), settings->cfg, c.name);
+  auto request = run_request_of(vm, c.name);
+  const auto settings = report_settings_of(vm, c.name);
   std::vector<std::string> outputs;
-  for (const auto& t : settings->targets) outputs.push_back(t.path);
+  for (const auto& t : settings.targets) outputs.push_back(t.path);
   if (vm.count("write-baseline")) outputs.push_back(vm["write-baseline"].as<std::string>());
   // The baseline is an input, except to `--baseline B --write-baseline B`, which
   // refreshes it in place (the old entries and the new ones) by design.
@@ -69,45 +68,45 @@ auto run_check(std::span<const std::string> args) -> int {
     note_input(vm["baseline"].as<std::string>());
   }
   refuse_shared_outputs(outputs, c.name);
-  for (const auto& path : outputs) refuse_input_as_output(path, files, c.name);
-  std::unordered_set<std::string> baseline;
   if (vm.count("baseline")) {
-    auto read = read_baseline(vm["baseline"].as<std::string>(), settings->limits);
+    auto read = read_baseline(vm["baseline"].as<std::string>(), request.limits);
     if (!read) return exit_trouble;
-    baseline = std::move(*read);
+    request.baseline = std::move(*read);
   }
 
-  auto loaded = load_fleet(files, settings->cat, settings->limits);
-  if (!loaded.ok()) return report_load_failure(loaded, *settings);
-  auto a = analyse(std::move(loaded), *settings);
-  if (!a) return exit_trouble;
-  const fleet& f = a->loaded.value;
-  auto shown = select(a->found.triaged.findings, a->found.fingerprints, settings->policy, baseline);
-  check_report report{.shown = {f, shown.findings, shown.fingerprints},
-                      .suppressed = a->found.triaged.suppressed,
-                      .suppressions = a->judged.suppressions,
-                      .diagnostics = a->loaded.diagnostics,
-                      .files = a->loaded.files,
-                      .baselined = shown.baselined,
-                      .below_minimum = shown.below_minimum};
+  const auto run = analyse_run(request);
+  if (!accept_run(run.status, run.cfg, run.inputs, outputs, c.name)) {
+    print_diagnostics(run.diagnostics);
+    return exit_trouble;
+  }
+  print_diagnostics(run.diagnostics);
+  if (!run.ok()) return report_load_failure(run.loaded, settings);
+  const fleet& f = run.loaded.value;
+  check_report report{.shown = {f, run.shown.findings, run.shown.fingerprints},
+                      .suppressed = run.found.triaged.suppressed,
+                      .suppressions = run.judged.suppressions,
+                      .diagnostics = run.loaded.diagnostics,
+                      .files = run.loaded.files,
+                      .baselined = run.shown.baselined,
+                      .below_minimum = run.shown.below_minimum};
   html_extras extras;
-  if (wants_html(settings->targets)) {
-    extras = make_html_extras(*a, *settings);
+  if (wants_html(settings.targets)) {
+    extras = make_html_extras(run, request);
     extras.attach(report);
   }
   bool written = true;
   if (vm.count("write-baseline")) {
     // Every finding of the run: a later --baseline then hides exactly these.
-    check_report all{.shown = {f, a->found.triaged.findings, a->found.fingerprints},
+    check_report all{.shown = {f, run.found.triaged.findings, run.found.fingerprints},
                      .suppressed = report.suppressed,
                      .suppressions = report.suppressions,
                      .diagnostics = report.diagnostics,
                      .files = report.files};
     written = write_output(vm["write-baseline"].as<std::string>(), [&](output& out) { write_json(out, all); });
   }
-  written = write_reports(settings->targets, report, settings->style) && written;
+  written = write_reports(settings.targets, report, settings.style) && written;
   if (!written) return exit_trouble;
-  return shown.fails ? exit_findings : exit_ok;
+  return run.shown.fails ? exit_findings : exit_ok;
 }
 
 }  // namespace cidrcheck::cli

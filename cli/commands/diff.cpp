@@ -9,8 +9,6 @@
 
 #include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/fleet/fingerprint.hpp>
-#include <cidrcheck/io/fleet_loader.hpp>
-#include <cidrcheck/io/import.hpp>
 
 #include <algorithm>
 #include <iostream>
@@ -35,50 +33,27 @@ constexpr std::string_view diff_description =
     "removes. Exit codes: 0 the change adds nothing at or above --fail-on, 1 it does,\n"
     "2 a version cannot be analysed (or REV is no commit), 3 internal error.";
 
-// Every finding of `from` whose fingerprint `other` lacks.
 // The fingerprints of a version's findings: what the other version is compared with.
-auto fingerprint_set(const analysed* a) -> std::unordered_set<std::string> {
-  if (!a) return {};
-  return {a->found.fingerprints.begin(), a->found.fingerprints.end()};
+auto fingerprint_set(const run_result* run) -> std::unordered_set<std::string> {
+  if (!run) return {};
+  return {run->found.fingerprints.begin(), run->found.fingerprints.end()};
 }
 
-// Loads the old version from git: nullopt when no file existed at rev (an
-// empty fleet); throws usage_error when rev is no commit.
-struct old_version {
-  std::optional<fleet_load_result> loaded;
-  bool failed = false;
-};
-
-auto load_at_revision(const std::string& rev, const std::vector<std::string>& files, const run_settings& s,
-                      const std::string& help) -> old_version {
-  if (rev.empty() || rev[0] == '-') {
+// How the old version is read: each input as git has it at rev. Throws
+// usage_error when rev is no commit; nullopt before the first commit (a
+// pre-commit hook's `--rev HEAD` on a new repository), when every finding is new.
+auto git_version(const std::string& rev, const input_limits& limits, const std::string& help)
+    -> std::optional<version_reader> {
+  if (rev.empty() || rev[0] == '-' || !is_git_commit(rev)) {
+    if (!rev.empty() && rev == "HEAD" && repository_without_commits()) return std::nullopt;
     throw usage_error("--rev '" + rev + "' is no commit of a git repository around the working directory", help);
   }
-  if (!is_git_commit(rev)) {
-    // Before the first commit (a pre-commit hook's `--rev HEAD` on a new repository) there is
-    // nothing to compare with: every finding is new.
-    if (rev == "HEAD" && repository_without_commits()) return {};
-    throw usage_error("--rev '" + rev + "' is no commit of a git repository around the working directory", help);
-  }
-  fleet_loader loader(s.cat, s.limits);
-  bool any = false;
-  for (const auto& spec : files) {
-    // A KIND:FILE source is read at rev by its path, and imported as now.
-    auto source = parse_source_spec(spec);
-    const auto& file = source.path;
-    auto read = read_at_revision(rev, file, s.limits.max_file_bytes);
-    if (!read.error.empty()) std::cerr << detail::printable(rev + ":" + file) << ": error: " << read.error << "\n";
-    if (read.failed) return {std::nullopt, true};
-    if (!read.text) continue;
-    if (source.kind) {
-      loader.add_import_text(*source.kind, *read.text, rev + ":" + file);
-    } else {
-      loader.add_text(*read.text, rev + ":" + file);
-    }
-    any = true;
-  }
-  if (!any) return {};
-  return {loader.finish(), false};
+  return version_reader{rev, [rev, max = limits.max_file_bytes](const std::string& path) {
+                          auto read = read_at_revision(rev, path, max);
+                          source_version out{std::move(read.text), std::move(read.error)};
+                          if (read.failed && out.error.empty()) out.error = "git cannot show it at " + rev;
+                          return out;
+                        }};
 }
 
 // Points each added finding at a range the change added (or renumbered) when
@@ -125,66 +100,77 @@ auto run_diff(std::span<const std::string> args) -> int {
     print_help(c);
     return exit_ok;
   }
-  auto settings = resolve_settings(vm, c.name);
-  if (!settings) return exit_trouble;
-  auto given = operands(vm);
-  std::optional<analysed> before, after;
+  auto request = run_request_of(vm, c.name);
+  const auto settings = report_settings_of(vm, c.name);
+  std::vector<std::string> outputs;
+  for (const auto& t : settings.targets) outputs.push_back(t.path);
+  const auto given = request.inputs;
+  // Both versions go through the same run: with --rev, the old one reads the inputs at REV.
+  std::optional<run_result> before;
+  run_result after;
   std::string old_name;
-  // A version that cannot be loaded ends the run with the reports that say why.
   if (vm.count("rev")) {
-    const auto& rev = vm["rev"].as<std::string>();
-    auto files = fleet_inputs(given, settings->cfg, c.name);
-    for (const auto& t : settings->targets) refuse_input_as_output(t.path, files, c.name);
-    auto old = load_at_revision(rev, files, *settings, c.name);
-    if (old.failed) return exit_trouble;
-    if (old.loaded) {
-      if (!old.loaded->ok()) return report_load_failure(*old.loaded, *settings);
-      before = analyse(std::move(*old.loaded), *settings);
+    old_name = vm["rev"].as<std::string>();
+    auto version = git_version(old_name, request.limits, c.name);
+    after = analyse_run(request);
+    if (!accept_run(after.status, after.cfg, after.inputs, outputs, c.name)) {
+      print_diagnostics(after.diagnostics);
+      return exit_trouble;
     }
-    auto loaded = load_fleet(files, settings->cat, settings->limits);
-    if (!loaded.ok()) return report_load_failure(loaded, *settings);
-    after = analyse(std::move(loaded), *settings);
-    old_name = rev;
+    if (version) {
+      auto old_request = request;
+      old_request.version = std::move(version);
+      before = analyse_run(old_request);
+      if (before->status == run_status::absent) before.reset();
+    }
   } else {
     if (given.size() != 2) throw usage_error("diff takes two fleet files, OLD and NEW (or --rev REV)", c.name);
-    for (const auto& t : settings->targets) refuse_input_as_output(t.path, given, c.name);
-    auto old_loaded = load_fleet(std::span(given).first(1), settings->cat, settings->limits);
-    if (!old_loaded.ok()) return report_load_failure(old_loaded, *settings);
-    before = analyse(std::move(old_loaded), *settings);
-    auto loaded = load_fleet(std::span(given).last(1), settings->cat, settings->limits);
-    if (!loaded.ok()) return report_load_failure(loaded, *settings);
-    after = analyse(std::move(loaded), *settings);
     old_name = given[0];
+    auto old_request = request;
+    old_request.inputs = {given[0]};
+    request.inputs = {given[1]};
+    before = analyse_run(old_request);
+    if (!accept_run(before->status, before->cfg, given, outputs, c.name)) {
+      print_diagnostics(before->diagnostics);
+      return exit_trouble;
+    }
+    after = analyse_run(request);
   }
-  if (!after) return exit_trouble;
+  // A version that cannot be loaded ends the run with the reports that say why.
+  if (before) {
+    print_diagnostics(before->diagnostics);
+    if (!before->ok()) return report_load_failure(before->loaded, settings);
+  }
+  print_diagnostics(after.diagnostics);
+  if (!after.ok()) return report_load_failure(after.loaded, settings);
 
   // A finding is added when the old version has no finding of its fingerprint (and removed the other way round).
-  auto shown = select(after->found.triaged.findings, after->found.fingerprints, settings->policy,
+  auto shown = select(after.found.triaged.findings, after.found.fingerprints, after.policy,
                       fingerprint_set(before ? &*before : nullptr));
-  point_at_changes(shown.findings, after->loaded.value, before ? &before->loaded.value : nullptr);
+  point_at_changes(shown.findings, after.loaded.value, before ? &before->loaded.value : nullptr);
   selection removed_shown;
   if (before) {
-    removed_shown = select(before->found.triaged.findings, before->found.fingerprints, settings->policy,
-                           fingerprint_set(&*after));
+    removed_shown = select(before->found.triaged.findings, before->found.fingerprints, after.policy,
+                           fingerprint_set(&after));
   }
   static const fleet no_fleet;
   finding_list removed_list{before ? before->loaded.value : no_fleet, removed_shown.findings,
                             removed_shown.fingerprints};
-  check_report report{.shown = {after->loaded.value, shown.findings, shown.fingerprints},
-                      .suppressed = after->found.triaged.suppressed,
-                      .suppressions = after->judged.suppressions,
-                      .diagnostics = after->loaded.diagnostics,
-                      .files = after->loaded.files,
+  check_report report{.shown = {after.loaded.value, shown.findings, shown.fingerprints},
+                      .suppressed = after.found.triaged.suppressed,
+                      .suppressions = after.judged.suppressions,
+                      .diagnostics = after.loaded.diagnostics,
+                      .files = after.loaded.files,
                       .below_minimum = shown.below_minimum,
                       .removed = &removed_list,
                       .old_name = old_name};
   // The html report's map and plan are of the new version: what the fleet is after the change.
   html_extras extras;
-  if (wants_html(settings->targets)) {
-    extras = make_html_extras(*after, *settings);
+  if (wants_html(settings.targets)) {
+    extras = make_html_extras(after, request);
     extras.attach(report);
   }
-  if (!write_reports(settings->targets, report, settings->style)) return exit_trouble;
+  if (!write_reports(settings.targets, report, settings.style)) return exit_trouble;
   return shown.fails ? exit_findings : exit_ok;
 }
 

@@ -81,21 +81,16 @@ auto run_map(std::span<const std::string> args) -> int {
     }
   }
 
-  run_settings settings;
-  auto cfg = read_configuration(vm, help);
-  if (!cfg) return exit_trouble;
-  settings.cfg = std::move(*cfg);
-  settings.limits = limits_of(vm);
-  settings.checking = check_options_of(vm);
-  settings.cat = catalog_for(settings.cfg);
-  auto files = fleet_inputs(operands(vm), settings.cfg, help);
-  refuse_input_as_output(output_path, files, help);
-
-  auto a = analyse(load_fleet(files, settings.cat, settings.limits), settings);
-  if (!a) return exit_trouble;
+  const auto run = analyse_run(run_request_of(vm, help));
+  if (!accept_run(run.status, run.cfg, run.inputs, std::span(&output_path, 1), help)) {
+    print_diagnostics(run.diagnostics);
+    return exit_trouble;
+  }
+  print_diagnostics(run.diagnostics);
+  if (!run.ok()) return exit_trouble;
   fleet_map picture;
   try {
-    picture = layout_map(a->loaded.value, a->found.triaged.findings, settings.cat, options);
+    picture = layout_map(run.loaded.value, run.found.triaged.findings, run.judged.cat, options);
   } catch (const map_error& e) {
     std::cerr << "cidrcheck: error: " << e.what() << "\n";
     return exit_trouble;

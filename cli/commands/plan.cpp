@@ -8,13 +8,6 @@
 #include "report/report.hpp"
 
 #include <cidrcheck/detail/text.hpp>
-#include <cidrcheck/fleet/plan.hpp>
-#include <cidrcheck/fleet/runbook.hpp>
-#include <cidrcheck/plan_request.hpp>
-#include <cidrcheck/io/diagnostic_code.hpp>
-#include <cidrcheck/io/fleet_loader.hpp>
-#include <cidrcheck/io/import.hpp>
-#include <cidrcheck/io/plan_writer.hpp>
 #include <cidrcheck/io/read_file.hpp>
 
 #include <iostream>
@@ -121,118 +114,60 @@ auto run_plan(std::span<const std::string> args) -> int {
   if (format != "text" && format != "json" && format != "yaml") {
     throw usage_error("unknown format '" + format + "' (text, json or yaml)", help);
   }
-  auto cfg = read_configuration(vm, help);
-  if (!cfg) return exit_trouble;
-  auto files = fleet_inputs(operands(vm), *cfg, help);
-  // One fleet file is patched in place; several sources, or an import, get an
-  // overlay: the changes alone, which check reads beside the same sources.
-  bool overlay = format == "yaml" && (files.size() != 1 || parse_source_spec(files[0]).kind.has_value());
-  refuse_input_as_output(output_path, files, help);
   if (!emit_dir.empty()) {
     if (auto why = directory_problem(emit_dir, vm["force"].as<bool>(), {&output_path, 1}); !why.empty()) {
       throw usage_error("--emit " + detail::printable(emit_dir) + " " + why, help);
     }
   }
-  const auto limits = limits_of(vm);
 
-  // The options as given; the library validates them (plan_request.hpp).
-  plan_request request;
-  request.checking = check_options_of(vm);
-  request.fix_latent = vm["fix-latent"].as<bool>();
-  for (const auto& p : strings("pool")) request.pools.push_back(split_role(p, "--pool", help));
-  request.avoid = strings("avoid");
-  request.pins = strings("pin");
-  for (const auto& p : strings("cost")) request.costs.push_back(split_role(p, "--cost", help));
-  if (vm.count("headroom")) request.headroom = vm["headroom"].as<std::string>();
-  request.routes = split_list(vm["routes"].as<std::string>());
-  for (const auto& group : strings("connect")) request.connect.push_back(split_list(group));
-  plan_options options;
+  // The options as given; the library validates them (plan_request.hpp) and runs the plan.
+  plan_run_request request;
+  request.run = run_request_of(vm, help);
+  request.yaml = format == "yaml";
+  if (!output_path.empty()) request.yaml_name = display_name(output_path);
+  request.runbooks = !emit_dir.empty();
+  auto& options = request.options;
+  options.fix_latent = vm["fix-latent"].as<bool>();
+  for (const auto& p : strings("pool")) options.pools.push_back(split_role(p, "--pool", help));
+  options.avoid = strings("avoid");
+  options.pins = strings("pin");
+  for (const auto& p : strings("cost")) options.costs.push_back(split_role(p, "--cost", help));
+  if (vm.count("headroom")) options.headroom = vm["headroom"].as<std::string>();
+  options.routes = split_list(vm["routes"].as<std::string>());
+  for (const auto& group : strings("connect")) options.connect.push_back(split_list(group));
+  plan_run_result run;
   try {
-    options = plan_options_for(request);
+    run = plan_run(request);
   } catch (const plan_option_error& e) {
     throw usage_error(e.what(), help);
   }
-
-  // Read the input; for --format yaml keep its text, which the plan is applied to.
-  auto judged = judgement_for(*cfg, {});
-  fleet_loader loader(judged.cat, limits);
-  std::string original;
-  if (format == "yaml" && !overlay) {
-    auto file = read_file(files[0], limits.max_file_bytes, "max-file-bytes");
-    if (!file.error.empty()) {
-      std::cerr << display_name(files[0]) << ": error: " << file.error << "\n";
-      return exit_trouble;
-    }
-    original = std::move(file.text);
-    loader.add_text(original, display_name(files[0]));
-  } else {
-    for (const auto& f : files) loader.add_source(f);
+  if (!accept_run(run.status, run.cfg, run.inputs, std::span(&output_path, 1), help)) {
+    print_diagnostics(run.diagnostics);
+    return exit_trouble;
   }
-  auto loaded = loader.finish();
-  for (const auto& d : loaded.diagnostics) std::cerr << format_diagnostic(d);
-  if (!loaded.ok()) return exit_trouble;
+  print_diagnostics(run.diagnostics);
+  if (!run.ok()) return exit_trouble;
+  const auto& planned = *run.plan;
 
-  // Findings are judged as `check` judges them: rule settings, then suppressions.
-  judged.suppressions.insert(judged.suppressions.end(), loaded.suppressions.begin(), loaded.suppressions.end());
-  const auto& cat = judged.cat;
-  const auto& suppressions = judged.suppressions;
-  try {
-    options = plan_options_for(loaded.value, request, judged);
-  } catch (const plan_option_error& e) {
-    throw usage_error(e.what(), help);
-  }
-
-  auto result = plan(loaded.value, cat, options);
-  for (const auto& d : result.diagnostics) std::cerr << format_diagnostic(d);
-
-  // For --format yaml, the planned file, read back before anything is written.
-  std::string text;
-  if (format == "yaml") {
-    fleet_loader reread(cat, limits);
-    if (overlay) {
-      std::vector<std::string> header{"The changes `cidrcheck plan` proposes for the fleet read from:"};
-      for (const auto& s : files) header.push_back("  " + s);
-      header.push_back("Check the planned fleet with the same sources and this file after them:");
-      header.push_back("  cidrcheck check SOURCES... THIS-FILE");
-      text = write_plan_overlay(loaded.value, result, header);
-      for (const auto& f : files) reread.add_source(f);
-      reread.add_text(text, output_path.empty() ? "<plan>" : display_name(output_path));
-    } else {
-      try {
-        text = apply_plan_to_text(original, display_name(files[0]), loaded.value, result);
-      } catch (const plan_text_error& e) {  // a construct of the file the plan cannot rewrite
-        std::cerr << format_diagnostic({severity::error, diag::cannot_rewrite, e.what(), e.where(), {}});
-        return exit_trouble;
-      }
-      reread.add_text(text, display_name(files[0]));
-    }
-    // The written file must say what the plan says: read it back and check it.
-    auto again = reread.finish();
-    bool errors_left = false;
-    for (const auto& x : plan_check(again.value, cat, options)) errors_left = errors_left || x.level == severity::error;
-    if (!again.ok() || (result.complete() && errors_left && options.connect.empty() && suppressions.empty())) {
-      throw std::logic_error("the planned fleet file does not read back clean");
-    }
-  }
   auto render = [&](output& out) {
     if (format == "yaml") {
-      out.write(text);
+      out.write(planned.yaml->text);
     } else if (format == "json") {
-      write_plan_json(out, {loaded.value, result, loaded.files});
+      write_plan_json(out, {run.loaded.value, planned.result, run.loaded.files});
     } else {
-      write_plan_text(out, {loaded.value, result, loaded.files});
+      write_plan_text(out, {run.loaded.value, planned.result, run.loaded.files});
     }
   };
   if (!write_output(output_path, render)) return exit_trouble;
   if (!emit_dir.empty()) {
     std::vector<folder_file> folder;
-    for (auto& f : runbook_files(loaded.value, result, cat)) folder.push_back({std::move(f.path), std::move(f.text)});
+    for (const auto& f : planned.runbooks) folder.push_back({f.path, f.text});
     if (auto why = write_directory_atomically(emit_dir, folder, vm["force"].as<bool>()); !why.empty()) {
       std::cerr << detail::printable(emit_dir) << ": error: " << why << "\n";
       return exit_trouble;
     }
   }
-  return result.complete() ? exit_ok : exit_findings;
+  return planned.result.complete() ? exit_ok : exit_findings;
 }
 
 }  // namespace cidrcheck::cli

@@ -49,11 +49,11 @@ auto counts_of(const pool_summary& p, std::span<const int> lengths) -> pool_coun
   constexpr std::string_view two_to_128 = "340282366920938463463374607431768211456";
   bool all_of_ipv6 = p.pool.version() == ip_version::v6 && p.pool.length() == 0;
   auto count = [&](uint128 n, bool everything) {
-    return all_of_ipv6 && everything ? std::string(two_to_128) : detail::to_decimal(n);
+    return all_of_ipv6 && everything ? std::string(two_to_128) : to_decimal(n);
   };
   pool_counts out{count(addresses_in(p.pool), true), count(p.used, p.free == 0), count(p.free, p.used == 0), {}};
   for (std::size_t k = 0; k < p.fits.size() && k < lengths.size(); ++k) {
-    out.fits.push_back(lengths[k] == bit_width(p.pool.version()) ? out.free : detail::to_decimal(p.fits[k]));
+    out.fits.push_back(lengths[k] == bit_width(p.pool.version()) ? out.free : to_decimal(p.fits[k]));
   }
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/detail/u128.hpp>
+#include <cidrcheck/records.hpp>
 
 #include <cstdint>
 #include <string>
@@ -15,54 +16,56 @@
 
 namespace cidrcheck::cli {
 
-class json_writer {
+class json_writer : public record_sink {
  public:
   /// Appends to out; indent 0 writes compact JSON, indent > 0 one member a line.
   /// depth is the nesting the text continues at (for a part of a larger document).
   explicit json_writer(std::string& out, int indent = 0, int depth = 0) : out_(out), indent_(indent), depth_(depth) {}
 
-  void begin_object() { open('{'); }
-  void end_object() { close('}'); }
-  void begin_array() { open('['); }
-  void end_array() { close(']'); }
+  void begin_object() override { open('{'); }
+  void end_object() override { close('}'); }
+  void begin_array() override { open('['); }
+  void end_array() override { close(']'); }
 
-  void key(std::string_view k) {
+  void key(std::string_view k) override {
     element();
     string_literal(k);
     out_ += indent_ > 0 ? ": " : ":";
     after_key_ = true;
   }
-  void value(std::string_view v) {
+  using record_sink::value;
+  void value(std::string_view v) override {
     element();
     string_literal(v);
   }
-  void value(const char* v) { value(std::string_view(v)); }
-  void value(const std::string& v) { value(std::string_view(v)); }
-  void value(std::uint64_t v) {
+  void value(std::uint64_t v) override {
     element();
     out_ += std::to_string(v);
   }
-  void value(std::uint32_t v) { value(std::uint64_t{v}); }
+  void value(std::int64_t v) override {
+    element();
+    out_ += std::to_string(v);
+  }
   /// Writes a count too large for 64 bits (IPv6 address counts) exactly; JSON
   /// numbers have no size limit, though JavaScript reads them as doubles.
   void value(uint128 v) {
     element();
-    out_ += detail::to_decimal(v);
+    out_ += to_decimal(v);
   }
   /// Writes a number given as its decimal digits (a count past 128 bits).
   void number(std::string_view digits) {
     element();
     out_ += digits;
   }
-  void value(bool v) {
+  void value(bool v) override {
     element();
     out_ += v ? "true" : "false";
   }
-  void null() {
+  void null() override {
     element();
     out_ += "null";
   }
-  /// Writes key and value.
+  /// Writes key and value (the counts past 64 bits too).
   template <class T>
   void member(std::string_view k, const T& v) {
     key(k);

@@ -1,12 +1,9 @@
+#include "json_writer.hpp"
 #include "report.hpp"
 #include "words.hpp"
 
 #include <cidrcheck/fleet/rules.hpp>
-#include <cidrcheck/version.hpp>
-
-#include "json_dump.hpp"
-
-#include <nlohmann/json.hpp>
+#include <cidrcheck/records.hpp>
 
 #include <algorithm>
 #include <string>
@@ -14,8 +11,6 @@
 namespace cidrcheck::cli {
 
 namespace {
-
-using json = nlohmann::ordered_json;
 
 auto change_role(const fleet& f, const plan_change& c) -> std::string {
   if (c.range) return f.role_name(f.ranges[*c.range]);
@@ -127,7 +122,6 @@ void write_step_list(std::string& buf, const std::vector<migration_step>& steps)
       if (known == facts.end()) facts.push_back(&fact);
     }
     buf += labels.empty() ? "\n" : " [" + labels + "]\n";
-    for (const auto& command : steps[k].commands) buf += "       $ " + command + "\n";
   }
   for (const auto* fact : facts) {
     buf += "     [" + fact->id + "] " + fact->text + (fact->status == "verified" ? "" : " (status: " + fact->status + ")") + "\n";
@@ -199,106 +193,8 @@ void write_plan_text(output& out, const plan_report& r) {
 }
 
 void write_plan_json(output& out, const plan_report& r) {
-  const auto& p = r.plan;
-  json doc;
-  doc["version"] = 1;
-  doc["tool"] = {{"name", "cidrcheck"}, {"version", version_string}};
-  doc["summary"] = {{"complete", p.complete()},
-                    {"optimal", p.optimal},
-                    {"operations", p.operations.size()},
-                    {"changes", p.changes.size()},
-                    {"owners_changed", p.owners_changed},
-                    {"total_cost", p.total_cost},
-                    {"problems", p.problems.size()},
-                    {"files", r.files}};
-  auto steps_json = [](const std::vector<migration_step>& list) {
-    json steps = json::array();
-    for (const auto& s : list) {
-      json facts = json::array();
-      for (const auto& fact : s.facts) {
-        facts.push_back({{"id", fact.id}, {"fact", fact.text}, {"source", fact.source}, {"status", fact.status}});
-      }
-      steps.push_back({{"step", s.text},
-                       {"commands", s.commands},
-                       {"relies_on", facts},
-                       {"needs", s.needs},
-                       {"makes", s.makes},
-                       {"files", s.files}});
-    }
-    return steps;
-  };
-  json operations = json::array();
-  for (const auto& op : p.operations) {
-    json owners = json::array();
-    for (auto k : op.owners) owners.push_back(r.model.owners[k].name);
-    json changes = json::array();
-    for (auto k : op.changes) changes.push_back(k);
-    operations.push_back({{"kind", op.kind},
-                          {"changes_what", std::string(to_string(op.scope))},
-                          {"owners", owners},
-                          {"cost", op.cost},
-                          {"counted", op.counted},
-                          {"changes", changes},
-                          {"steps", steps_json(op.steps)}});
-  }
-  doc["operations"] = std::move(operations);
-  json changes = json::array();
-  for (const auto& c : p.changes) {
-    json j;
-    j["owner"] = r.model.owners[c.owner].name;
-    j["owner_kind"] = to_string(r.model.owners[c.owner].kind);
-    j["role"] = change_role(r.model, c);
-    j["from"] = c.from.is_valid() ? json(c.from.to_string()) : json(nullptr);
-    j["to"] = c.to.to_string();
-    j["cost"] = c.cost;
-    j["operation"] = c.operation ? json(*c.operation) : json(nullptr);
-    if (c.range) {
-      const auto& where = r.model.ranges[*c.range].where;
-      j["origin"] = to_string(r.model.ranges[*c.range].origin);
-      j["file"] = where.file;
-      j["line"] = where.line;
-      j["column"] = where.column;
-    }
-    if (c.dns_to) {
-      j["dns_from"] = c.dns_from ? json(c.dns_from->to_string()) : json(nullptr);
-      j["dns_to"] = c.dns_to->to_string();
-    }
-    j["transition_safe"] = c.transition_safe;
-    j["reasons"] = c.reasons;
-    j["steps"] = steps_json(c.steps);
-    changes.push_back(std::move(j));
-  }
-  doc["changes"] = std::move(changes);
-  json problems = json::array();
-  for (const auto& problem : p.problems) {
-    json j;
-    j["rule"] = problem.id ? json(std::string(info(*problem.id).name)) : json(nullptr);
-    j["message"] = problem.message;
-    json ranges = json::array();
-    for (auto k : problem.ranges) {
-      const auto& range = r.model.ranges[k];
-      ranges.push_back({{"owner", r.model.owners[range.owner].name},
-                        {"role", r.model.role_name(range)},
-                        {"cidr", range.cidr.to_string()},
-                        {"file", range.where.file},
-                        {"line", range.where.line},
-                        {"column", range.where.column}});
-    }
-    j["ranges"] = ranges;
-    json requests = json::array();
-    for (auto k : problem.requests) {
-      const auto& q = r.model.requests[k];
-      requests.push_back({{"owner", r.model.owners[q.owner].name},
-                          {"role", to_string(q.role)},
-                          {"file", q.where.file},
-                          {"line", q.where.line},
-                          {"column", q.where.column}});
-    }
-    if (!requests.empty()) j["requests"] = requests;
-    problems.push_back(std::move(j));
-  }
-  doc["problems"] = std::move(problems);
-  out.write(dump_json(std::move(doc), 2));
+  json_writer w(out.buffer(), 2);
+  write_plan_record(w, r.model, r.plan, r.files);
   out.write("\n");
 }
 

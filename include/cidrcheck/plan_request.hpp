@@ -5,7 +5,6 @@
 // with the message to show. Value limits are in fleet/plan_limits.hpp, which
 // the fleet file's `plan:` section uses too.
 
-#include <cidrcheck/analysis.hpp>
 #include <cidrcheck/error.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/plan.hpp>
@@ -18,6 +17,8 @@
 #include <vector>
 
 namespace cidrcheck {
+
+struct judgement;  // how a run judges findings (analysis.hpp)
 
 /// A plan option that cannot be used; what() is the message to show. A
 /// cidrcheck::error and a std::invalid_argument.

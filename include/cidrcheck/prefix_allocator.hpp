@@ -4,6 +4,7 @@
 #include <cidrcheck/address_range.hpp>
 #include <cidrcheck/address_set.hpp>
 #include <cidrcheck/detail/family.hpp>
+#include <cidrcheck/error.hpp>
 #include <cidrcheck/prefix.hpp>
 
 #include <algorithm>
@@ -196,6 +197,15 @@ class prefix_allocator {
   family<std::uint32_t> v4_;
   family<uint128> v6_;
 
+  static void check_length(const char* call, ip_version v, int length) {
+    if (v == ip_version::none) throw basic_error<std::invalid_argument>(std::string(call) + ": no IP version given");
+    if (length < 0 || length > bit_width(v)) {
+      throw basic_error<std::invalid_argument>(std::string(call) + ": /" + std::to_string(length) +
+                                               " is no IPv" + std::to_string(static_cast<int>(v)) +
+                                               " prefix length (0 to " + std::to_string(bit_width(v)) + ")");
+    }
+  }
+
  public:
   /// Makes an allocator over `free` (for example pool - used). O(n log n) for n blocks.
   explicit prefix_allocator(const address_set& free) {
@@ -204,9 +214,11 @@ class prefix_allocator {
   }
 
   /// Takes a free /length of version v by best fit and returns it, or nullopt when
-  /// no free block can hold it (or length is outside [0, bit_width(v)]).
+  /// no free block can hold it. Throws basic_error<std::invalid_argument> when v
+  /// is none or length is outside [0, bit_width(v)]: no pool holds such a block,
+  /// and an answer of "nothing free" would hide the mistake.
   auto take(ip_version v, int length) -> std::optional<prefix> {
-    if (v == ip_version::none || length < 0 || length > bit_width(v)) return std::nullopt;
+    check_length("take", v, length);
     return family_of(v, [&](auto& f) -> std::optional<prefix> {
       auto start = f.take(length);
       if (!start) return std::nullopt;
@@ -229,9 +241,10 @@ class prefix_allocator {
   }
 
   /// Returns how many disjoint /length blocks of version v still fit in the free
-  /// space, saturating at 2^128 - 1. O(W).
+  /// space, saturating at 2^128 - 1. O(W). Throws as take() does for a length v
+  /// cannot have.
   auto count_fitting(ip_version v, int length) const -> uint128 {
-    if (v == ip_version::none || length < 0 || length > bit_width(v)) return 0;
+    check_length("count_fitting", v, length);
     return family_of(v, [&](const auto& f) { return f.count_fitting(length); });
   }
 

@@ -1,9 +1,14 @@
 #include <cidrcheck/analysis.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/plan_request.hpp>
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <string>
 #include <unistd.h>
 
@@ -132,28 +137,230 @@ TEST(AnalyseRun, ABaselineOfTheSameRunLeavesNothingNew) {
   EXPECT_EQ(one.shown.fingerprints[0], first.found.fingerprints.front());
 }
 
-TEST(AnalyseRun, StopsAtTheFirstStageWithErrors) {
+TEST(AnalyseRun, TheStatusSaysWhichStageStopped) {
   run_request bad_config;
   bad_config.inputs = {mesh};
   bad_config.configuration.file = root + "/tests/fixtures/config/bad.yaml";
   auto a = analyse_run(bad_config);
+  EXPECT_EQ(a.status, run_status::configuration_error);
   EXPECT_FALSE(a.ok());
+  EXPECT_TRUE(a.failed());
   EXPECT_FALSE(a.diagnostics.empty());
   EXPECT_TRUE(a.found.triaged.findings.empty());
 
+  // No fleet is no failure: a front end asks for one.
   run_request nothing;
   nothing.configuration.none = true;
   auto b = analyse_run(nothing);
+  EXPECT_EQ(b.status, run_status::no_inputs);
   EXPECT_FALSE(b.ok());
+  EXPECT_FALSE(b.failed());
   EXPECT_TRUE(b.inputs.empty());
 
   run_request bad_fleet;
   bad_fleet.configuration.none = true;
   bad_fleet.inputs = {root + "/tests/fixtures/fleets/bad-yaml.yaml"};
   auto c = analyse_run(bad_fleet);
-  EXPECT_FALSE(c.ok());
+  EXPECT_EQ(c.status, run_status::load_error);
+  EXPECT_TRUE(c.failed());
   EXPECT_TRUE(has_errors(c.diagnostics));
   EXPECT_TRUE(c.found.triaged.findings.empty());
+}
+
+// Sets an environment variable for one test.
+struct scoped_environment {
+  scoped_environment(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
+  ~scoped_environment() { ::unsetenv(name_); }
+  const char* name_;
+};
+
+// Issue 25: with CIDRCHECK_CONFIG set, `cidrcheck check` read the configuration
+// (4 findings, 1 suppressed, exit 1) and analyse_run() did not (6, 0, exit 0).
+TEST(AnalyseRun, CidrcheckConfigNamesTheConfigurationAsForTheCli) {
+  run_request named;
+  named.inputs = {mesh};
+  named.configuration.file = settings;
+  const auto expected = analyse_run(named);
+  ASSERT_TRUE(expected.ok());
+
+  scoped_environment env(config_environment_variable, settings);
+  run_request plain;
+  plain.inputs = {mesh};
+  const auto got = analyse_run(plain);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got.cfg.file, settings);
+  EXPECT_EQ(got.found.fingerprints, expected.found.fingerprints);
+  EXPECT_EQ(got.found.triaged.suppressed.size(), 1u);
+  EXPECT_EQ(got.shown.fingerprints, expected.shown.fingerprints);
+  EXPECT_TRUE(got.shown.fails);
+
+  // --no-config wins over it, and so does a program that opts out of the environment.
+  run_request none = plain;
+  none.configuration.none = true;
+  EXPECT_TRUE(analyse_run(none).found.triaged.suppressed.empty());
+  run_request own = plain;
+  own.configuration.environment = false;
+  own.configuration.start = fs::temp_directory_path().string();
+  EXPECT_TRUE(analyse_run(own).cfg.file.empty());
+  EXPECT_EQ(locate_run_config(plain.configuration).path, settings);
+}
+
+TEST(AnalyseRun, ACidrcheckConfigThatNamesNoRegularFileIsAConfigurationError) {
+  scoped_environment env(config_environment_variable, fs::temp_directory_path().string());
+  run_request r;
+  r.inputs = {mesh};
+  auto run = analyse_run(r);
+  EXPECT_EQ(run.status, run_status::configuration_error);
+  ASSERT_EQ(run.diagnostics.size(), 1u);
+  EXPECT_EQ(format_diagnostic(run.diagnostics[0]),
+            "cidrcheck: error: CIDRCHECK_CONFIG is '" + fs::temp_directory_path().string() +
+                "', which is no readable file\n");
+}
+
+// A scratch git working tree: a configuration's inputs may lie anywhere in it.
+struct scratch_repository : scratch {
+  scratch_repository() { fs::create_directories(path / ".git"); }
+  auto run(const std::string& config) const -> run_result {
+    write(".cidrcheck.yaml", config);
+    run_request r;
+    r.configuration.file = (path / ".cidrcheck.yaml").string();
+    return analyse_run(r);
+  }
+};
+
+auto owner_names(const fleet& f) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  for (const auto& o : f.owners) out.push_back(o.name);
+  return out;
+}
+
+// Issue 25: `.cidrcheck.yaml` `inputs:` lost the NAME of KIND=NAME:FILE, and the
+// cluster was named after its file.
+TEST(AnalyseRun, NamedSourcesKeepTheirNamesThroughTheConfiguration) {
+  scratch_repository repo;
+  fs::copy_file(root + "/tests/fixtures/import/kubectl/one-node.yaml", repo.path / "nodes.yaml");
+  auto run = repo.run("inputs: [kubectl=edge:nodes.yaml]\n");
+  ASSERT_TRUE(run.ok()) << (run.diagnostics.empty() ? "" : format_diagnostic(run.diagnostics[0]));
+  EXPECT_EQ(owner_names(run.loaded.value), std::vector<std::string>{"edge"});
+}
+
+// Issue 28 item 4: a configuration named /proc/self/environ, and a file not in
+// the expected format was quoted (~700 bytes of it) into every report.
+TEST(AnalyseRun, ConfigurationInputsStayInItsTreeAndOtherFormatsAreNotQuoted) {
+  scratch_repository repo;
+  auto out = repo.run("inputs: [/proc/self/environ]\n");
+  EXPECT_EQ(out.status, run_status::configuration_error);
+  ASSERT_EQ(out.diagnostics.size(), 1u);
+  EXPECT_EQ(out.diagnostics[0].code, "outside-configuration");
+
+  const std::string secret = "AWS_SECRET_ACCESS_KEY=hunter2hunter2";
+  repo.write("env.txt", secret + std::string(1, '\0') + "HOME=/root" + std::string(1, '\0') + std::string(800, 'x'));
+  repo.write("env.yaml", secret + " PATH=/usr/bin\n");
+  for (const auto* input : {"netbox-csv:env.txt", "env.yaml"}) {
+    auto run = repo.run(std::string("inputs: ['") + input + "']\n");
+    EXPECT_EQ(run.status, run_status::load_error) << input;
+    for (const auto& d : run.diagnostics) {
+      auto text = format_diagnostic(d);
+      EXPECT_EQ(text.find("hunter2"), std::string::npos) << input << ": " << text;
+      EXPECT_LT(text.size(), 400u) << input << ": " << text;
+    }
+  }
+}
+
+TEST(LoadRunFleet, AVersionReadsEachSourceAsItHasThem) {
+  const std::string nodes = [] {
+    std::ifstream in(root + "/tests/fixtures/import/kubectl/one-node.yaml");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  std::map<std::string, std::string> files{{"fleet.yaml", "clusters:\n  - {name: a, pods: 10.1.0.0/16}\n"},
+                                           {"nodes.yaml", nodes}};
+  version_reader v{"HEAD", [&](const std::string& path) {
+                     source_version out;
+                     if (path == "broken.yaml") out.error = "git cannot show it";
+                     if (auto k = files.find(path); k != files.end()) out.text = k->second;
+                     return out;
+                   }};
+  const catalog& cat = builtin_catalog();
+  const std::vector<std::string> sources{"fleet.yaml", "kubectl=edge:nodes.yaml", "new.yaml"};
+  auto read = load_run_fleet(sources, {}, cat, {}, false, &v);
+  ASSERT_TRUE(read.loaded.ok()) << format_diagnostic(read.loaded.diagnostics.at(0));
+  EXPECT_FALSE(read.absent);
+  EXPECT_EQ(owner_names(read.loaded.value), (std::vector<std::string>{"a", "edge"}));
+  EXPECT_EQ(read.loaded.files, (std::vector<std::string>{"HEAD:fleet.yaml", "HEAD:nodes.yaml"}));
+
+  const std::vector<std::string> only_new{"new.yaml"};
+  EXPECT_TRUE(load_run_fleet(only_new, {}, cat, {}, false, &v).absent);
+
+  const std::vector<std::string> broken{"fleet.yaml", "broken.yaml"};
+  auto failed = load_run_fleet(broken, {}, cat, {}, false, &v);
+  ASSERT_FALSE(failed.loaded.ok());
+  EXPECT_EQ(format_diagnostic(failed.loaded.diagnostics[0]), "HEAD:broken.yaml: error: git cannot show it\n");
+}
+
+auto changes_of(const plan_result& p, const fleet& f) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  for (const auto& c : p.changes) out.push_back(f.owners[c.owner].name + " " + c.from.to_string() + " -> " + c.to.to_string());
+  return out;
+}
+
+TEST(PlanRun, PlansAsTheStagesDoWithTheConfigurationApplied) {
+  plan_run_request request;
+  request.run.configuration.file = settings;  // its inputs: the mesh
+  request.yaml = true;
+  request.runbooks = true;
+  request.remaining = true;
+  auto run = plan_run(request);
+  ASSERT_TRUE(run.ok());
+  ASSERT_TRUE(run.plan);
+  const auto& p = *run.plan;
+  // The suppressed overlap needs no move, and the reserved transit block is avoided: the
+  // configuration's judgement, as the CLI's.
+  plan_run_request plain = request;
+  plain.run.configuration = {};
+  plain.run.configuration.none = true;
+  plain.run.inputs = {mesh};
+  auto unconfigured = plan_run(plain);
+  ASSERT_TRUE(unconfigured.ok());
+  EXPECT_NE(changes_of(p.result, run.loaded.value), changes_of(unconfigured.plan->result, unconfigured.loaded.value));
+  ASSERT_TRUE(p.yaml);
+  EXPECT_FALSE(p.yaml->overlay);  // one fleet file: patched
+  EXPECT_NE(p.yaml->text.find("10.96.0.0/12"), std::string::npos);
+  EXPECT_FALSE(p.runbooks.empty());
+  ASSERT_TRUE(p.remaining && p.after && p.seen);
+  for (const auto& x : p.remaining->triaged.findings) EXPECT_NE(x.level, severity::error) << x.message;
+
+  // The stage after loading gives the same plan for the same fleet.
+  auto again = plan_fleet(run.cfg, run.loaded, run.source, request);
+  EXPECT_EQ(changes_of(again.result, run.loaded.value), changes_of(p.result, run.loaded.value));
+}
+
+TEST(PlanRun, SeveralSourcesGetAnOverlayAndBadOptionsThrowBeforeReading) {
+  plan_run_request request;
+  request.run.configuration.none = true;
+  request.run.inputs = {mesh, root + "/tests/fixtures/import/kubectl/one-node.yaml"};
+  request.run.inputs[1] = "kubectl=edge:" + request.run.inputs[1];
+  request.yaml = true;
+  auto run = plan_run(request);
+  ASSERT_TRUE(run.ok());
+  ASSERT_TRUE(run.plan->yaml);
+  EXPECT_TRUE(run.plan->yaml->overlay);
+
+  plan_run_request bad = request;
+  bad.options.pools = {{"pods", "10.0.0.1/8"}};
+  bad.run.inputs = {"/nonexistent.yaml"};  // never read: the option is refused first
+  EXPECT_THROW(plan_run(bad), plan_option_error);
+}
+
+// Plan options own what they need: options made from a judgement that is gone still triage.
+TEST(PlanOptions, OutliveTheJudgementTheyWereMadeFrom) {
+  auto loaded = load_fleet(std::vector<std::string>{mesh}, builtin_catalog());
+  ASSERT_TRUE(loaded.ok());
+  config cfg = load_config(settings).value;
+  plan_options options = plan_options_for(loaded.value, plan_request{}, judgement_for(cfg, loaded.suppressions));
+  ASSERT_TRUE(options.triage);
+  EXPECT_EQ(options.triage->suppressions.size(), 1u);
+  EXPECT_EQ(options.triage->suppressions[0].id, rule::overlap);
+  EXPECT_FALSE(options.triage->overrides.empty());
 }
 
 }  // namespace

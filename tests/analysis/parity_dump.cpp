@@ -1,12 +1,13 @@
-// parity_dump [--config FILE | --no-config] SOURCE...: what the C++ API finds
+// parity_dump [--config FILE | --no-config] [SOURCE...]: what the C++ API finds
 // and plans for a fleet, as JSON, for tests/analysis/parity_test.py, which
-// compares it with the CLI's JSON report and the Python package. Uses only
-// the public analysis API (cidrcheck/analysis.hpp, cidrcheck/plan_request.hpp).
+// compares it with the CLI's JSON reports and the Python package. Uses only
+// the public API: analyse_run() and plan_run() (cidrcheck/analysis.hpp), and
+// the records of cidrcheck/records.hpp. Without --config or --no-config the
+// run finds its configuration as the CLI does (CIDRCHECK_CONFIG, .cidrcheck.yaml).
 
 #include <cidrcheck/analysis.hpp>
 #include <cidrcheck/fleet/fingerprint.hpp>
-#include <cidrcheck/fleet/plan.hpp>
-#include <cidrcheck/plan_request.hpp>
+#include <cidrcheck/records.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -14,8 +15,69 @@
 #include <string>
 #include <vector>
 
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// Builds an nlohmann document from a record.
+class json_sink final : public cidrcheck::record_sink {
+ public:
+  void begin_object() override { open(json::object()); }
+  void end_object() override { stack_.pop_back(); }
+  void begin_array() override { open(json::array()); }
+  void end_array() override { stack_.pop_back(); }
+  void key(std::string_view k) override { key_ = std::string(k); }
+  void value(std::string_view v) override { put(std::string(v)); }
+  void value(std::uint64_t v) override { put(v); }
+  void value(std::int64_t v) override { put(v); }
+  void value(bool v) override { put(v); }
+  void null() override { put(nullptr); }
+  using record_sink::value;
+  auto result() -> json& { return result_; }
+
+ private:
+  void put(json v) {
+    if (stack_.empty()) {
+      result_ = std::move(v);
+      return;
+    }
+    auto& top = *stack_.back();
+    if (top.is_object()) {
+      top[key_] = std::move(v);
+    } else {
+      top.push_back(std::move(v));
+    }
+  }
+  void open(json container) {
+    if (stack_.empty()) {
+      result_ = std::move(container);
+      stack_.push_back(&result_);
+      return;
+    }
+    auto& top = *stack_.back();
+    if (top.is_object()) {
+      top[key_] = std::move(container);
+      stack_.push_back(&top[key_]);
+    } else {
+      top.push_back(std::move(container));
+      stack_.push_back(&top.back());
+    }
+  }
+  std::vector<json*> stack_;
+  std::string key_;
+  json result_;
+};
+
+template <class Write>
+auto record(Write write) -> json {
+  json_sink sink;
+  write(sink);
+  return std::move(sink.result());
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  using nlohmann::json;
   cidrcheck::run_request request;
   for (int k = 1; k < argc; ++k) {
     std::string arg = argv[k];
@@ -38,34 +100,29 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto& f = run.loaded.value;
-  auto finding = [&](const cidrcheck::finding& x, const std::string& fp) {
-    return json{{"rule", std::string(cidrcheck::info(x.id).name)},
-                {"severity", std::string(cidrcheck::to_string(x.level))},
-                {"message", x.message},
-                {"fingerprint", fp}};
-  };
-  json findings = json::array(), suppressed = json::array();
-  for (std::size_t k = 0; k < run.found.triaged.findings.size(); ++k) {
-    findings.push_back(finding(run.found.triaged.findings[k], run.found.fingerprints[k]));
+  json owners = json::array(), findings = json::array(), suppressed = json::array();
+  for (const auto& o : f.owners) owners.push_back(o.name);
+  for (std::size_t k = 0; k < run.shown.findings.size(); ++k) {
+    findings.push_back(record([&](cidrcheck::record_sink& s) {
+      cidrcheck::write_finding_record(s, f, run.shown.findings[k], run.shown.fingerprints[k]);
+    }));
   }
   for (const auto& x : run.found.triaged.suppressed) {
-    suppressed.push_back(finding(x.value, cidrcheck::fingerprint(f, x.value)));
+    suppressed.push_back(record([&](cidrcheck::record_sink& s) {
+      cidrcheck::write_suppressed_record(s, f, x, run.judged.suppressions, cidrcheck::fingerprint(f, x.value));
+    }));
   }
+  out["owners"] = owners;
   out["findings"] = findings;
   out["suppressed"] = suppressed;
+  out["fails"] = run.shown.fails;
 
-  const auto options = cidrcheck::plan_options_for(f, cidrcheck::plan_request{}, run.judged);
-  const auto plan = cidrcheck::plan(f, run.judged.cat, options);
-  json changes = json::array();
-  for (const auto& c : plan.changes) {
-    changes.push_back({{"owner", f.owners[c.owner].name},
-                       {"from", c.from.is_valid() ? json(c.from.to_string()) : json(nullptr)},
-                       {"to", c.to.to_string()},
-                       {"cost", c.cost},
-                       {"origin", c.range ? json(std::string(cidrcheck::to_string(f.ranges[*c.range].origin)))
-                                          : json(nullptr)}});
-  }
-  out["plan"] = {{"complete", plan.complete()}, {"total_cost", plan.total_cost}, {"changes", changes}};
+  cidrcheck::plan_run_request planning;
+  planning.run = request;
+  const auto planned = cidrcheck::plan_run(planning);
+  out["plan"] = record([&](cidrcheck::record_sink& s) {
+    cidrcheck::write_plan_record(s, planned.loaded.value, planned.plan->result, planned.loaded.files);
+  });
   std::cout << out.dump() << "\n";
   return 0;
 }

@@ -23,7 +23,7 @@ auto printed(const config_load_result& r) -> std::vector<std::string> {
 
 TEST(ConfigLoader, ReadsTheDocumentedFormat) {
   auto r = parse(R"(version: 1
-inputs: [fleet.yaml, ../shared/fleet.d, /abs/fleet.yaml]
+inputs: [fleet.yaml, ../shared/fleet.d, kubectl=dc1:nodes.yaml, aws-vpcs:vpcs.json]
 fail-on: warning
 min-severity: warning
 rules:
@@ -40,7 +40,9 @@ suppressions:
 )");
   ASSERT_TRUE(r.ok()) << printed(r)[0];
   const auto& c = r.value;
-  EXPECT_EQ(c.inputs, (std::vector<std::string>{"conf/fleet.yaml", "shared/fleet.d", "/abs/fleet.yaml"}));
+  // A KIND=NAME:FILE source keeps its kind and its cluster's name; only the file is resolved.
+  EXPECT_EQ(c.inputs, (std::vector<std::string>{"conf/fleet.yaml", "shared/fleet.d", "kubectl=dc1:conf/nodes.yaml",
+                                                 "aws-vpcs:conf/vpcs.json"}));
   ASSERT_TRUE(c.fail_on);
   EXPECT_EQ(c.fail_on->level, severity::warning);
   EXPECT_EQ(c.min_severity, severity::warning);
@@ -166,6 +168,39 @@ TEST_F(FindConfig, WalksUpToTheRepositoryRoot) {
   EXPECT_EQ(find_config(root_ / "repo/a/b"), fs::path("../.cidrcheck.yml"));
   write(root_ / "repo/a/b/.cidrcheck.yaml");
   EXPECT_EQ(find_config(root_ / "repo/a/b"), fs::path(".cidrcheck.yaml"));
+}
+
+// Inputs of a configuration (which a pull request controls) stay in its tree:
+// the repository that holds it. Each way out is an error at the input.
+TEST_F(FindConfig, InputsStayInTheConfigurationsTree) {
+  const auto repo = root_ / "repo";
+  std::ofstream(root_ / "secret.yaml") << "token: hunter2\n";
+  std::ofstream(repo / "a/fleet.yaml") << "clusters: []\n";
+  fs::create_symlink(root_ / "secret.yaml", repo / "a/link.yaml");
+  fs::create_directories(repo / "a/dir");
+  fs::create_symlink(root_ / "secret.yaml", repo / "a/dir/x.yaml");
+  auto config = repo / "a/b/.cidrcheck.yaml";
+  std::ofstream(config) << "inputs:\n"
+                           "  - ../fleet.yaml\n"                 // inside: read
+                           "  - /proc/self/environ\n"            // absolute, out
+                           "  - ../../../secret.yaml\n"          // up and out
+                           "  - kubectl=x:../link.yaml\n"        // a link out, as an import
+                           "  - ../dir\n"                        // a directory with a link out
+                           "  - " + (repo / "a/fleet.yaml").string() + "\n";  // absolute, inside
+  auto r = load_config(config.string());
+  std::vector<std::string> codes, lines;
+  for (const auto& d : r.diagnostics) {
+    codes.push_back(d.code);
+    lines.push_back(std::to_string(d.where.line) + ":" + std::to_string(d.where.column));
+  }
+  EXPECT_EQ(codes, std::vector<std::string>(4, "outside-configuration"));
+  EXPECT_EQ(lines, (std::vector<std::string>{"3:5", "4:5", "5:5", "6:5"}));
+  EXPECT_EQ(r.value.inputs.size(), 2u);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_NE(r.diagnostics[0].message.find("input '/proc/self/environ' is outside " + fs::canonical(repo).string()),
+            std::string::npos)
+      << r.diagnostics[0].message;
+  EXPECT_NE(r.diagnostics[3].message.find("its file x.yaml leads to"), std::string::npos) << r.diagnostics[3].message;
 }
 
 TEST_F(FindConfig, StopsAtTheRepositoryRoot) {

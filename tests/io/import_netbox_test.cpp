@@ -242,8 +242,8 @@ TEST(ImportNetboxCsv, AnotherExportNamesItsColumns) {
   EXPECT_EQ(r.diagnostics[0].where, (source_location{fixtures + "netbox/ip-addresses.csv", 1, 1}));
   EXPECT_EQ(r.diagnostics[0].message,
             "netbox-csv: expected the CSV export of NetBox's prefix list (Prefixes, Export, All data (CSV)), whose "
-            "header names a Prefix column; this header has: ID, IP Address, VRF, Status, Role, Tenant, Assigned, DNS "
-            "Name, Description (column names are compared in English)");
+            "header names a Prefix column; this header has: \"ID\", \"IP Address\", \"VRF\", \"Status\", \"Role\", "
+            "\"Tenant\", \"Assigned\", \"DNS Name\", \"Description\" (column names are compared in English)");
 }
 
 TEST(ImportNetboxCsv, ImportFormatHeadersAndLineEndsRead) {

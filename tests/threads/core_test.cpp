@@ -74,7 +74,7 @@ auto set_answers(const set_sample& s) -> answers {
   out.push_back("contains range: " + bits(s.windows, [&](const address_range& r) { return set.contains(r); }));
   out.push_back("overlaps range: " + bits(s.windows, [&](const address_range& r) { return set.overlaps(r); }));
   out.push_back("overlaps set: " + std::to_string(set.overlaps(s.other)));
-  out.push_back("size: " + detail::to_decimal(set.size()) + " in " + std::to_string(set.range_count()) + " ranges");
+  out.push_back("size: " + to_decimal(set.size()) + " in " + std::to_string(set.range_count()) + " ranges");
   out.push_back("ranges: " + joined(set.ranges(), text));
   out.push_back("prefixes: " + joined(set.prefixes(), text));
   out.push_back("union: " + joined((set | s.other).ranges(), text));
@@ -143,8 +143,8 @@ TEST(SharedAddressMap, EveryReaderGetsTheSingleThreadedAnswers) {
 auto allocator_answers(const prefix_allocator& a) -> answers {
   answers out;
   std::string v4, v6;
-  for (int length = 0; length <= 32; ++length) v4 += detail::to_decimal(a.count_fitting(ip_version::v4, length)) + " ";
-  for (int length = 0; length <= 128; ++length) v6 += detail::to_decimal(a.count_fitting(ip_version::v6, length)) + " ";
+  for (int length = 0; length <= 32; ++length) v4 += to_decimal(a.count_fitting(ip_version::v4, length)) + " ";
+  for (int length = 0; length <= 128; ++length) v6 += to_decimal(a.count_fitting(ip_version::v6, length)) + " ";
   out.push_back("count_fitting v4: " + v4);
   out.push_back("count_fitting v6: " + v6);
   out.push_back("largest: " + a.largest(ip_version::v4)->to_string() + " " + a.largest(ip_version::v6)->to_string());

@@ -138,13 +138,13 @@ auto fleet_answers(const fleet& f, const catalog& c) -> answers {
   const int lengths[] = {16, 20, 24};
   for (const auto& space : pool_usage(f, pools)) {
     auto s = summarize_pool(space, lengths);
-    out.push_back("pool " + text(s.pool) + ": " + detail::to_decimal(s.used) + " used, " + detail::to_decimal(s.free) +
+    out.push_back("pool " + text(s.pool) + ": " + to_decimal(s.used) + " used, " + to_decimal(s.free) +
                   " free, largest " + (s.largest_free ? text(*s.largest_free) : "none") + ", fits " +
-                  joined(s.fits, [](uint128 n) { return detail::to_decimal(n); }));
+                  joined(s.fits, [](uint128 n) { return to_decimal(n); }));
   }
   for (auto by : {usage_group::role, usage_group::owner}) {
     for (const auto& u : usage(f, pools, by)) {
-      out.push_back("usage " + text(u.pool) + " " + u.group + ": " + detail::to_decimal(u.addresses));
+      out.push_back("usage " + text(u.pool) + " " + u.group + ": " + to_decimal(u.addresses));
     }
   }
   for (std::uint32_t k = 0; k < f.owners.size(); ++k) {

@@ -49,10 +49,25 @@ TEST(PrefixAllocator, WorksAtTheEdgesOfBothSpaces) {
   EXPECT_EQ(a.take(ip_version::v6, 128), P("::/128"));
   EXPECT_EQ(a.take(ip_version::v6, 1), P("8000::/1"));
   EXPECT_EQ(a.count_fitting(ip_version::v6, 1), 0u);
-  EXPECT_EQ(a.take(ip_version::v6, 129), std::nullopt);
-  EXPECT_EQ(a.take(ip_version::v4, -1), std::nullopt);
   a.reserve(P("ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe/127"));
   EXPECT_EQ(a.free_space(), address_set{P("::/1")} - address_set{P("::/128")});
+}
+
+// A length no block of the version can have is a mistake, not an exhausted pool:
+// it throws, where nullopt or 0 would read as "nothing free".
+TEST(PrefixAllocator, ALengthTheVersionCannotHaveThrows) {
+  prefix_allocator a(address_set{P("0.0.0.0/0"), P("::/0")});
+  EXPECT_THROW(a.take(ip_version::v6, 129), std::invalid_argument);
+  EXPECT_THROW(a.take(ip_version::v4, -1), cidrcheck::error);
+  EXPECT_THROW(a.take(ip_version::none, 8), std::invalid_argument);
+  EXPECT_THROW(a.count_fitting(ip_version::v4, 33), std::invalid_argument);
+  try {
+    a.take(ip_version::v4, 33);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "take: /33 is no IPv4 prefix length (0 to 32)");
+  }
+  EXPECT_EQ(a.take(ip_version::v4, 32), P("0.0.0.0/32"));  // the free space is untouched by the refusals
 }
 
 // The model: a bitset over a /24; the canonical blocks are the aligned blocks

@@ -70,6 +70,22 @@ TEST(Text, NamesAreRefusedWithControlCharactersBlanksOrNothing) {
   EXPECT_EQ(name_problem(std::string(160'000, 'n')), "a name is at most 1024 bytes long, not 160000");
 }
 
+// A file of another format is quoted only as far as is safe: bounded, and nothing of
+// what could be a secret (issue 28 item 4: /proc/self/environ in every report).
+TEST(Excerpt, QuotesAtMostFortyBytesAndNothingThatLooksLikeASecret) {
+  EXPECT_EQ(excerpt("Prefix"), "\"Prefix\"");
+  EXPECT_EQ(excerpt("10.0.0.0/8"), "\"10.0.0.0/8\"");
+  EXPECT_EQ(excerpt("fd00::/8"), "\"fd00::/8\"");
+  EXPECT_EQ(excerpt(std::string(50, 'a')), "\"" + std::string(40, 'a') + "...\"");
+  EXPECT_EQ(excerpt(std::string(39, 'a') + "\xc3\xa9x"), "\"" + std::string(39, 'a') + "...\"");  // cut at a character
+  EXPECT_EQ(excerpt("HOME=/root"), "a text of 10 bytes");
+  EXPECT_EQ(excerpt("https://user:hunter2@host"), "a text of 25 bytes");
+  EXPECT_EQ(excerpt("admin:hunter2"), "a text of 13 bytes");
+  EXPECT_EQ(excerpt(std::string("a\0b", 3)), "a text of 3 bytes");
+  EXPECT_EQ(excerpt("x"), "\"x\"");
+  EXPECT_EQ(excerpt("="), "a text of 1 byte");
+}
+
 // Issue 28, item 12: noncharacters cannot be written into XML (U+FFFE, U+FFFF) and mean nothing anywhere.
 TEST(Text, NamesAreRefusedWithNoncharacters) {
   EXPECT_EQ(name_problem("a\xEF\xBF\xBE"), "a name cannot hold a Unicode noncharacter (U+FFFE at byte 2)");

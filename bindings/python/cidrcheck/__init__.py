@@ -14,9 +14,14 @@ Fleets (docs/fleet-format.md) load from files, text or dicts:
 
 >>> fleet = cidrcheck.Fleet.load("fleet.yaml")                  # doctest: +SKIP
 >>> report = fleet.check()                                      # doctest: +SKIP
->>> pandas.DataFrame(report.records())                          # doctest: +SKIP
+>>> pandas.DataFrame(report.rows())                             # doctest: +SKIP
 >>> plan = fleet.plan(pools={"pods": "100.64.0.0/10"})          # doctest: +SKIP
->>> pandas.DataFrame(plan.records())                            # doctest: +SKIP
+>>> pandas.DataFrame(plan.rows())                               # doctest: +SKIP
+
+A run as the CLI makes it (its configuration, inputs and policy):
+
+>>> report = cidrcheck.check()                                  # doctest: +SKIP
+>>> report.fails                                                # doctest: +SKIP
 
 See docs/python.md for the guide.
 """
@@ -36,7 +41,20 @@ from ._core import (
     rules,
     summarize_address_range,
 )
-from .fleet import Change, Config, ConfigLoadError, Finding, Fleet, FleetLoadError, Plan, Report, Step, Suppressed
+from .fleet import (
+    Change,
+    Config,
+    ConfigLoadError,
+    Finding,
+    Fleet,
+    FleetLoadError,
+    Plan,
+    Report,
+    Step,
+    Suppressed,
+    check,
+    plan,
+)
 
 __all__ = [
     "Address",
@@ -57,9 +75,11 @@ __all__ = [
     "Step",
     "Suppressed",
     "__version__",
+    "check",
     "collapse_addresses",
     "diagnostic_codes",
     "node_capacity",
+    "plan",
     "rules",
     "summarize_address_range",
 ]

@@ -7,16 +7,19 @@ Every result is plain data: lists of dicts with the same keys in every dict, so
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import html
 import json
 import os
 import re
+import shutil
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Optional, Union
 
 from . import _core
-from ._core import AddressRange, AddressSet, Prefix, PrefixAllocator
+from ._core import Address, AddressRange, AddressSet, Prefix, PrefixAllocator
 
 PrefixLike = Union[Prefix, str, Any]
 Record = dict[str, Any]
@@ -80,10 +83,12 @@ def _format_diagnostic(d: Record) -> str:
 class Finding:
     """One finding of the check: a rule broken by one range or a pair of ranges.
 
-    ``ranges`` holds one or two range records (owner, role, cidr, file, line, ...),
-    the one cheaper to move first; ``overlap`` the exact addresses two ranges
-    share; ``routed_at`` and ``via`` where an overlap meets and through which
-    connections; ``block`` the well-known block of a catalog rule."""
+    ``ranges`` holds one or two range records (owner, owner_kind, role, cidr,
+    origin, file, line, column, end_column), the one cheaper to move first;
+    ``overlap`` the exact addresses two ranges share; ``routed_at`` and ``via``
+    where an overlap meets and through which connections (described);
+    ``block`` the well-known block of a catalog rule. ``record()`` is the
+    finding as the CLI's JSON report writes it."""
 
     rule: str
     rule_id: str
@@ -103,11 +108,17 @@ class Finding:
     fingerprint: Optional[str] = None
     """The finding's identity without positions, as the CLI's JSON report and
     --baseline use it (SHA-256 hex)."""
+    _record: Record = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     __hash__ = None  # type: ignore[assignment]  # its ranges are dicts: data to read, not a key
 
     def record(self) -> Record:
-        """Returns the finding as one flat dict (the same keys for every finding), for tables."""
+        """Returns the finding's record: the object `cidrcheck check --format json`
+        writes for it, key for key (docs/schemas/check-report-1.schema.json)."""
+        return copy.deepcopy(self._record)
+
+    def row(self) -> Record:
+        """Returns the finding as one flat dict (the same keys for every finding), a table's row."""
         # The suppression rules' findings have no ranges: their columns are None.
         first = self.ranges[0] if self.ranges else {}
         other = self.ranges[1] if len(self.ranges) > 1 else {}
@@ -141,7 +152,8 @@ class Finding:
 @dataclasses.dataclass(frozen=True)
 class Suppressed:
     """A finding that a suppression hides, with the suppression's reason, its
-    expiry date ("YYYY-MM-DD" or None) and where it is written."""
+    expiry date ("YYYY-MM-DD" or None) and where it is written. ``record()`` is
+    the entry of the JSON report's ``suppressed`` list."""
 
     finding: Finding
     reason: str
@@ -149,21 +161,44 @@ class Suppressed:
     file: str
     line: int
     column: int
+    _record: Record = dataclasses.field(default_factory=dict, repr=False, compare=False)
+
+    def record(self) -> Record:
+        """Returns the record: the finding's, with its ``suppression``."""
+        return copy.deepcopy(self._record)
 
 
 class Report(Sequence[Finding]):
     """The findings of one check, in the CLI's order (by position, then rule),
     judged as `cidrcheck check` judges them: rule settings of the configuration,
-    and suppressions (the configuration's and the fleet file's).
+    suppressions (the configuration's and the fleet file's), its min-severity
+    and fail-on (or the ones given), and a baseline.
 
-    A sequence of Finding; ``records()`` gives one flat dict each for a table,
-    ``errors``/``warnings``/``notes`` count them, ``ok`` is True when there
-    is no error, and ``suppressed`` lists what suppressions hide."""
+    A sequence of the Findings a report shows; ``records()`` gives their
+    records (the JSON report's ``findings``), ``rows()`` one flat dict each for
+    a table, ``errors``/``warnings``/``notes`` count them, ``ok`` is True when
+    there is no error, ``fails`` says whether CI fails (a finding at or above
+    ``fail_on``, shown or not), and ``suppressed`` lists what suppressions hide."""
 
-    def __init__(self, findings: list[Finding], suppressed: Sequence[Suppressed] = ()):
-        self._findings = findings
-        self.suppressed: tuple[Suppressed, ...] = tuple(suppressed)
+    def __init__(self, data: Record):
+        connections = {c["index"]: c["description"] for c in data["connections"]}
+        self._findings = [_finding(d, connections) for d in data["findings"]]
+        self.suppressed: tuple[Suppressed, ...] = tuple(_suppressed(d, connections) for d in data["suppressed"])
         """The findings suppressions hide (not counted in errors, warnings or notes)."""
+        self.connections: list[Record] = data["connections"]
+        """The connections the findings go through, each once: the records ``via`` indexes."""
+        self.fails: bool = data["fails"]
+        """Whether CI fails: `cidrcheck check` exits 1 for the same findings and settings."""
+        self.fail_on: str = data["fail_on"]
+        """The severity at or above which a finding fails the run ("error", "warning", "note" or "never")."""
+        self.min_severity: str = data["min_severity"]
+        """The least severe finding shown ("error", "warning" or "note")."""
+        self.baselined: int = data["baselined"]
+        """Findings left out because the baseline has them."""
+        self.below_minimum: int = data["below_minimum"]
+        """Findings left out because they are less severe than min_severity."""
+        self.fleet: Optional[Fleet] = None
+        """The fleet cidrcheck.check() read (None for Fleet.check(): that fleet)."""
 
     def __len__(self) -> int:
         return len(self._findings)
@@ -191,16 +226,20 @@ class Report(Sequence[Finding]):
 
     @property
     def ok(self) -> bool:
-        """True when no finding is an error (what `cidrcheck check` exits 0 for)."""
+        """True when no finding shown is an error."""
         return self.errors == 0
 
     def records(self) -> list[Record]:
-        """Returns one flat dict per finding (see Finding.record)."""
+        """Returns each finding's record (Finding.record)."""
         return [f.record() for f in self._findings]
+
+    def rows(self) -> list[Record]:
+        """Returns one flat dict per finding (Finding.row), for a table."""
+        return [f.row() for f in self._findings]
 
     def _repr_html_(self) -> str:
         """Jupyter shows a Report as a table of its findings."""
-        return _html_table(repr(self), self.records(),
+        return _html_table(repr(self), self.rows(),
                            ("severity", "rule_id", "rule", "owner", "role", "cidr", "other_owner", "other_role",
                             "other_cidr", "message", "file", "line"))
 
@@ -210,19 +249,38 @@ class Report(Sequence[Finding]):
         return "Report(" + ", ".join(_plural(n, word) for n, word in counts) + hidden + ")"
 
 
-def _report(data: Record) -> Report:
-    suppressed = [
-        Suppressed(_finding(d["finding"]), d["reason"], d["expires"], d["file"], d["line"], d["column"])
-        for d in data["suppressed"]
-    ]
-    return Report([_finding(d) for d in data["findings"]], suppressed)
+def _finding(d: Record, connections: Mapping[int, str]) -> Finding:
+    """A Finding from its record; ``via`` indexes the report's connections."""
+    overlap = d["overlap"]
+    return Finding(
+        rule=d["rule"],
+        rule_id=d["rule_id"],
+        severity=d["severity"],
+        message=d["message"],
+        hint=d["hint"],
+        ranges=tuple(d["ranges"]),
+        overlap=AddressRange(overlap["first"], overlap["last"]) if overlap else None,
+        routed_at=d["routed_at"],
+        via=tuple(connections[k] for k in d["via"] or ()),
+        block=d["block"],
+        file=d["file"],
+        line=d["line"],
+        column=d["column"],
+        fingerprint=d["fingerprint"],
+        _record={k: v for k, v in d.items() if k != "suppression"},
+    )
+
+
+def _suppressed(d: Record, connections: Mapping[int, str]) -> Suppressed:
+    s = d["suppression"]
+    return Suppressed(_finding(d, connections), s["reason"], s["expires"], s["file"], s["line"], s["column"], d)
 
 
 class Config:
     """A .cidrcheck.yaml (docs/configuration.md): rule settings, extra reserved
-    ranges and suppressions, applied by Fleet.check(), plan() and the map as the
-    CLI applies them. Its ``inputs``, ``fail_on`` and ``min_severity`` concern CLI
-    runs only."""
+    ranges, suppressions, fail-on and min-severity, applied by Fleet.check(),
+    plan() and the map as the CLI applies them. Its ``inputs`` are what
+    cidrcheck.check() and cidrcheck.plan() read when given no source."""
 
     def __init__(self, model: _core.ConfigModel):
         """Wraps a loaded model; use the load() and find() constructors."""
@@ -240,13 +298,15 @@ class Config:
 
     @classmethod
     def find(cls, start: Union[str, os.PathLike] = ".") -> Optional[Config]:
-        """Returns the configuration that applies in directory start, found as
-        `cidrcheck check` finds it (.cidrcheck.yaml there or in a parent, up to
-        the repository root), or None."""
-        found = _core.find_config(os.fsencode(start))
-        if found is None:
-            return None
-        return cls.load(found if os.path.isabs(found) else os.path.join(start, found))
+        """Returns the configuration a run in directory start reads, found as
+        `cidrcheck check` finds it: the file CIDRCHECK_CONFIG names, else
+        .cidrcheck.yaml there or in a parent, up to the repository root; None
+        when there is none. A CIDRCHECK_CONFIG that names no file raises
+        ConfigLoadError."""
+        found, problems = _core.find_config(os.fsencode(start))
+        if problems:
+            raise ConfigLoadError(problems)
+        return None if found is None else cls.load(found)
 
     @property
     def file(self) -> str:
@@ -279,10 +339,14 @@ def _config_model(config: ConfigLike) -> Optional[_core.ConfigModel]:
 @dataclasses.dataclass(frozen=True)
 class Step:
     """One step of a live migration, with the facts it relies on: dicts of
-    ``fact`` and ``source`` (the documentation that says so)."""
+    ``id``, ``fact``, ``source`` (the documentation that says so) and ``status``."""
 
     text: str
     relies_on: tuple[Record, ...]
+
+
+def _steps(records: Sequence[Record]) -> tuple[Step, ...]:
+    return tuple(Step(s["step"], tuple(s["relies_on"])) for s in records)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -294,7 +358,11 @@ class Change:
     ``file``/``line``/``column`` point at the range (or the request);
     ``dns_old``/``dns_new`` are set when the cluster DNS address moves with the
     service range; ``transition_safe`` says the new range is free of every old
-    one, so both can be routed during the move."""
+    one, so both can be routed during the move. ``operation`` indexes
+    Plan.operations; ``steps`` are the steps that carry the change out: its
+    operation's (a replacement cluster moves every range in one runbook), or
+    its own for a change no operation makes. ``record()`` is the change as
+    `cidrcheck plan --format json` writes it."""
 
     owner: str
     owner_kind: str
@@ -309,11 +377,17 @@ class Change:
     transition_safe: bool
     reasons: tuple[str, ...]
     steps: tuple[Step, ...]
-    dns_old: Optional[Any] = None
-    dns_new: Optional[Any] = None
+    dns_old: Optional[Address] = None
+    dns_new: Optional[Address] = None
+    operation: Optional[int] = None
+    _record: Record = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     def record(self) -> Record:
-        """Returns the change as one flat dict (the same keys for every change), for tables."""
+        """Returns the change's record (docs/schemas/plan-report-1.schema.json)."""
+        return copy.deepcopy(self._record)
+
+    def row(self) -> Record:
+        """Returns the change as one flat dict (the same keys for every change), a table's row."""
         return {
             "owner": self.owner,
             "owner_kind": self.owner_kind,
@@ -342,47 +416,79 @@ class Plan:
     left and ``problems`` says what is left otherwise; ``optimal`` is True when
     the choice of ranges to move was proven cheapest; ``remaining`` is the
     Report of the fleet as planned; ``fleet`` is that fleet, to check, map or
-    ask capacity questions of; to_yaml() is the fleet file with the plan applied."""
+    ask capacity questions of; to_yaml() is the fleet file with the plan
+    applied, write_runbooks() the folders of `cidrcheck plan --emit`, and
+    record() the plan as `cidrcheck plan --format json` writes it."""
 
-    def __init__(self, data: Record):
-        self.operations: list[Record] = data["operations"]
-        """The operations, first: dicts of kind, changes_what, owners, cost, counted (what the cost
-        counted), changes (indexes into changes) and steps (each a dict of step and relies_on)."""
-        self.changes: list[Change] = [_change(c) for c in data["changes"]]
-        self.problems: list[Record] = data["problems"]
-        """What the plan cannot fix: dicts of rule (None when a pool had no room), message, ranges, requests."""
-        self.diagnostics: list[Record] = data["diagnostics"]
-        """Problems with the plan settings: a pin that matches nothing, an empty pool."""
-        self.complete: bool = data["complete"]
-        self.optimal: bool = data["optimal"]
-        self.total_cost: int = data["total_cost"]
-        self.owners_changed: int = data["owners_changed"]
-        self.remaining: Report = _report(data["remaining"])
-        self.fleet: Fleet = Fleet(data["fleet"])
-        self._yaml: Optional[str] = data["yaml"]
+    def __init__(self, model: _core.PlanModel):
+        self._model = model
+        self._record: Record = model.record()
+        summary = self._record["summary"]
+        self.operations: list[Record] = self._record["operations"]
+        """The operations, first: records of kind, changes_what, owners, cost, counted (what the cost
+        counted), changes (indexes into changes) and steps (each a dict of step, relies_on, needs, makes, files)."""
+        self.changes: list[Change] = [_change(c, self.operations) for c in self._record["changes"]]
+        self.problems: list[Record] = self._record["problems"]
+        """What the plan cannot fix: records of rule (None when a pool had no room), message, ranges, requests."""
+        self.diagnostics: list[Record] = model.diagnostics()
+        """Problems with the plan settings (a pin that matches nothing, an empty pool), as the
+        record's diagnostics with each code's ``meaning`` (cidrcheck.diagnostic_codes())."""
+        self.complete: bool = summary["complete"]
+        self.optimal: bool = summary["optimal"]
+        self.total_cost: int = summary["total_cost"]
+        self.owners_changed: int = summary["owners_changed"]
+        self.remaining: Report = Report(model.remaining())
+        self.fleet: Fleet = Fleet(model.fleet())
+        self.source: Optional[Fleet] = None
+        """The fleet cidrcheck.plan() read and planned (None for Fleet.plan(): that fleet)."""
 
     @property
     def ok(self) -> bool:
         """True when the plan leaves no errors (what `cidrcheck plan` exits 0 for)."""
         return self.complete
 
+    def record(self) -> Record:
+        """Returns the plan's record: the object `cidrcheck plan --format json`
+        prints, key for key (docs/schemas/plan-report-1.schema.json)."""
+        return copy.deepcopy(self._record)
+
     def records(self) -> list[Record]:
-        """Returns one flat dict per change (see Change.record)."""
+        """Returns each change's record (Change.record)."""
         return [c.record() for c in self.changes]
 
-    def to_yaml(self) -> str:
-        """Returns the fleet file with the plan applied, as `cidrcheck plan --format
-        yaml` writes it: moved CIDRs replaced where they are written, comments and
-        layout kept. Only for a fleet read from one file or one text; raises
-        ValueError otherwise."""
-        if self._yaml is None:
-            raise ValueError("to_yaml() needs a fleet read from one fleet file or one text; "
-                             "this one was read from " + (", ".join(self.fleet.files) or "several sources"))
-        return self._yaml
+    def rows(self) -> list[Record]:
+        """Returns one flat dict per change (Change.row), for a table."""
+        return [c.row() for c in self.changes]
+
+    def to_yaml(self, name: str = "<plan>") -> str:
+        """Returns the planned fleet as `cidrcheck plan --format yaml` writes it,
+        read back and checked: for a fleet read from one file or one text, that
+        file with the plan applied (moved CIDRs replaced where they are written,
+        comments and layout kept); for several sources or an import, an overlay
+        of the changes (`renumber:`) to read after them, called `name`. Raises
+        ValueError for a fleet made from several texts."""
+        text = self._model.yaml(name)
+        if text is None:
+            raise ValueError("to_yaml() needs a fleet read from files or from one text; this one was read from "
+                             + (", ".join(self.fleet.files) or "several texts"))
+        return text
+
+    def runbooks(self) -> list[tuple[str, str]]:
+        """Returns the files of the runbook folders `cidrcheck plan --emit` writes:
+        (path, text) pairs, paths relative to the folder."""
+        return self._model.runbooks()
+
+    def write_runbooks(self, directory: Union[str, os.PathLike], force: bool = False) -> None:
+        """Writes the runbook folders to directory, as `cidrcheck plan --emit DIR`
+        does: a folder per operation with runbook.md and the files its steps
+        apply, written whole into a temporary folder beside directory, which then
+        takes its place. directory must be missing or empty, unless force
+        replaces what it holds."""
+        _write_folder(os.fspath(directory), self.runbooks(), force)
 
     def _repr_html_(self) -> str:
         """Jupyter shows a Plan as a table of its changes, then what it cannot fix."""
-        out = _html_table(repr(self), self.records(),
+        out = _html_table(repr(self), self.rows(),
                           ("owner", "role", "from", "to", "cost", "transition_safe", "steps", "reason"))
         if self.problems:
             out += _html_table("What the plan cannot fix", self.problems, ("rule", "message"))
@@ -394,13 +500,15 @@ class Plan:
                 f"total cost {self.total_cost}, {state})")
 
 
-def _change(d: Record) -> Change:
+def _change(d: Record, operations: Sequence[Record]) -> Change:
+    own = _steps(d["steps"])
+    operation = d["operation"]
     return Change(
         owner=d["owner"],
         owner_kind=d["owner_kind"],
         role=d["role"],
-        old=d["from"],
-        new=d["to"],
+        old=None if d["from"] is None else Prefix(d["from"]),
+        new=Prefix(d["to"]),
         cost=d["cost"],
         origin=d["origin"],
         file=d["file"],
@@ -408,10 +516,68 @@ def _change(d: Record) -> Change:
         column=d["column"],
         transition_safe=d["transition_safe"],
         reasons=tuple(d["reasons"]),
-        steps=tuple(Step(s["step"], tuple(s["relies_on"])) for s in d["steps"]),
-        dns_old=d["dns_from"],
-        dns_new=d["dns_to"],
+        # Reachable from every change: a change an operation makes is carried out by the operation's steps.
+        steps=_steps(operations[operation]["steps"]) if operation is not None else own,
+        dns_old=None if d["dns_from"] is None else Address(d["dns_from"]),
+        dns_new=None if d["dns_to"] is None else Address(d["dns_to"]),
+        operation=operation,
+        _record=d,
     )
+
+
+def _write_folder(directory: str, files: Sequence[tuple[str, str]], force: bool) -> None:
+    """Writes a folder whole: the files go into a temporary folder beside it, which then takes its place."""
+    directory = os.path.abspath(directory)
+    if os.path.lexists(directory) and not os.path.isdir(directory):
+        raise ValueError(f"{directory} exists and is no folder")
+    if os.path.isdir(directory) and os.listdir(directory) and not force:
+        raise ValueError(f"{directory} is not empty (force=True replaces what it holds)")
+    parent = os.path.dirname(directory)
+    os.makedirs(parent, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=".cidrcheck-", dir=parent)
+    try:
+        for path, text in files:
+            target = os.path.join(staging, path)
+            if os.path.commonpath([staging, os.path.abspath(target)]) != staging:
+                raise ValueError(f"a runbook file leaves its folder: {path!r}")
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w", encoding="utf-8") as out:
+                out.write(text)
+        old = None
+        if os.path.isdir(directory):
+            old = tempfile.mkdtemp(prefix=".cidrcheck-old-", dir=parent)
+            os.rmdir(old)
+            os.rename(directory, old)
+        os.rename(staging, directory)
+        staging = None
+        if old is not None:
+            shutil.rmtree(old)
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _plan_arguments(pools, avoid, pin, cost, headroom, connect, routes, fix_latent, capacity_warning) -> dict[str, Any]:
+    """The options of a plan as the C++ library takes them: words and text, validated there."""
+    if isinstance(routes, str):
+        routes = routes.split(",")
+    if isinstance(pin, str):
+        pin = [pin]
+    if _is_one_prefix(avoid):
+        avoid = [avoid]
+    if any(isinstance(group, str) for group in connect):
+        raise TypeError("connect takes groups of owner names: [['a', 'b'], ...]")
+    return {
+        "pools": _role_pairs("pools", pools, _is_one_prefix),
+        "avoid": list(avoid),
+        "pins": list(pin),
+        "costs": [(role, _number_text("cost", v, int)) for role, v in _role_pairs("cost", cost, lambda v: True)],
+        "headroom": None if headroom is None else _number_text("headroom", headroom, (int, float)),
+        "connect": [list(group) for group in connect],
+        "routes": list(routes),
+        "fix_latent": fix_latent,
+        "capacity_warning": capacity_warning,
+    }
 
 
 def _role_pairs(name: str, value: Any, single) -> list[tuple[str, Any]]:
@@ -594,12 +760,23 @@ class Fleet:
 
     # --- the check ----------------------------------------------------------------
 
-    def check(self, capacity_warning: float = 0.8, config: ConfigLike = None) -> Report:
+    def check(
+        self,
+        capacity_warning: float = 0.8,
+        config: ConfigLike = None,
+        fail_on: Optional[str] = None,
+        min_severity: Optional[str] = None,
+        baseline: Sequence[str] = (),
+    ) -> Report:
         """Applies every rule (docs/rules.md) and returns the findings, as `cidrcheck check` does:
         the fleet file's suppressions apply, and with config (a Config or the path of a
-        .cidrcheck.yaml) its rule settings, reserved ranges and suppressions too.
-        capacity_warning is the share of node capacity in use that pod-capacity warns about."""
-        return _report(self._model.check(capacity_warning, _config_model(config)))
+        .cidrcheck.yaml) its rule settings, reserved ranges, suppressions, fail-on and
+        min-severity too. fail_on ("error", "warning", "note" or "never") and min_severity
+        ("error", "warning" or "note") win over the configuration's, as the flags do;
+        baseline holds fingerprints to leave out (an earlier report's). capacity_warning
+        is the share of node capacity in use that pod-capacity warns about."""
+        return Report(self._model.check(capacity_warning, _config_model(config), fail_on, min_severity,
+                                        list(baseline)))
 
     # --- planning ---------------------------------------------------------------
 
@@ -633,27 +810,9 @@ class Fleet:
         connect: groups of owner names to plan as if connected (what-if), carrying
           routes ("all", "pods,services" or a list of roles).
         fix_latent: also remove latent overlaps. config: as for check()."""
-        if isinstance(routes, str):
-            routes = routes.split(",")
-        if isinstance(pin, str):
-            pin = [pin]
-        if _is_one_prefix(avoid):
-            avoid = [avoid]
-        if any(isinstance(group, str) for group in connect):
-            raise TypeError("connect takes groups of owner names: [['a', 'b'], ...]")
-        data = _core.plan(
-            self._model,
-            pools=_role_pairs("pools", pools, _is_one_prefix),
-            avoid=list(avoid),
-            pins=list(pin),
-            costs=[(role, _number_text("cost", v, int)) for role, v in _role_pairs("cost", cost, lambda v: True)],
-            headroom=None if headroom is None else _number_text("headroom", headroom, (int, float)),
-            connect=[list(group) for group in connect],
-            routes=list(routes),
-            fix_latent=fix_latent,
-            capacity_warning=capacity_warning,
-            config=_config_model(config),
-        )
+        data = _core.plan(self._model, **_plan_arguments(pools, avoid, pin, cost, headroom, connect, routes,
+                                                         fix_latent, capacity_warning),
+                          config=_config_model(config))
         return Plan(data)
 
     # --- capacity ---------------------------------------------------------------
@@ -663,8 +822,9 @@ class Fleet:
         return self._model.used_space()
 
     def default_pools(self) -> list[Prefix]:
-        """Returns the pools capacity questions use when given none: the private
-        blocks (RFC 1918, RFC 6598, fc00::/7) that hold part of some range."""
+        """Returns the pools capacity questions use when given none, the ones
+        `cidrcheck capacity` reports: the private blocks (RFC 1918, RFC 6598, and
+        fc00::/7 when the fleet declares an IPv6 range) that hold part of some range."""
         return self._model.default_pools()
 
     def _pools(self, pools: Optional[Union[PrefixLike, Sequence[PrefixLike]]]) -> list[Prefix]:
@@ -674,25 +834,30 @@ class Fleet:
             pools = [pools]
         return [Prefix(p) for p in pools]
 
-    def pool_usage(self, pools=None, fit: Union[int, Sequence[int]] = ()) -> list[Record]:
-        """Returns one record per pool: pool, version, num_addresses, used, free,
-        used_percent, largest_free, free_blocks (the prefixes the free space splits
-        into) and, for each length L in fit, "fits /L": how many /L blocks still fit."""
+    def pool_usage(self, pools=None, fit: Union[int, Sequence[int]] = (), free: bool = False) -> list[Record]:
+        """Returns one record per pool, as `cidrcheck capacity --format json` writes it:
+        pool, addresses, used, free, largest_free, free_blocks (how many prefixes the
+        free space splits into), fits ({"/16": how many /16 blocks still fit, for each
+        length of fit}) and with free=True free_list (those prefixes); and for tables
+        version and used_percent."""
         lengths = [fit] if isinstance(fit, int) else list(fit)
         out = []
-        for pool, used, free, largest, blocks, fits in self._model.pool_summaries(self._pools(pools), lengths):
+        summaries = self._model.pool_summaries(self._pools(pools), lengths)
+        usage = self._model.pool_usage([p for p, *_ in summaries]) if free else [None] * len(summaries)
+        for (pool, used, unused, largest, blocks, fits), space in zip(summaries, usage):
             record = {
                 "pool": str(pool),
-                "version": pool.version,
-                "num_addresses": pool.num_addresses,
+                "addresses": pool.num_addresses,
                 "used": used,
-                "free": free,
-                "used_percent": 100 * used / pool.num_addresses,
+                "free": unused,
                 "largest_free": str(largest) if largest is not None else None,
                 "free_blocks": blocks,
+                "fits": {f"/{length}": n for length, n in zip(lengths, fits)},
+                "version": pool.version,
+                "used_percent": 100 * used / pool.num_addresses,
             }
-            for length, n in zip(lengths, fits):
-                record[f"fits /{length}"] = n
+            if free:
+                record["free_list"] = [str(p) for p in space[2].prefixes()]
             out.append(record)
         return out
 
@@ -727,15 +892,15 @@ class Fleet:
         return self.allocator(pools).largest(version)
 
     def node_capacity(self) -> list[Record]:
-        """Returns one record per cluster, counted as the pod-capacity rule counts:
-        cluster, pods (its pod CIDRs), version, node_mask, node_blocks (how many
-        nodes the pod ranges can number), nodes (declared), used_percent, spare."""
+        """Returns one record per cluster with a pod range, as `cidrcheck capacity
+        --format json` writes it, counted as the pod-capacity rule counts: cluster,
+        pods (its pod CIDRs), node_mask, capacity (how many nodes the pod ranges can
+        number), nodes (declared); and for tables version, used_percent and spare."""
         out = []
         for r in self._model.node_capacity():
-            blocks, nodes = r["node_blocks"], r["nodes"]
-            r["pods"] = ", ".join(r["pods"])
-            r["used_percent"] = 100 * nodes / blocks if nodes is not None and blocks else None
-            r["spare"] = blocks - nodes if nodes is not None else None
+            capacity, nodes = r["capacity"], r["nodes"]
+            r["used_percent"] = 100 * nodes / capacity if nodes is not None and capacity else None
+            r["spare"] = capacity - nodes if nodes is not None else None
             out.append(r)
         return out
 
@@ -787,28 +952,88 @@ def _map_options(fleet: Fleet, pools, options: dict[str, Any]) -> dict[str, Any]
     return merged
 
 
-def _finding(d: Record) -> Finding:
-    return Finding(
-        rule=d["rule"],
-        rule_id=d["rule_id"],
-        severity=d["severity"],
-        message=d["message"],
-        hint=d["hint"],
-        ranges=tuple(d["ranges"]),
-        overlap=d["overlap"],
-        routed_at=d["routed_at"],
-        via=tuple(d["via"]),
-        block=d["block"],
-        file=d["file"],
-        line=d["line"],
-        column=d["column"],
-        fingerprint=d.get("fingerprint"),
-    )
-
-
 def _add_path(d: Record, paths: list[str]) -> None:
     """Adds to a diagnostic of a fleet made from dicts the path of its line in the data."""
     if d["file"] and 0 < d["line"] <= len(paths):
         d["path"] = paths[d["line"] - 1] or "(the top level)"
     for note in d["notes"]:
         _add_path(note, paths)
+
+
+RunConfig = Union[Config, str, os.PathLike, bool, None]
+
+
+def _run_config(config: RunConfig) -> tuple[Optional[bytes], bool]:
+    """(the file, no configuration) as a run takes them: None finds one as the CLI does, False reads none."""
+    if config is None:
+        return None, False
+    if config is False:
+        return None, True
+    if config is True:
+        raise TypeError("config is a Config, a path, None (find it as the CLI does) or False (none)")
+    return os.fsencode(config.file if isinstance(config, Config) else config), False
+
+
+def _run_failed(status: str, diagnostics: list[Record]) -> Exception:
+    if status == "configuration-error":
+        return ConfigLoadError(diagnostics)
+    if status == "no-inputs":
+        return ValueError("no fleet sources: name them, or list them under 'inputs' in .cidrcheck.yaml")
+    return FleetLoadError(diagnostics)
+
+
+def check(
+    *sources: Union[str, os.PathLike],
+    config: RunConfig = None,
+    fail_on: Optional[str] = None,
+    min_severity: Optional[str] = None,
+    baseline: Sequence[str] = (),
+    capacity_warning: float = 0.8,
+    **limits: int,
+) -> Report:
+    """Runs `cidrcheck check` and returns its Report, the same findings the CLI
+    reports in the working directory: the configuration the CLI reads (the file
+    CIDRCHECK_CONFIG names, else the .cidrcheck.yaml found upward; config names
+    one, config=False none), its inputs when no source is named, its rule
+    settings, reserved ranges, suppressions, fail-on and min-severity (fail_on
+    and min_severity win over them, as the flags do), and a baseline's
+    fingerprints left out. ``report.fails`` says whether CI fails; ``report.fleet``
+    is the fleet read. Raises ConfigLoadError, FleetLoadError, or ValueError when
+    nothing names a fleet."""
+    config_file, no_config = _run_config(config)
+    status, diagnostics, _, model, data = _core.run_check(
+        [os.fsencode(p) for p in sources], config_file, no_config, _limits(limits), capacity_warning, fail_on,
+        min_severity, list(baseline))
+    if model is None:
+        raise _run_failed(status, diagnostics)
+    report = Report(data)
+    report.fleet = Fleet(model)
+    return report
+
+
+def plan(
+    *sources: Union[str, os.PathLike],
+    config: RunConfig = None,
+    pools: Any = None,
+    avoid: Union[PrefixLike, Sequence[PrefixLike]] = (),
+    pin: Union[str, Sequence[str]] = (),
+    cost: Optional[Mapping[str, int]] = None,
+    headroom: Optional[float] = None,
+    connect: Sequence[Sequence[str]] = (),
+    routes: Union[str, Sequence[str]] = "all",
+    fix_latent: bool = False,
+    capacity_warning: float = 0.8,
+    **limits: int,
+) -> Plan:
+    """Runs `cidrcheck plan` and returns its Plan: the configuration and inputs as
+    check() reads them, the options of Fleet.plan(). ``plan.source`` is the fleet
+    read. Raises as check() does, and ValueError for a bad option."""
+    config_file, no_config = _run_config(config)
+    status, diagnostics, model, data = _core.run_plan(
+        [os.fsencode(p) for p in sources], config_file, no_config, _limits(limits),
+        **_plan_arguments(pools, avoid, pin, cost, headroom, connect, routes, fix_latent, capacity_warning))
+    if model is None:
+        raise _run_failed(status, diagnostics)
+    result = Plan(data)
+    result.source = Fleet(model)
+    return result

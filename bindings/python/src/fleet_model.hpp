@@ -1,14 +1,11 @@
 #pragma once
 // The loaded fleet that cidrcheck.Fleet wraps, and what the register_*.cpp
-// files that work on it share: the configuration, the judged check, and the
-// conversions of the fleet's parts to plain Python data.
+// files that work on it share: the configuration, the runs (the library's
+// analyse_fleet(), plan_fleet(), analyse_run(), plan_run()) and the
+// conversions of their results to records (cidrcheck/records.hpp).
 
 #include <cidrcheck/analysis.hpp>
-#include <cidrcheck/fleet/catalog.hpp>
-#include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
-#include <cidrcheck/fleet/suppression.hpp>
-#include <cidrcheck/fleet/triage.hpp>
 #include <cidrcheck/io/config_loader.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
 
@@ -17,22 +14,19 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace cidrcheck::python {
 
 namespace py = pybind11;
 
-/// A fleet as read, with what was read and every diagnostic. Immutable once loaded.
+/// A fleet as read (load_run_fleet(), its text kept), with its sources and
+/// every diagnostic. Immutable once loaded, and shared with the worker threads
+/// of long calls.
 struct fleet_model {
-  std::shared_ptr<const fleet> value;
-  std::vector<std::string> files;
-  std::vector<diagnostic> diagnostics;
-  std::vector<suppression> suppressions;  ///< the fleet files' own
-  /// The text of a fleet read from exactly one fleet file or text, and its
-  /// name: what Plan.to_yaml() applies a plan to. nullopt otherwise.
-  std::optional<std::pair<std::string, std::string>> source;
+  std::shared_ptr<const run_fleet> read;
+
+  auto value() const -> const fleet& { return read->loaded.value; }
 };
 
 /// A .cidrcheck.yaml as read (cidrcheck.Config wraps it).
@@ -41,18 +35,34 @@ struct config_model {
   std::vector<diagnostic> diagnostics;
 };
 
-/// Returns how a run with this configuration (none: nullptr) judges fleet f:
-/// the library's judgement_for(), which the CLI uses too.
-auto judgement_of(const fleet_model& f, const config_model* cfg) -> judgement;
+/// Returns the configuration a call was given (none: nullptr), as the run reads it.
+auto config_of(const config_model* cfg) -> config;
 
-/// Returns a diagnostic as a dict: severity, code, message, file, line, column, notes.
+/// Returns the name Python gives a run's status: "done", "no-inputs",
+/// "configuration-error", "load-error", "absent".
+auto status_name(run_status s) -> std::string;
+
+/// Returns the request of a check or plan from Python's arguments: the share of
+/// node capacity pod-capacity warns about, fail_on and min_severity (words; a
+/// bad one raises ValueError), and the fingerprints of a baseline.
+auto request_from(double capacity_warning, const std::optional<std::string>& fail_on,
+                  const std::optional<std::string>& min_severity, const std::vector<std::string>& baseline)
+    -> run_request;
+
+/// Returns a configuration choice as Python gives it: a file, none, or as the
+/// CLI finds one (CIDRCHECK_CONFIG, then .cidrcheck.yaml from start upward).
+auto choice_from(const std::optional<std::string>& file, bool none, const std::string& start) -> config_choice;
+
+/// Returns a diagnostic as a dict: its record (severity, code, message, file,
+/// line, column) with `meaning` (the code's entry in the registry) and `notes`
+/// (always a list).
 auto diagnostic_dict(const diagnostic& d) -> py::dict;
-/// Returns range k of f as a record: owner, owner_kind, role, cidr, version, ... column.
-auto range_record(const fleet& f, std::uint32_t k) -> py::dict;
-/// Returns a finding as a dict, its ranges as range records.
-auto finding_dict(const fleet& f, const finding& x) -> py::dict;
-/// Returns an analysis as {"findings": [...], "suppressed": [{"finding", "reason", ...}]}, each
-/// reported finding with its fingerprint.
-auto analysis_dict(const fleet& f, const analysis& a, const std::vector<suppression>& suppressions) -> py::dict;
+
+/// Returns the findings of a run as Python data: the records of the findings
+/// a report shows and of the suppressed ones, the connections they go
+/// through, the policy (fail_on, min_severity), whether CI fails, and what was
+/// left out (baselined, below_minimum).
+auto report_dict(const fleet& f, const analysis& found, const selection& shown, const report_policy& policy,
+                 const std::vector<suppression>& suppressions) -> py::dict;
 
 }  // namespace cidrcheck::python

@@ -4,6 +4,7 @@
 #include "convert.hpp"
 #include "fleet_model.hpp"
 #include "interruptible.hpp"
+#include "records.hpp"
 #include "register.hpp"
 
 #include <cidrcheck/fleet/capacity.hpp>
@@ -13,7 +14,6 @@
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/import.hpp>
-#include <cidrcheck/io/read_file.hpp>
 
 #include <pybind11/stl.h>
 
@@ -54,29 +54,8 @@ auto owner_record(const fleet& f, const catalog& c, std::uint32_t k) -> py::dict
   return out;
 }
 
-// translated: the global ranges of connection k, {owner, cidr} each (fleet_range::translation).
-auto connection_record(const fleet& f, std::uint32_t k, py::list translated) -> py::dict {
-  const auto& c = f.connections[k];
-  py::dict out;
-  out["name"] = to_str(c.name);
-  out["description"] = to_str(f.describe_connection(k));
-  py::list members;
-  for (auto m : c.members) members.append(to_str(f.owners[m].name));
-  out["members"] = members;
-  out["via"] = to_str(c.via);
-  py::list routes;
-  for (auto role : {range_role::network, range_role::pods, range_role::services}) {
-    if (c.routes.has(role)) routes.append(std::string(to_string(role)));
-  }
-  out["routes"] = routes;
-  out["translates"] = c.translates();
-  out["translated"] = std::move(translated);
-  out["file"] = to_str(c.where.file);
-  out["line"] = c.where.line;
-  out["column"] = c.where.column;
-  return out;
-}
-
+// The connections as the check reports them (records.hpp), with what a translated one translates:
+// translates, and translated, the members' global ranges ({owner, cidr} each; fleet_range::translation).
 auto connection_records(const fleet& f) -> py::list {
   std::vector<py::list> translated(f.connections.size());
   for (const auto& r : f.ranges) {
@@ -87,7 +66,12 @@ auto connection_records(const fleet& f) -> py::list {
     translated[r.translation].append(d);
   }
   py::list out;
-  for (std::uint32_t k = 0; k < f.connections.size(); ++k) out.append(connection_record(f, k, std::move(translated[k])));
+  for (std::uint32_t k = 0; k < f.connections.size(); ++k) {
+    auto d = python_record([&](record_sink& s) { write_connection_record(s, f, k); }).cast<py::dict>();
+    d["translates"] = f.connections[k].translates();
+    d["translated"] = std::move(translated[k]);
+    out.append(d);
+  }
   return out;
 }
 
@@ -108,35 +92,42 @@ auto route_record(const fleet& f, const fleet_route& x) -> py::dict {
   return out;
 }
 
-// Reads the sources (fleet files or KIND:FILE imports) and texts as one fleet.
-// A fleet of one fleet file or one text keeps that text (Plan.to_yaml()).
+// Reads the sources (fleet files or KIND:FILE imports) and texts as one fleet, as a run reads them;
+// the text of a fleet of one fleet file or one text is kept (Plan.to_yaml()).
 auto load(const std::vector<std::string>& sources, const std::vector<std::pair<std::string, std::string>>& texts,
           const input_limits& limits) -> fleet_model {
-  fleet_model out;
-  fleet_load_result loaded;
-  {
-    py::gil_scoped_release unlocked;
-    fleet_loader loader(builtin_catalog(), limits);
-    if (sources.size() == 1 && texts.empty() && !parse_source_spec(sources[0]).kind) {
-      // Read it here to keep the text; a file that cannot be read is left to the loader to report.
-      auto file = read_file(sources[0], limits.max_file_bytes, "max-file-bytes");
-      if (file.error.empty()) out.source.emplace(std::move(file.text), display_name(sources[0]));
-    } else if (sources.empty() && texts.size() == 1) {
-      out.source.emplace(texts[0].first, texts[0].second);
-    }
-    if (out.source) {
-      loader.add_text(out.source->first, out.source->second);
-    } else {
-      for (const auto& spec : sources) loader.add_source(spec);
-      for (const auto& [text, name] : texts) loader.add_text(text, name);
-    }
-    loaded = loader.finish();
-  }
-  out.value = std::make_shared<const fleet>(std::move(loaded.value));
-  out.files = std::move(loaded.files);
-  out.diagnostics = std::move(loaded.diagnostics);
-  out.suppressions = std::move(loaded.suppressions);
-  return out;
+  std::vector<source_text> named;
+  for (const auto& [text, name] : texts) named.push_back({text, name});
+  py::gil_scoped_release unlocked;
+  return {std::make_shared<const run_fleet>(load_run_fleet(sources, named, builtin_catalog(), limits, true))};
+}
+
+// Checks a loaded fleet as analyse_run() checks what it reads (analyse_fleet()).
+auto check_fleet(const fleet_model& f, const run_request& request, const config_model* cfg) -> py::dict {
+  // Shared with the worker, which may outlive this call when Ctrl-C interrupts it.
+  auto c = std::make_shared<const config>(config_of(cfg));
+  auto r = std::make_shared<const run_request>(request);
+  auto verdict = interruptible([read = f.read, c, r] { return analyse_fleet(*c, read->loaded, *r); });
+  return report_dict(f.value(), verdict.found, verdict.shown, verdict.policy, verdict.judged.suppressions);
+}
+
+// The whole run of `cidrcheck check`: (status, diagnostics, the configuration's file, the fleet or None, the report or None).
+auto run_check(const std::vector<std::string>& sources, const config_choice& choice, run_request request,
+               const input_limits& limits) -> py::tuple {
+  request.inputs = sources;
+  request.configuration = choice;
+  request.limits = limits;
+  auto shared = std::make_shared<const run_request>(std::move(request));
+  auto run = interruptible([shared] { return analyse_run(*shared); });
+  py::list diagnostics;
+  for (const auto& d : run.diagnostics) diagnostics.append(diagnostic_dict(d));
+  if (!run.ok()) return py::make_tuple(status_name(run.status), diagnostics, to_str(run.cfg.file), py::none(), py::none());
+  auto report = report_dict(run.loaded.value, run.found, run.shown, run.policy, run.judged.suppressions);
+  auto read = std::make_shared<run_fleet>();
+  read->loaded = std::move(run.loaded);
+  read->source = std::move(run.source);
+  return py::make_tuple(status_name(run.status), diagnostics, to_str(run.cfg.file),
+                        py::cast(fleet_model{std::move(read)}), report);
 }
 
 auto to_prefixes(const std::vector<prefix_like>& pools) -> std::vector<prefix> {
@@ -156,67 +147,73 @@ void register_model(py::module_& m) {
       .def_readwrite("max_errors", &input_limits::max_errors);
 
   py::class_<fleet_model>(m, "FleetModel", "A fleet as read by the C++ loader; use cidrcheck.Fleet.")
-      .def_property_readonly("ok", [](const fleet_model& f) { return !has_errors(f.diagnostics); },
+      .def_property_readonly("ok", [](const fleet_model& f) { return f.read->loaded.ok(); },
                              "True when the fleet was read without errors.")
       .def_property_readonly("files",
                              [](const fleet_model& f) {
                                py::list out;
-                               for (const auto& name : f.files) out.append(to_str(name));
+                               for (const auto& name : f.read->loaded.files) out.append(to_str(name));
                                return out;
                              })
       .def("diagnostics",
            [](const fleet_model& f) {
              py::list out;
-             for (const auto& d : f.diagnostics) out.append(diagnostic_dict(d));
+             for (const auto& d : f.read->loaded.diagnostics) out.append(diagnostic_dict(d));
              return out;
            })
       .def("owners",
            [](const fleet_model& f) {
              py::list out;
-             for (std::uint32_t k = 0; k < f.value->owners.size(); ++k) out.append(owner_record(*f.value, builtin_catalog(), k));
+             for (std::uint32_t k = 0; k < f.value().owners.size(); ++k) out.append(owner_record(f.value(), builtin_catalog(), k));
              return out;
            })
       .def("ranges",
            [](const fleet_model& f) {
              py::list out;
-             for (std::uint32_t k = 0; k < f.value->ranges.size(); ++k) out.append(range_record(*f.value, k));
+             for (std::uint32_t k = 0; k < f.value().ranges.size(); ++k) {
+               auto d = python_record([&](record_sink& s) { write_range_record(s, f.value(), k); }).cast<py::dict>();
+               const auto& cidr = f.value().ranges[k].cidr;
+               d["version"] = version_number(cidr.version());
+               d["prefixlen"] = cidr.length();
+               d["num_addresses"] = count(address_range(cidr));
+               out.append(d);
+             }
              return out;
            })
-      .def("connections", [](const fleet_model& f) { return connection_records(*f.value); })
+      .def("connections", [](const fleet_model& f) { return connection_records(f.value()); })
       .def("routes",
            [](const fleet_model& f) {
              py::list out;
-             for (const auto& x : f.value->routes) out.append(route_record(*f.value, x));
+             for (const auto& x : f.value().routes) out.append(route_record(f.value(), x));
              return out;
            })
       .def("counts",
            [](const fleet_model& f) {
-             return std::make_tuple(f.value->owners.size(), f.value->ranges.size(), f.value->connections.size());
+             return std::make_tuple(f.value().owners.size(), f.value().ranges.size(), f.value().connections.size());
            })
       .def("check",
-           [](const fleet_model& f, double capacity_warning, const config_model* cfg) {
-             // Shared with the worker, which may outlive this call when Ctrl-C interrupts it.
-             auto j = std::make_shared<const judgement>(judgement_of(f, cfg));
-             check_options options;
-             options.capacity_warning = capacity_warning;
-             auto found = interruptible([model = f.value, j, options] { return analyse(*model, *j, options); });
-             return analysis_dict(*f.value, found, j->suppressions);
+           [](const fleet_model& f, double capacity_warning, const config_model* cfg,
+              const std::optional<std::string>& fail_on, const std::optional<std::string>& min_severity,
+              const std::vector<std::string>& baseline) {
+             return check_fleet(f, request_from(capacity_warning, fail_on, min_severity, baseline), cfg);
            },
            py::arg("capacity_warning") = check_options{}.capacity_warning, py::arg("config") = nullptr,
-           "The findings as `cidrcheck check` reports them: {'findings': [...], 'suppressed': [...]}.")
-      .def("used_space", [](const fleet_model& f) { return used_space(*f.value); })
-      .def("default_pools", [](const fleet_model& f) { return default_pools(*f.value, builtin_catalog()); })
+           py::arg("fail_on") = py::none(), py::arg("min_severity") = py::none(),
+           py::arg("baseline") = std::vector<std::string>{},
+           "The findings as `cidrcheck check` reports them, judged as analyse_run() judges them.")
+      .def("used_space", [](const fleet_model& f) { return used_space(f.value()); })
+      .def("default_pools", [](const fleet_model& f) { return capacity_pools(f.value(), builtin_catalog()); })
       .def("pool_usage",
            [](const fleet_model& f, const std::vector<prefix_like>& pools) {
              py::list out;
-             for (auto& p : pool_usage(*f.value, to_prefixes(pools))) out.append(py::make_tuple(p.pool, p.used, p.free));
+             for (auto& p : pool_usage(f.value(), to_prefixes(pools))) out.append(py::make_tuple(p.pool, p.used, p.free));
              return out;
            },
            py::arg("pools"))
       .def("pool_summaries",
            [](const fleet_model& f, const std::vector<prefix_like>& pools, const std::vector<int>& lengths) {
              py::list out;
-             for (const auto& space : pool_usage(*f.value, to_prefixes(pools))) {
+             for (const auto& space : pool_usage(f.value(), to_prefixes(pools))) {
                auto summary = summarize_pool(space, lengths);
                py::list fits;
                for (auto n : summary.fits) fits.append(to_int(n));
@@ -231,7 +228,7 @@ void register_model(py::module_& m) {
            [](const fleet_model& f, const std::vector<prefix_like>& pools, const std::string& by) {
              if (by != "role" && by != "owner") throw py::value_error("by must be 'role' or 'owner', not '" + by + "'");
              py::list out;
-             for (const auto& u : usage(*f.value, to_prefixes(pools), by == "role" ? usage_group::role : usage_group::owner)) {
+             for (const auto& u : usage(f.value(), to_prefixes(pools), by == "role" ? usage_group::role : usage_group::owner)) {
                out.append(py::make_tuple(u.pool, to_str(u.group), to_int(u.addresses)));
              }
              return out;
@@ -240,19 +237,21 @@ void register_model(py::module_& m) {
       .def("node_capacity", [](const fleet_model& f) {
         py::list out;
         // The clusters `cidrcheck capacity` lists: those with a pod range.
-        for (const auto& c : node_capacities(*f.value, builtin_catalog())) {
-          const auto& o = f.value->owners[c.owner];
+        for (const auto& c : node_capacities(f.value(), builtin_catalog())) {
+          const auto& o = f.value().owners[c.owner];
           py::list pods;
           for (auto r : o.ranges) {
-            if (f.value->ranges[r].role == range_role::pods) pods.append(f.value->ranges[r].cidr.to_string());
+            // The pod ranges counted: those of the family counted, as `cidrcheck capacity` lists them.
+            const auto& range = f.value().ranges[r];
+            if (range.role == range_role::pods && range.cidr.version() == c.version) pods.append(range.cidr.to_string());
           }
           py::dict d;
           d["cluster"] = to_str(o.name);
           d["pods"] = pods;
-          d["version"] = c.version == ip_version::none ? py::object(py::none()) : py::int_(version_number(c.version));
           d["node_mask"] = c.version == ip_version::none ? py::object(py::none()) : py::int_(c.node_mask);
-          d["node_blocks"] = c.node_blocks;
+          d["capacity"] = c.node_blocks;
           d["nodes"] = c.nodes ? py::object(py::int_(*c.nodes)) : py::none();
+          d["version"] = c.version == ip_version::none ? py::object(py::none()) : py::int_(version_number(c.version));
           out.append(d);
         }
         return out;
@@ -284,113 +283,121 @@ void register_model(py::module_& m) {
       py::arg("path"), "Reads a .cidrcheck.yaml; never raises for bad input.");
   m.def(
       "find_config",
-      [](const std::string& start) -> std::optional<std::string> {
-        auto found = find_config(start);
-        if (!found) return std::nullopt;
-        return found->string();
+      [](const std::string& start) {
+        auto found = locate_run_config(choice_from(std::nullopt, false, start));
+        py::list problems;
+        if (found.problem) problems.append(diagnostic_dict(*found.problem));
+        return py::make_tuple(found.path ? py::object(to_str(*found.path)) : py::none(), problems);
       },
-      py::arg("start"), "Returns the .cidrcheck.yaml that applies in directory start, as `cidrcheck check` finds it.");
+      py::arg("start"),
+      "Returns (the configuration file a run in directory start reads, as `cidrcheck check` finds it: "
+      "CIDRCHECK_CONFIG, else the .cidrcheck.yaml upward, else None; the diagnostics of a CIDRCHECK_CONFIG that "
+      "names no file).");
+  m.def(
+      "run_check",
+      [](const std::vector<std::string>& sources, const std::optional<std::string>& config_file, bool no_config,
+         const input_limits& limits, double capacity_warning, const std::optional<std::string>& fail_on,
+         const std::optional<std::string>& min_severity, const std::vector<std::string>& baseline) {
+        return run_check(sources, choice_from(config_file, no_config, "."),
+                         request_from(capacity_warning, fail_on, min_severity, baseline), limits);
+      },
+      py::arg("sources"), py::arg("config_file"), py::arg("no_config"), py::arg("limits"), py::arg("capacity_warning"),
+      py::arg("fail_on"), py::arg("min_severity"), py::arg("baseline"),
+      "Runs `cidrcheck check` (analyse_run()): (status, diagnostics, configuration file, fleet, report).");
+}
+
+}  // namespace
+
+// The request of a check or plan from Python's arguments: the policy and how findings are found.
+auto request_from(double capacity_warning, const std::optional<std::string>& fail_on,
+                  const std::optional<std::string>& min_severity, const std::vector<std::string>& baseline)
+    -> run_request {
+  run_request r;
+  r.checking.capacity_warning = capacity_warning;
+  if (fail_on) {
+    auto t = fail_threshold::parse(*fail_on);
+    if (!t) throw py::value_error("fail_on must be 'error', 'warning', 'note' or 'never', not '" + *fail_on + "'");
+    r.fail_on = *t;
+  }
+  if (min_severity) {
+    auto s = parse_severity(*min_severity);
+    if (!s) throw py::value_error("min_severity must be 'error', 'warning' or 'note', not '" + *min_severity + "'");
+    r.min_severity = *s;
+  }
+  r.baseline.insert(baseline.begin(), baseline.end());
+  return r;
+}
+
+// A configuration choice as Python gives it: a file, none (False), or as the CLI finds one (None).
+auto choice_from(const std::optional<std::string>& file, bool none, const std::string& start) -> config_choice {
+  config_choice c;
+  c.file = file;
+  c.none = none;
+  c.start = start;
+  return c;
+}
+
+namespace {
+
+// Adds to a diagnostic's record what Python adds: `meaning` (the registry's) and `notes` (always a list).
+void add_meaning(py::dict d) {
+  const auto* code = find_diagnostic_code(d["code"].cast<std::string>());
+  d["meaning"] = code ? py::object(to_str(code->meaning)) : py::none();
+  if (!d.contains("notes")) d["notes"] = py::list();
+  for (auto n : d["notes"]) add_meaning(n.cast<py::dict>());
 }
 
 }  // namespace
 
 auto diagnostic_dict(const diagnostic& d) -> py::dict {
-  py::dict out;
-  out["severity"] = std::string(to_string(d.level));
-  out["code"] = d.code;
-  const auto* code = find_diagnostic_code(d.code);
-  out["meaning"] = code ? py::object(py::str(std::string(code->meaning))) : py::none();
-  out["message"] = to_str(d.message);
-  out["file"] = to_str(d.where.file);
-  out["line"] = d.where.line;
-  out["column"] = d.where.column;
-  py::list notes;
-  for (const auto& n : d.notes) notes.append(diagnostic_dict(n));
-  out["notes"] = notes;
+  auto out = python_record([&](record_sink& s) { write_diagnostic_record(s, d); }).cast<py::dict>();
+  add_meaning(out);
   return out;
 }
 
-auto range_record(const fleet& f, std::uint32_t k) -> py::dict {
-  const auto& r = f.ranges[k];
-  const auto& o = f.owners[r.owner];
-  py::dict out;
-  out["owner"] = to_str(o.name);
-  out["owner_kind"] = to_string(o.kind);
-  out["role"] = to_str(f.role_name(r));
-  out["cidr"] = r.cidr.to_string();
-  out["version"] = version_number(r.cidr.version());
-  out["prefixlen"] = r.cidr.length();
-  out["num_addresses"] = count(address_range(r.cidr));
-  out["origin"] = std::string(to_string(r.origin));
-  out["file"] = to_str(r.where.file);
-  out["line"] = r.where.line;
-  out["column"] = r.where.column;
-  return out;
+auto config_of(const config_model* cfg) -> config { return cfg ? cfg->value : config{}; }
+
+auto status_name(run_status s) -> std::string {
+  switch (s) {
+    case run_status::done: return "done";
+    case run_status::no_inputs: return "no-inputs";
+    case run_status::configuration_error: return "configuration-error";
+    case run_status::load_error: return "load-error";
+    case run_status::absent: return "absent";
+  }
+  return "done";
 }
 
-auto finding_dict(const fleet& f, const finding& x) -> py::dict {
-  py::dict out;
-  out["rule"] = std::string(info(x.id).name);
-  out["rule_id"] = std::string(info(x.id).id);
-  out["severity"] = std::string(to_string(x.level));
-  out["message"] = to_str(x.message);
-  out["hint"] = to_str(x.hint);
-  py::list ranges;
-  for (auto k : x.ranges) ranges.append(range_record(f, k));
-  out["ranges"] = ranges;
-  out["overlap"] = x.overlap ? py::cast(*x.overlap) : py::none();
-  out["routed_at"] = x.routed_at ? py::object(to_str(f.owners[*x.routed_at].name)) : py::none();
-  py::list via;
-  for (auto c : x.via) via.append(to_str(f.describe_connection(c)));
-  out["via"] = via;
-  if (x.block) {
-    py::dict block;
-    block["cidr"] = x.block->cidr.to_string();
-    block["name"] = to_str(x.block->name);
-    block["source"] = to_str(x.block->source);
-    out["block"] = block;
-  } else {
-    out["block"] = py::none();
+auto report_dict(const fleet& f, const analysis& found, const selection& shown, const report_policy& policy,
+                 const std::vector<suppression>& suppressions) -> py::dict {
+  py::list findings, suppressed, connections;
+  std::vector<std::uint32_t> used;
+  for (std::size_t k = 0; k < shown.findings.size(); ++k) {
+    const auto& x = shown.findings[k];
+    findings.append(python_record([&](record_sink& s) { write_finding_record(s, f, x, shown.fingerprints[k]); }));
+    used.insert(used.end(), x.via.begin(), x.via.end());
   }
-  // Where the finding points: its first range, or (the suppression rules) the suppression.
-  const auto& where = x.ranges.empty() ? x.where : f.ranges[x.ranges.front()].where;
-  out["file"] = to_str(where.file);
-  out["line"] = where.line;
-  out["column"] = where.column;
-  return out;
-}
-
-auto judgement_of(const fleet_model& f, const config_model* cfg) -> judgement {
-  return judgement_for(cfg ? cfg->value : config{}, f.suppressions);
-}
-
-auto analysis_dict(const fleet& f, const analysis& a, const std::vector<suppression>& suppressions) -> py::dict {
-  const auto& t = a.triaged;
-  py::list findings, suppressed;
-  for (std::size_t k = 0; k < t.findings.size(); ++k) {
-    auto d = finding_dict(f, t.findings[k]);
-    d["fingerprint"] = a.fingerprints[k];
-    findings.append(d);
+  for (const auto& x : found.triaged.suppressed) {
+    suppressed.append(python_record(
+        [&](record_sink& s) { write_suppressed_record(s, f, x, suppressions, fingerprint(f, x.value)); }));
+    used.insert(used.end(), x.value.via.begin(), x.value.via.end());
   }
-  for (const auto& x : t.suppressed) {
-    const auto& s = suppressions[x.suppression];
-    py::dict d;
-    auto finding = finding_dict(f, x.value);
-    finding["fingerprint"] = fingerprint(f, x.value);
-    d["finding"] = finding;
-    d["reason"] = to_str(s.reason);
-    d["expires"] = s.expires ? py::object(py::str(to_iso_date(*s.expires))) : py::none();
-    d["file"] = to_str(s.where.file);
-    d["line"] = s.where.line;
-    d["column"] = s.where.column;
-    suppressed.append(d);
-  }
+  // The connections the findings go through, each once, as the JSON report lists them.
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  for (auto c : used) connections.append(python_record([&](record_sink& s) { write_connection_record(s, f, c); }));
   py::dict out;
   out["findings"] = findings;
   out["suppressed"] = suppressed;
+  out["connections"] = connections;
+  out["fail_on"] = policy.fail_on.level ? py::object(py::str(std::string(to_string(*policy.fail_on.level))))
+                                        : py::object(py::str("never"));
+  out["min_severity"] = std::string(to_string(policy.min_severity));
+  out["fails"] = shown.fails;
+  out["baselined"] = shown.baselined;
+  out["below_minimum"] = shown.below_minimum;
   return out;
 }
-
 
 void register_fleet(py::module_& m) {
   register_model(m);

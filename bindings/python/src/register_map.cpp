@@ -40,10 +40,10 @@ auto options_from(const std::vector<prefix_like>& pools, double width, double ro
 
 // Lays out the map with the findings `cidrcheck map` draws: judged by the configuration and suppressions.
 auto layout(const fleet_model& f, const map_options& options, const config_model* cfg) -> fleet_map {
-  auto j = judgement_of(f, cfg);
+  const auto c = config_of(cfg);
   py::gil_scoped_release unlocked;
-  auto found = analyse(*f.value, j);
-  return layout_map(*f.value, found.triaged.findings, j.cat, options);
+  auto verdict = analyse_fleet(c, f.read->loaded, run_request{});
+  return layout_map(f.value(), verdict.found.triaged.findings, verdict.judged.cat, options);
 }
 
 // Every fill's colour and opacity, by name: one palette for the map and any other chart.

@@ -1,19 +1,19 @@
-// Planning for cidrcheck.Fleet.plan(): the options as `cidrcheck plan` takes
-// them, the result as plain data (the keys of `cidrcheck plan --format json`),
-// the planned fleet, and the fleet file with the plan applied.
+// Planning for cidrcheck.Fleet.plan() and cidrcheck.plan(): the options as
+// `cidrcheck plan` takes them, run by the library's plan_fleet() and
+// plan_run(); the plan as its record (the JSON of `cidrcheck plan --format
+// json`), what it leaves, the planned fleet, its YAML and its runbook files.
 
 #include "convert.hpp"
 #include "fleet_model.hpp"
 #include "interruptible.hpp"
+#include "records.hpp"
 #include "register.hpp"
 
-#include <cidrcheck/fleet/check.hpp>
-#include <cidrcheck/fleet/plan.hpp>
-#include <cidrcheck/io/plan_writer.hpp>
 #include <cidrcheck/plan_request.hpp>
 
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,9 +23,8 @@ namespace cidrcheck::python {
 
 namespace {
 
-// The options of Fleet.plan(), already split into simple values by fleet.py;
-// the library validates them (cidrcheck/plan_request.hpp), naming them as
-// Python does.
+// The options of a plan, already split into simple values by fleet.py; the
+// library validates them (cidrcheck/plan_request.hpp), naming them as Python does.
 struct plan_arguments {
   std::vector<std::pair<std::string, prefix_like>> pools;
   std::vector<prefix_like> avoid;
@@ -38,182 +37,108 @@ struct plan_arguments {
   double capacity_warning = check_options{}.capacity_warning;
 };
 
-auto request_from(const plan_arguments& a) -> plan_request {
-  plan_request r;
-  r.names = {"pools", "avoid", "pin", "cost", "connect", "routes"};
-  for (const auto& [role, pool] : a.pools) r.pools.emplace_back(role, pool.value.to_string());
-  for (const auto& p : a.avoid) r.avoid.push_back(p.value.to_string());
-  r.pins = a.pins;
-  r.costs = a.costs;
-  r.headroom = a.headroom;
-  r.connect = a.connect;
-  r.routes = a.routes;
-  r.fix_latent = a.fix_latent;
-  r.checking.capacity_warning = a.capacity_warning;
+auto request_from(const plan_arguments& a) -> plan_run_request {
+  plan_run_request r;
+  r.run.checking.capacity_warning = a.capacity_warning;
+  auto& o = r.options;
+  o.names = {"pools", "avoid", "pin", "cost", "connect", "routes"};
+  for (const auto& [role, pool] : a.pools) o.pools.emplace_back(role, pool.value.to_string());
+  for (const auto& p : a.avoid) o.avoid.push_back(p.value.to_string());
+  o.pins = a.pins;
+  o.costs = a.costs;
+  o.headroom = a.headroom;
+  o.connect = a.connect;
+  o.routes = a.routes;
+  o.fix_latent = a.fix_latent;
+  // What Plan shows: the findings left, and (for a fleet of one text) the planned fleet's file.
+  r.remaining = true;
   return r;
 }
 
-void where_dict(py::dict& d, const source_location& where) {
-  d["file"] = to_str(where.file);
-  d["line"] = where.line;
-  d["column"] = where.column;
-}
+// One plan as Python sees it: the fleet it was made for, the configuration,
+// and what plan_fleet() made. Immutable; shared with the worker of a long call.
+struct plan_model {
+  std::shared_ptr<const run_fleet> read;
+  std::shared_ptr<const config> cfg;
+  std::shared_ptr<const planned> plan;
+  input_limits limits;
 
-auto steps_list(const std::vector<migration_step>& list) -> py::list {
-  py::list steps;
-  for (const auto& s : list) {
-    py::list facts;
-    for (const auto& fact : s.facts) {
-      py::dict fd;
-      fd["id"] = to_str(fact.id);
-      fd["fact"] = to_str(fact.text);
-      fd["source"] = to_str(fact.source);
-      fd["status"] = to_str(fact.status);
-      facts.append(fd);
-    }
-    py::dict sd;
-    sd["step"] = to_str(s.text);
-    sd["relies_on"] = facts;
-    py::list needs, makes, files, commands;
-    for (const auto& x : s.commands) commands.append(to_str(x));
-    sd["commands"] = commands;
-    for (const auto& x : s.needs) needs.append(to_str(x));
-    for (const auto& x : s.makes) makes.append(to_str(x));
-    for (const auto& x : s.files) files.append(to_str(x));
-    sd["needs"] = needs;
-    sd["makes"] = makes;
-    sd["files"] = files;
-    steps.append(sd);
-  }
-  return steps;
-}
-
-auto change_dict(const fleet& f, const plan_change& c) -> py::dict {
-  py::dict d;
-  const auto& o = f.owners[c.owner];
-  d["owner"] = to_str(o.name);
-  d["owner_kind"] = to_string(o.kind);
-  d["role"] = to_str(c.range ? f.role_name(f.ranges[*c.range]) : std::string(to_string(c.role)));
-  d["from"] = c.from.is_valid() ? py::cast(c.from) : py::none();
-  d["to"] = py::cast(c.to);
-  d["cost"] = c.cost;
-  if (c.range) {
-    const auto& r = f.ranges[*c.range];
-    d["origin"] = std::string(to_string(r.origin));
-    where_dict(d, r.where);
-  } else if (c.request) {
-    d["origin"] = "new";
-    where_dict(d, f.requests[*c.request].where);
-  } else {
-    d["origin"] = "new";  // pod space an operation adds: placed at its cluster
-    where_dict(d, o.where);
-  }
-  d["operation"] = c.operation ? py::object(py::int_(*c.operation)) : py::none();
-  d["dns_from"] = c.dns_from ? py::cast(*c.dns_from) : py::none();
-  d["dns_to"] = c.dns_to ? py::cast(*c.dns_to) : py::none();
-  d["transition_safe"] = c.transition_safe;
-  py::list reasons;
-  for (const auto& reason : c.reasons) reasons.append(to_str(reason));
-  d["reasons"] = reasons;
-  d["steps"] = steps_list(c.steps);
-  return d;
-}
-
-auto operation_dict(const fleet& f, const plan_operation& op) -> py::dict {
-  py::dict d;
-  py::list owners, counted, changes;
-  for (auto k : op.owners) owners.append(to_str(f.owners[k].name));
-  for (const auto& x : op.counted) counted.append(to_str(x));
-  for (auto k : op.changes) changes.append(k);
-  d["kind"] = to_str(op.kind);
-  d["changes_what"] = std::string(to_string(op.scope));
-  d["owners"] = owners;
-  d["cost"] = op.cost;
-  d["counted"] = counted;
-  d["changes"] = changes;
-  d["steps"] = steps_list(op.steps);
-  return d;
-}
-
-
-
-auto problem_dict(const fleet& f, const plan_problem& p) -> py::dict {
-  py::dict d;
-  d["rule"] = p.id ? py::object(py::str(std::string(info(*p.id).name))) : py::none();
-  d["message"] = to_str(p.message);
-  py::list ranges, requests;
-  for (auto k : p.ranges) ranges.append(range_record(f, k));
-  for (auto k : p.requests) {
-    const auto& q = f.requests[k];
-    py::dict r;
-    r["owner"] = to_str(f.owners[q.owner].name);
-    r["role"] = std::string(to_string(q.role));
-    where_dict(r, q.where);
-    requests.append(r);
-  }
-  d["ranges"] = ranges;
-  d["requests"] = requests;
-  return d;
-}
-
-// What Fleet.plan() computes off the GIL: the plan, the fleet as planned, and what is left.
-struct planned_run {
-  plan_result result;
-  fleet planned, seen;
-  analysis remaining;
+  auto value() const -> const fleet& { return read->loaded.value; }
 };
 
-// The plan as plain data: the keys of `cidrcheck plan --format json`, the
-// remaining findings, the planned fleet and its file.
-auto plan_dict(const fleet_model& f, planned_run run, const judgement& j) -> py::dict {
-  const auto& result = run.result;
-  py::dict out;
-  out["complete"] = result.complete();
-  out["optimal"] = result.optimal;
-  out["total_cost"] = result.total_cost;
-  out["owners_changed"] = result.owners_changed;
-  py::list operations, changes, problems, diagnostics;
-  for (const auto& op : result.operations) operations.append(operation_dict(*f.value, op));
-  for (const auto& c : result.changes) changes.append(change_dict(*f.value, c));
-  for (const auto& p : result.problems) problems.append(problem_dict(*f.value, p));
-  for (const auto& d : result.diagnostics) diagnostics.append(diagnostic_dict(d));
-  out["operations"] = operations;
-  out["changes"] = changes;
-  out["problems"] = problems;
-  out["diagnostics"] = diagnostics;
-  out["remaining"] = analysis_dict(run.seen, run.remaining, j.suppressions);
-  // The planned fleet keeps the planned text, so that it can be planned and written again.
-  fleet_model next{std::make_shared<const fleet>(std::move(run.planned)), f.files, {}, f.suppressions, std::nullopt};
-  if (f.source) {
-    next.source.emplace(apply_plan_to_text(f.source->first, f.source->second, *f.value, result), f.source->second);
+// The planned fleet, to check, map or plan again: a fleet of one text keeps the planned text.
+auto planned_fleet(const plan_model& p) -> fleet_model {
+  auto next = std::make_shared<run_fleet>();
+  next->loaded.value = *p.plan->after;
+  next->loaded.files = p.read->loaded.files;
+  next->loaded.suppressions = p.read->loaded.suppressions;
+  if (p.plan->yaml && !p.plan->yaml->overlay) {
+    next->source.text = source_text{p.plan->yaml->text, p.read->source.text->name};
   }
-  out["yaml"] = next.source ? py::object(to_str(next.source->first)) : py::none();
-  out["fleet"] = std::move(next);
-  return out;
+  return {std::move(next)};
 }
 
-auto run_plan(const fleet_model& f, const plan_arguments& a, const config_model* cfg) -> py::dict {
-  // Shared with the worker, which may outlive this call when Ctrl-C interrupts it.
-  auto j = std::make_shared<const judgement>(judgement_of(f, cfg));
+auto make_plan(std::shared_ptr<const run_fleet> read, config cfg, plan_run_request request) -> plan_model {
   // plan_option_error is a std::invalid_argument: Python sees a ValueError.
-  auto options = std::make_shared<const plan_options>(plan_options_for(*f.value, request_from(a), *j));
-  auto run = interruptible([model = f.value, j, options] {
-    planned_run out;
-    out.result = plan(*model, j->cat, *options);
-    out.planned = apply_plan(*model, out.result);
-    // What is left, described, in the fleet as planned with the what-if connections.
-    out.seen = out.planned;
-    out.seen.connections.insert(out.seen.connections.end(), options->connect.begin(), options->connect.end());
-    out.remaining = analyse(out.seen, *j, options->check);
-    return out;
+  request.yaml = read->source.text.has_value();
+  auto c = std::make_shared<const config>(std::move(cfg));
+  auto r = std::make_shared<const plan_run_request>(std::move(request));
+  auto made = interruptible([read, c, r] {
+    return std::make_shared<const planned>(plan_fleet(*c, read->loaded, read->source, *r));
   });
-  return plan_dict(f, std::move(run), *j);
+  return {std::move(read), std::move(c), std::move(made), r->run.limits};
 }
 
+void register_plan_model(py::module_& m) {
+  py::class_<plan_model>(m, "PlanModel", "A plan as made by the C++ library; use cidrcheck.Plan.")
+      .def("record",
+           [](const plan_model& p) {
+             return python_record(
+                 [&](record_sink& s) { write_plan_record(s, p.value(), p.plan->result, p.read->loaded.files); });
+           },
+           "The plan's record: the JSON object `cidrcheck plan --format json` prints.")
+      .def("diagnostics",
+           [](const plan_model& p) {
+             py::list out;
+             for (const auto& d : p.plan->result.diagnostics) out.append(diagnostic_dict(d));
+             return out;
+           },
+           "The problems with the plan settings, as diagnostics with their meaning.")
+      .def("remaining",
+           [](const plan_model& p) {
+             const auto& left = *p.plan->remaining;
+             // Every finding left is shown, as check() shows them; the policy is the configuration's.
+             auto policy = resolve_policy(*p.cfg);
+             policy.min_severity = severity::note;
+             auto shown = select(left.triaged.findings, left.fingerprints, policy);
+             return report_dict(*p.plan->seen, left, shown, policy, p.plan->judged.suppressions);
+           },
+           "The report of the planned fleet, with the what-if connections.")
+      .def("fleet", &planned_fleet, "The planned fleet.")
+      .def("yaml",
+           [](const plan_model& p, const std::string& name) -> std::optional<std::string> {
+             if (p.plan->yaml) return p.plan->yaml->text;
+             if (p.read->source.sources.empty()) return std::nullopt;  // a fleet made from several texts
+             return write_planned_yaml(p.read->loaded, p.read->source, *p.plan, p.limits, name).text;
+           },
+           py::arg("name"),
+           "The planned fleet as `cidrcheck plan --format yaml` writes it, read back and checked: the fleet file "
+           "patched, or an overlay named `name` for several sources; None for a fleet of several texts.")
+      .def("runbooks",
+           [](const plan_model& p) {
+             py::list out;
+             for (const auto& f : runbook_files(p.value(), p.plan->result)) {
+               out.append(py::make_tuple(to_str(f.path), to_str(f.text)));
+             }
+             return out;
+           },
+           "The runbook folders' files `cidrcheck plan --emit` writes: (path, text) pairs.");
+}
 
 }  // namespace
 
 void register_plan(py::module_& m) {
+  register_plan_model(m);
   m.def(
       "plan",
       [](const fleet_model& f, const std::vector<std::pair<std::string, prefix_like>>& pools,
@@ -221,13 +146,46 @@ void register_plan(py::module_& m) {
          const std::vector<std::pair<std::string, std::string>>& costs, std::optional<std::string> headroom,
          const std::vector<std::vector<std::string>>& connect, const std::vector<std::string>& routes, bool fix_latent,
          double capacity_warning, const config_model* cfg) {
-        return run_plan(f, {pools, avoid, pins, costs, headroom, connect, routes, fix_latent, capacity_warning}, cfg);
+        return make_plan(f.read, config_of(cfg),
+                         request_from({pools, avoid, pins, costs, headroom, connect, routes, fix_latent,
+                                       capacity_warning}));
       },
       py::arg("fleet"), py::arg("pools"), py::arg("avoid"), py::arg("pins"), py::arg("costs"), py::arg("headroom"),
       py::arg("connect"), py::arg("routes"), py::arg("fix_latent"), py::arg("capacity_warning"),
       py::arg("config") = nullptr,
-      "Plans the cheapest renumbering, as `cidrcheck plan` does; returns the plan as plain data. Raises ValueError for "
-      "bad options.");
+      "Plans the cheapest renumbering of a loaded fleet, as `cidrcheck plan` does (plan_fleet()). Raises ValueError "
+      "for bad options.");
+  m.def(
+      "run_plan",
+      [](const std::vector<std::string>& sources, const std::optional<std::string>& config_file, bool no_config,
+         const input_limits& limits, const std::vector<std::pair<std::string, prefix_like>>& pools,
+         const std::vector<prefix_like>& avoid, const std::vector<std::string>& pins,
+         const std::vector<std::pair<std::string, std::string>>& costs, std::optional<std::string> headroom,
+         const std::vector<std::vector<std::string>>& connect, const std::vector<std::string>& routes, bool fix_latent,
+         double capacity_warning) {
+        // The configuration and the fleet are read as plan_run() reads them; the plan is made as above.
+        auto request = request_from({pools, avoid, pins, costs, headroom, connect, routes, fix_latent, capacity_warning});
+        request.run.inputs = sources;
+        request.run.configuration = choice_from(config_file, no_config, ".");
+        request.run.limits = limits;
+        request.yaml = true;  // the text is kept, and the planned fleet's file made, as `plan -f yaml` makes it
+        auto shared = std::make_shared<const plan_run_request>(std::move(request));
+        auto run = interruptible([shared] { return plan_run(*shared); });
+        py::list diagnostics;
+        for (const auto& d : run.diagnostics) diagnostics.append(diagnostic_dict(d));
+        if (!run.ok()) return py::make_tuple(status_name(run.status), diagnostics, py::none(), py::none());
+        auto read = std::make_shared<run_fleet>();
+        read->loaded = std::move(run.loaded);
+        read->source = std::move(run.source);
+        std::shared_ptr<const run_fleet> kept = std::move(read);
+        plan_model plan{kept, std::make_shared<const config>(std::move(run.cfg)),
+                        std::make_shared<const planned>(std::move(*run.plan)), shared->run.limits};
+        return py::make_tuple(status_name(run.status), diagnostics, py::cast(fleet_model{kept}), py::cast(plan));
+      },
+      py::arg("sources"), py::arg("config_file"), py::arg("no_config"), py::arg("limits"), py::arg("pools"),
+      py::arg("avoid"), py::arg("pins"), py::arg("costs"), py::arg("headroom"), py::arg("connect"), py::arg("routes"),
+      py::arg("fix_latent"), py::arg("capacity_warning"),
+      "Runs `cidrcheck plan` (plan_run()): (status, diagnostics, fleet, plan).");
 }
 
 }  // namespace cidrcheck::python

@@ -3,7 +3,9 @@
 the first cell that raises, and writes the executed notebook and every figure
 it shows (as NAME-CELL-K.png) to OUT, so they can be looked at. It fails too
 when the notebook shows no rich display of cidrcheck's own: a Fleet's map as
-SVG (_repr_svg_), a Report's and a Plan's tables as HTML (_repr_html_).
+SVG (_repr_svg_), a Report's and a Plan's tables as HTML (_repr_html_); and
+when a code cell shows nothing at all (a loop over steps that are not there
+printed nothing once, issue 25).
 
 usage: run_notebook.py NOTEBOOK OUT
 """
@@ -27,6 +29,8 @@ def main():
     figures = 0
     shown = set()  # which of cidrcheck's rich displays the notebook shows
     for n, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and not cell.get("outputs"):
+            sys.exit(f"run_notebook: cell {n} shows nothing: {cell.source[:200]!r}")
         for k, output in enumerate(cell.get("outputs", [])):
             if output.get("output_type") == "error" or output.get("name") == "stderr":
                 sys.exit(f"run_notebook: cell {n} wrote an error: {output}")

@@ -22,6 +22,10 @@ FLEET = {
 }
 
 
+# The same fleet without its IPv6 cluster, for comparisons with `cidrcheck capacity` (which reads it from standard input).
+FLEET_V4 = {"clusters": [c for c in FLEET["clusters"] if c["name"] != "v6"]}
+
+
 @pytest.fixture(scope="module")
 def fleet():
     return Fleet.from_dict(FLEET)
@@ -31,16 +35,46 @@ def test_default_pools_are_the_private_blocks_in_use(fleet):
     assert fleet.default_pools() == [Prefix("10.0.0.0/8"), Prefix("192.168.0.0/16"), Prefix("fc00::/7")]
 
 
+def test_default_pools_are_the_clis():
+    # Issue 25: Python added fc00::/7 for a fleet that declares no IPv6 range; `cidrcheck capacity` does not.
+    ipv4 = {"clusters": [{"name": "a", "distribution": "kind", "pods": "10.1.0.0/16"}]}
+    assert fleet_pools(Fleet.from_dict(ipv4)) == cli_capacity(ipv4)["pools"]
+    assert Prefix("fc00::/7") not in Fleet.from_dict(ipv4).default_pools()
+
+
+def fleet_pools(fleet, **options):
+    """The CLI's keys of pool_usage()'s records (version and used_percent are Python's own, for tables)."""
+    return [{k: v for k, v in r.items() if k not in ("version", "used_percent")} for r in fleet.pool_usage(**options)]
+
+
+def cli_capacity(data, *flags):
+    """`cidrcheck capacity --format json` of the fleet data, given on standard input."""
+    cli = os.environ.get("CIDRCHECK_CLI")
+    if not cli:
+        pytest.skip("CIDRCHECK_CLI is not set (CTest sets it to the built cidrcheck)")
+    run = subprocess.run([cli, "capacity", "--no-config", "--format", "json", *flags, "-"], capture_output=True,
+                         text=True, check=True, input=json.dumps(data))
+    return json.loads(run.stdout)
+
+
+def test_pool_usage_and_node_capacity_have_the_clis_fields():
+    expected = cli_capacity(FLEET_V4, "--fit", "16,24", "--free")
+    fleet = Fleet.from_dict(FLEET_V4)
+    assert fleet_pools(fleet, fit=[16, 24], free=True) == expected["pools"]
+    assert [{k: v for k, v in r.items() if k not in ("used_percent", "spare", "version")}
+            for r in fleet.node_capacity()] == expected["clusters"]
+
+
 def test_pool_usage_counts_each_address_once(fleet):
     usage = {r["pool"]: r for r in fleet.pool_usage(fit=[16, 24])}
     ten = usage["10.0.0.0/8"]
     used = 3 * 2**16 + 2 * 2**12  # the two /16 networks, the pods /16 (b's /17 inside it), two /20s
-    assert (ten["num_addresses"], ten["used"], ten["free"]) == (2**24, used, 2**24 - used)
+    assert (ten["addresses"], ten["used"], ten["free"]) == (2**24, used, 2**24 - used)
     assert ten["used_percent"] == pytest.approx(100 * used / 2**24)
     assert ten["largest_free"] == "10.128.0.0/9"
-    assert ten["fits /16"] == 256 - 4 and ten["fits /24"] == 2**16 - 3 * 256 - 32
+    assert ten["fits"] == {"/16": 256 - 4, "/24": 2**16 - 3 * 256 - 32}
     assert usage["192.168.0.0/16"]["used"] == 256
-    assert usage["fc00::/7"]["fits /16"] == 2**9 - 1 and usage["fc00::/7"]["fits /24"] == 2**17 - 1
+    assert usage["fc00::/7"]["fits"] == {"/16": 2**9 - 1, "/24": 2**17 - 1}
     assert set(usage["fc00::/7"]) == set(ten)  # the same columns for every pool
 
 
@@ -72,10 +106,10 @@ def test_the_allocator_plans_new_ranges_in_free_space(fleet):
 
 def test_node_capacity_counts_as_the_pod_capacity_rule(fleet):
     rows = {r["cluster"]: r for r in fleet.node_capacity()}
-    assert rows["a"] == {"cluster": "a", "pods": "10.1.0.0/16", "version": 4, "node_mask": 24, "node_blocks": 256,
+    assert rows["a"] == {"cluster": "a", "pods": ["10.1.0.0/16"], "version": 4, "node_mask": 24, "capacity": 256,
                          "nodes": 200, "used_percent": pytest.approx(200 / 256 * 100), "spare": 56}
-    assert rows["b"]["node_blocks"] == 128  # the default mask /24 in a /17
-    assert (rows["v6"]["version"], rows["v6"]["node_blocks"], rows["v6"]["spare"]) == (6, 256, -44)
+    assert rows["b"]["capacity"] == 128  # the default mask /24 in a /17
+    assert (rows["v6"]["version"], rows["v6"]["capacity"], rows["v6"]["spare"]) == (6, 256, -44)
     assert [f.rule for f in fleet.check() if f.rule == "pod-capacity"] == ["pod-capacity"]  # v6: 300 > 256
 
 
@@ -106,7 +140,7 @@ def test_node_capacity_lists_the_clusters_the_cli_lists():
     path = Path(__file__).resolve().parents[3] / "data/examples/peered-team-pods.yaml"
     rows = Fleet.load(path).node_capacity()
     assert [r["cluster"] for r in rows] == ["search"]
-    assert all(r["spare"] is None or r["node_blocks"] > 0 for r in rows)
+    assert all(r["spare"] is None or r["capacity"] > 0 for r in rows)
     cli = os.environ.get("CIDRCHECK_CLI")
     if not cli:
         pytest.skip("CIDRCHECK_CLI is not set (CTest sets it to the built cidrcheck)")

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -44,7 +45,7 @@ def test_findings_are_those_of_the_cli(path):
         expected["summary"]["errors"], expected["summary"]["warnings"], expected["summary"]["notes"])
     for finding, x in zip(report, expected["findings"]):
         assert [r["cidr"] for r in finding.ranges] == [r["cidr"] for r in x["ranges"]]
-        if "overlap" in x:
+        if x["overlap"]:
             assert str(finding.overlap) == f"{x['overlap']['first']}-{x['overlap']['last']}"
 
 
@@ -61,16 +62,31 @@ def test_a_finding_is_plain_data():
     assert repr(report) == "Report(3 errors, 0 warnings, 3 notes)"
 
 
-def test_records_have_the_same_keys_for_every_finding():
-    records = Fleet.load(ROOT / "data/examples/vpn-home-routers.yaml").check().records()
-    assert len({tuple(r) for r in records}) == 1
-    assert all(isinstance(v, (str, int, type(None))) for r in records for v in r.values())
+def test_rows_have_the_same_keys_for_every_finding():
+    rows = Fleet.load(ROOT / "data/examples/vpn-home-routers.yaml").check().rows()
+    assert len({tuple(r) for r in rows}) == 1
+    assert all(isinstance(v, (str, int, type(None))) for r in rows for v in r.values())
 
 
-def test_records_make_a_pandas_table():
+def test_a_findings_record_is_the_cli_reports_object():
+    # One shape per result (issue 25): the JSON report's findings and suppressed findings, key for key.
+    for path, config in ((MESH, None), (ROOT / "tests/fixtures/fleets/suppressions.yaml", None),
+                         (MESH, ROOT / "tests/fixtures/config/settings.yaml")):
+        args = ["--no-config"] if config is None else ["--config", config.relative_to(ROOT)]
+        expected = cli_json(*args, path.relative_to(ROOT))
+        report = Fleet.load(path.relative_to(ROOT)).check(config=config and config.relative_to(ROOT))
+        assert report.records() == expected["findings"]
+        assert [s.record() for s in report.suppressed] == expected["suppressed"]
+        assert report.connections == expected["connections"]
+        record = report.records()[0]
+        record["ranges"].clear()  # a copy: the finding keeps its own
+        assert report[0].record()["ranges"]
+
+
+def test_rows_make_a_pandas_table():
     pandas = pytest.importorskip("pandas")
     fleet = Fleet.load(MESH)
-    findings = pandas.DataFrame(fleet.check().records())
+    findings = pandas.DataFrame(fleet.check().rows())
     assert list(findings["severity"].value_counts().sort_index().items()) == [("error", 3), ("note", 3)]
     ranges = pandas.DataFrame(fleet.ranges())
     assert ranges.groupby("role")["num_addresses"].sum()["services"] == 3 * 2**20
@@ -197,18 +213,18 @@ def test_rules_list_every_rule():
     assert len(rules) == 24
 
 
-def test_records_of_suppression_findings_point_at_the_suppression():
+def test_rows_of_suppression_findings_point_at_the_suppression():
     # expired-suppression and unused-suppression findings have no ranges (issue 16, item 10).
     report = Fleet.load(ROOT / "tests/fixtures/fleets/suppressions.yaml").check()
     expired = [f for f in report if f.rule == "expired-suppression"]
     assert expired and expired[0].ranges == ()
-    records = report.records()
-    assert len({tuple(r) for r in records}) == 1
-    row = records[report._findings.index(expired[0])]
+    rows = report.rows()
+    assert len({tuple(r) for r in rows}) == 1
+    row = rows[report._findings.index(expired[0])]
     assert (row["owner"], row["role"], row["cidr"]) == (None, None, None)
     assert row["file"].endswith("suppressions.yaml") and row["line"] == expired[0].line > 0
     pandas = pytest.importorskip("pandas")
-    assert len(pandas.DataFrame(report.records())) == len(report)
+    assert len(pandas.DataFrame(report.rows())) == len(report)
 
 
 def test_findings_carry_the_fingerprints_of_the_cli_report():
@@ -234,3 +250,59 @@ def test_config_exposes_its_inputs():
     config = cidrcheck.Config.load(ROOT / "tests/fixtures/config/settings.yaml")
     assert [Path(p).resolve() for p in config.inputs] == [MESH.resolve()]
     assert len(Fleet.load(*config.inputs).check(config=config).suppressed) == 1
+
+
+def test_check_honours_min_severity_and_fail_on_and_says_whether_ci_fails():
+    # Issue 25: check(config=) ignored min-severity and fail-on, and a Report could not say whether CI fails.
+    if not CLI:
+        pytest.skip("CIDRCHECK_CLI is not set (CTest sets it to the built cidrcheck)")
+    settings = ROOT / "tests/fixtures/config/settings.yaml"
+    fleet = Fleet.load(MESH)
+    for extra, flags in (({}, []), ({"min_severity": "error"}, ["--min-severity", "error"]),
+                         ({"fail_on": "never"}, ["--fail-on", "never"]),
+                         ({"min_severity": "warning", "fail_on": "warning"}, ["--min-severity", "warning",
+                                                                             "--fail-on", "warning"])):
+        report = fleet.check(config=settings, **extra)
+        done = subprocess.run([CLI, "check", "--format", "json", "--config", settings.relative_to(ROOT), *flags,
+                               MESH.relative_to(ROOT)], capture_output=True, text=True, cwd=ROOT)
+        expected = json.loads(done.stdout)
+        assert [f.fingerprint for f in report] == [x["fingerprint"] for x in expected["findings"]], extra
+        assert report.fails == (done.returncode == 1), extra
+        assert report.below_minimum == expected["summary"]["below_minimum"], extra
+    assert fleet.check(min_severity="error").notes == 0 < fleet.check().notes
+    baseline = [f.fingerprint for f in fleet.check()]
+    quiet = fleet.check(baseline=baseline)
+    assert len(quiet) == 0 and not quiet.fails and quiet.baselined == len(baseline)
+    with pytest.raises(ValueError, match="fail_on must be"):
+        fleet.check(fail_on="sometimes")
+
+
+def test_the_module_runs_check_as_the_cli_does(tmp_path, monkeypatch):
+    # cidrcheck.check() reads what `cidrcheck check` reads: CIDRCHECK_CONFIG, else .cidrcheck.yaml upward.
+    if not CLI:
+        pytest.skip("CIDRCHECK_CLI is not set (CTest sets it to the built cidrcheck)")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "sub").mkdir()
+    shutil.copy(MESH, tmp_path / "mesh.yaml")
+    settings = (ROOT / "tests/fixtures/config/settings.yaml").read_text()
+    (tmp_path / ".cidrcheck.yaml").write_text(settings.replace("../../../data/examples/mesh-shared-services.yaml",
+                                                               "mesh.yaml"))
+    monkeypatch.chdir(tmp_path / "sub")
+    monkeypatch.delenv("CIDRCHECK_CONFIG", raising=False)
+    found = cidrcheck.check()
+    done = subprocess.run([CLI, "check", "--format", "json"], capture_output=True, text=True)
+    assert found.records() == json.loads(done.stdout)["findings"] and len(found.suppressed) == 1
+    assert found.fails == (done.returncode == 1)
+    assert [o["name"] for o in found.fleet.owners()] == ["prod-eu", "prod-us", "prod-ap"]
+    assert len(cidrcheck.check(str(tmp_path / "mesh.yaml"), config=False).suppressed) == 0
+    monkeypatch.setenv("CIDRCHECK_CONFIG", str(tmp_path / "sub"))  # no regular file
+    with pytest.raises(cidrcheck.ConfigLoadError, match="CIDRCHECK_CONFIG is"):
+        cidrcheck.check()
+    with pytest.raises(cidrcheck.ConfigLoadError, match="CIDRCHECK_CONFIG is"):
+        cidrcheck.Config.find(".")
+    monkeypatch.setenv("CIDRCHECK_CONFIG", str(tmp_path / ".cidrcheck.yaml"))
+    assert cidrcheck.Config.find("/").file == str(tmp_path / ".cidrcheck.yaml")
+    monkeypatch.delenv("CIDRCHECK_CONFIG")
+    monkeypatch.chdir(tmp_path.parent)
+    with pytest.raises(ValueError, match="no fleet sources"):
+        cidrcheck.check(config=False)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cidrcheck import (Change, Config, ConfigLoadError, Fleet, FleetLoadError, Plan, Prefix, Report, Step,
-                       Suppressed)
+                       Suppressed, _core)
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "data" / "examples").glob("*.yaml"))
@@ -44,7 +44,7 @@ def cli_moves(doc):
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_the_plan_is_the_cli_plan(path):
-    plan = Fleet.load(path).plan()
+    plan = Fleet.load(path.relative_to(ROOT)).plan()  # the CLI's names of the file, in every record
     expected = cli_plan(path.relative_to(ROOT))
     assert moves(plan) == cli_moves(expected)
     summary = expected["summary"]
@@ -57,9 +57,15 @@ def test_the_plan_is_the_cli_plan(path):
     assert [[s["step"] for s in o["steps"]] for o in plan.operations] == [
         [s["step"] for s in o["steps"]] for o in expected["operations"]]
     for change, data in zip(plan.changes, expected["changes"]):
-        assert [s.text for s in change.steps] == [s["step"] for s in data["steps"]]
+        # Every change reaches the steps that carry it out: its operation's, else its own.
+        steps = expected["operations"][data["operation"]]["steps"] if data["operation"] is not None else data["steps"]
+        assert [s.text for s in change.steps] == [s["step"] for s in steps]
+        assert change.operation == data["operation"]
         assert list(change.reasons) == data["reasons"]
         assert change.transition_safe == data["transition_safe"]
+    # One shape per result (issue 25): the plan's record is the CLI's JSON, key for key.
+    assert plan.record() == expected
+    assert [c.record() for c in plan.changes] == expected["changes"]
 
 
 @pytest.mark.parametrize("python_options, cli_options", [
@@ -87,9 +93,37 @@ def test_a_plan_is_data():
     assert isinstance(change, Change) and isinstance(change.new, Prefix) and isinstance(change.steps[0], Step)
     assert change.origin == "distribution-default" and change.file.endswith("kops-tailnet.yaml") and change.line > 0
     assert all(set(s.relies_on[0]) == {"id", "fact", "source", "status"} for s in change.steps if s.relies_on)
-    records = plan.records()
-    assert len({tuple(r) for r in records}) == 1  # the same keys in every record: one table
-    assert records[0]["from"] == str(change.old) and records[0]["to"] == str(change.new)
+    rows = plan.rows()
+    assert len({tuple(r) for r in rows}) == 1  # the same keys in every row: one table
+    assert rows[0]["from"] == str(change.old) and rows[0]["to"] == str(change.new)
+    assert plan.records()[0] == change.record() and change.record()["from"] == str(change.old)
+
+
+def test_every_change_reaches_its_steps():
+    # Issue 25: a replacement's steps sit on its operation, and its changes showed 0 steps.
+    plan = Fleet.load(ROOT / "data/examples/platform-fleet.yaml").plan()
+    replacement = [k for k, op in enumerate(plan.operations) if op["kind"] == "replacement-cluster"]
+    assert replacement
+    changes = [c for c in plan.changes if c.operation == replacement[0]]
+    assert len(changes) > 1 and all(c.record()["steps"] == [] for c in changes[1:])
+    assert all(len(c.steps) == len(plan.operations[replacement[0]]["steps"]) > 0 for c in changes)
+
+
+def test_runbooks_are_the_cli_emit_folders(tmp_path):
+    plan = Fleet.load(KOPS).plan()
+    files = dict(plan.runbooks())
+    assert files and all(not Path(p).is_absolute() and ".." not in Path(p).parts for p in files)
+    cli("plan", "--no-config", "--emit", tmp_path / "cli", KOPS.relative_to(ROOT))
+    plan.write_runbooks(tmp_path / "python")
+    written = {str(p.relative_to(tmp_path / "python")): p.read_text() for p in (tmp_path / "python").rglob("*")
+               if p.is_file()}
+    expected = {str(p.relative_to(tmp_path / "cli")): p.read_text() for p in (tmp_path / "cli").rglob("*")
+                if p.is_file()}
+    assert written == expected == files
+    with pytest.raises(ValueError, match="not empty"):
+        plan.write_runbooks(tmp_path / "python")
+    plan.write_runbooks(tmp_path / "python", force=True)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".cidrcheck-")]  # no temporary folder left
 
 
 def test_the_planned_fleet_is_clean_and_plannable_again():
@@ -108,9 +142,17 @@ def test_to_yaml_is_the_cli_yaml():
     assert Fleet.from_text(plan.to_yaml()).check().ok
 
 
-def test_to_yaml_needs_one_source():
+def test_to_yaml_of_several_sources_is_the_cli_overlay():
     plan = Fleet.load(KOPS, PEERED).plan()
-    with pytest.raises(ValueError, match="one fleet file"):
+    assert plan.to_yaml() == cli("plan", "--no-config", "--format", "yaml", KOPS, PEERED)
+    assert plan.to_yaml().count("renumber:") == 1
+
+
+def test_to_yaml_needs_files_or_one_text():
+    assert Fleet.from_dict({"clusters": [{"name": "a", "pods": "10.0.0.0/16"}]}).plan().to_yaml()  # one text: patched
+    texts = [(b"clusters: [{name: a, pods: 10.0.0.0/16}]", "a"), (b"clusters: [{name: b, pods: 10.1.0.0/16}]", "b")]
+    plan = Fleet(_core.load_fleet([], texts, _core.InputLimits())).plan()
+    with pytest.raises(ValueError, match="files or from one text"):
         plan.to_yaml()
 
 

@@ -183,6 +183,39 @@ inline auto code_point(char32_t c) -> std::string {
 /// on what matching a pattern against names costs (docs/limits.md).
 inline constexpr std::size_t max_name_bytes = 1024;
 
+/// The most bytes of a file not in the expected format that a message quotes.
+inline constexpr std::size_t excerpt_bytes = 40;
+
+/// Returns text from a file that may not be the format it was read as (a
+/// document that is no mapping, a CSV header without the expected column) as
+/// a message may quote it: at most excerpt_bytes, cut at a character, in
+/// quotes, with "..." when cut; or, when it could hold a secret (an `=`, a `:`
+/// or `@` between words, as in KEY=VALUE, user:password or a credential URL;
+/// a control character, as between /proc/self/environ's entries), no text at
+/// all but its size: "a text of 2345 bytes". A CI job may be made to read a
+/// file a pull request names, and its messages end up in logs and uploads.
+inline auto excerpt(std::string_view text) -> std::string {
+  auto secret_like = [&] {
+    for (std::size_t k = 0; k < text.size(); ++k) {
+      auto c = static_cast<unsigned char>(text[k]);
+      if (c < 0x20 || c == 0x7f || c == '=' || c == '@') return true;
+      if (c == ':' && k > 0 && k + 1 < text.size() && text[k + 1] != ' ' && text[k + 1] != ':' && text[k - 1] != ':') {
+        return true;
+      }
+    }
+    return false;
+  };
+  if (secret_like()) return "a text of " + std::to_string(text.size()) + " byte" + (text.size() == 1 ? "" : "s");
+  std::size_t end = 0;
+  while (end < text.size()) {
+    auto n = utf8_length(text.substr(end));
+    if (n == 0) n = 1;  // replaced by printable()
+    if (end + n > excerpt_bytes) break;
+    end += n;
+  }
+  return "\"" + printable(text.substr(0, end)) + (end < text.size() ? "...\"" : "\"");
+}
+
 /// Why text cannot be a name (of a cluster, network or connection), or
 /// nullopt when it can: a name is not empty, not only blanks, at most
 /// max_name_bytes long, holds no control character (is_control), no

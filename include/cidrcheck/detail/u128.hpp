@@ -11,10 +11,12 @@ namespace cidrcheck {
 __extension__ typedef unsigned __int128 uint128;
 
 namespace detail {
-
 inline constexpr uint128 uint128_max = ~uint128{0};
+}  // namespace detail
 
-/// Returns the decimal text of v (for messages; counts up to 2^128 - 1).
+/// Returns the decimal text of a 128-bit count ("18446744073709551616" for the
+/// addresses of a /64), as address_range::size(), prefix_allocator::count_fitting()
+/// and the capacity functions count; JSON and Python print such counts exactly.
 inline auto to_decimal(uint128 v) -> std::string {
   if (v == 0) return "0";
   char buf[40];
@@ -26,5 +28,4 @@ inline auto to_decimal(uint128 v) -> std::string {
   return std::string(buf + i, buf + 40);
 }
 
-}  // namespace detail
 }  // namespace cidrcheck

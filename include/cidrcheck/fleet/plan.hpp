@@ -112,6 +112,14 @@ struct plan_result {
   auto complete() const -> bool { return problems.empty(); }
 };
 
+/// Returns the steps that carry change c of plan p out: its operation's (an
+/// operation's changes share one runbook: a replacement cluster moves every
+/// range at once, and its changes have no steps of their own), or c's own for
+/// a change no operation makes (a requested range, a DNS address put back).
+inline auto steps_of(const plan_result& p, const plan_change& c) -> const std::vector<migration_step>& {
+  return c.operation ? p.operations[*c.operation].steps : c.steps;
+}
+
 /// Plans the cheapest renumbering that leaves f without errors.
 ///
 /// Every error pair (and, with fix_latent, every latent pair) must lose one

@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cstddef>
 #include <optional>
-#include <span>
 #include <vector>
 
 namespace cidrcheck {
@@ -22,11 +21,12 @@ struct rule_override {
   std::optional<severity> level;  ///< nullopt: the rule is off
 };
 
-/// What triage() applies; the spans refer to the caller's data.
+/// What triage() applies. It owns its data, so that options (and the plan
+/// options that hold them) outlive whatever they were made from.
 struct triage_options {
-  std::span<const rule_override> overrides;   ///< the last one for a rule wins
-  std::span<const suppression> suppressions;
-  std::chrono::year_month_day today;          ///< a suppression applies through its `expires` day
+  std::vector<rule_override> overrides;   ///< the last one for a rule wins
+  std::vector<suppression> suppressions;
+  std::chrono::year_month_day today;      ///< a suppression applies through its `expires` day
 };
 
 /// A finding a suppression hides.

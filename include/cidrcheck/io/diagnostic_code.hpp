@@ -49,6 +49,7 @@ inline constexpr char line_break[] = "line-break";
 inline constexpr char lookalike_name[] = "lookalike-name";
 inline constexpr char membership[] = "membership";
 inline constexpr char missing_key[] = "missing-key";
+inline constexpr char outside_configuration[] = "outside-configuration";
 inline constexpr char outside_service_range[] = "outside-service-range";
 inline constexpr char range[] = "range";
 inline constexpr char route_skipped[] = "route-skipped";
@@ -121,6 +122,7 @@ inline constexpr std::array diagnostic_codes{
     diagnostic_code_info{diag::lookalike_name, "warning: two owners' names differ only by zero-width characters or the kind of blank (U+200B, U+00A0, ...), so reports print them alike"},
     diagnostic_code_info{diag::membership, "note or warning: where a cluster runs: a note names the network containment placed it in (no source said), or the networks that each hold its network range (it runs in none); a warning says its network lies outside the network a source says it runs in; a note says a fleet file's runs_in names no owner"},
     diagnostic_code_info{diag::missing_key, "a required key is missing"},
+    diagnostic_code_info{diag::outside_configuration, "a configuration's `inputs` names a file outside the configuration's directory (an absolute path, `../`, or a link that leads out); name it on the command line to read it"},
     diagnostic_code_info{diag::outside_service_range, "warning: a Service's cluster IP (kubectl-services) lies outside every service range of its cluster, which keeps that range from being retired"},
     diagnostic_code_info{diag::range, "a number lies outside the range its key allows"},
     diagnostic_code_info{diag::route_skipped, "warning: a Tailscale route approves all addresses (an exit node's route), which cidrcheck does not check"},

@@ -60,8 +60,8 @@ class fleet_loader {
   /// names the cluster of an export that names none (kubectl, kubeadm; see
   /// names_cluster_after_file()); empty, the file's name does, and a note says so.
   void add_import(import_kind kind, const std::string& path, const std::string& cluster = {});
-  /// Reads an export from text, named `name` in diagnostics.
-  void add_import_text(import_kind kind, std::string_view text, std::string name);
+  /// Reads an export from text, named `name` in diagnostics; `cluster` as for add_import().
+  void add_import_text(import_kind kind, std::string_view text, std::string name, const std::string& cluster = {});
   /// Reads a source as the command line names it (see parse_source_spec()):
   /// "KIND:PATH" is add_import(), anything else add_file().
   void add_source(std::string_view spec);

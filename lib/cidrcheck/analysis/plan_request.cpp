@@ -1,5 +1,7 @@
 #include <cidrcheck/plan_request.hpp>
 
+#include <cidrcheck/analysis.hpp>
+
 #include <cidrcheck/detail/spelling.hpp>
 #include <cidrcheck/parse_error.hpp>
 #include <cidrcheck/prefix.hpp>

@@ -64,7 +64,7 @@ auto to_double(uint128 v) -> double { return static_cast<double>(v); }
 auto compact_count(uint128 n) -> std::string {
   char buf[48];
   double d = to_double(n);
-  if (n < 10'000) return detail::to_decimal(n);
+  if (n < 10'000) return to_decimal(n);
   if (d < 1e6) std::snprintf(buf, sizeof buf, "%.1fk", d / 1e3);
   else if (d < 1e9) std::snprintf(buf, sizeof buf, "%.1fM", d / 1e6);
   else if (d < 1e12) std::snprintf(buf, sizeof buf, "%.1fG", d / 1e9);
@@ -424,7 +424,7 @@ class map_builder {
     double w = p.x1 - p.x0;
     bool used = used_.overlaps(p.span);
     auto worst = bands_.find(p.span.first());
-    std::string what = range_text(p.span) + " (" + detail::to_decimal(p.span.size()) + " addresses): ";
+    std::string what = range_text(p.span) + " (" + to_decimal(p.span.size()) + " addresses): ";
     if (!used) {
       if (!pool_set_.contains(p.span)) return;
       std::string tip = what + "free";

@@ -75,19 +75,78 @@ void read_reserved(yaml_reader& r, std::uint32_t node, const std::string& file, 
   }
 }
 
+// The tree a configuration in `directory` may read: the git working tree that
+// holds it (the nearest directory upward with a `.git`, as find_config() stops
+// there), else the directory itself; absolute, links resolved.
+auto configuration_tree(const std::filesystem::path& directory) -> std::filesystem::path {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  auto start = fs::weakly_canonical(fs::absolute(directory.empty() ? fs::path(".") : directory, ec), ec);
+  for (auto dir = start;; dir = dir.parent_path()) {
+    if (fs::exists(dir / ".git", ec)) return dir;
+    if (dir == dir.parent_path()) return start;
+  }
+}
+
+auto lies_in(const std::filesystem::path& root, const std::filesystem::path& p) -> bool {
+  auto rel = p.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+// Returns why a configuration in `directory` may not read path (nullopt: it may):
+// the file it leads to, links followed, must lie in the configuration's tree. A
+// pull request controls .cidrcheck.yaml, so its inputs could otherwise name any
+// file the CI job can read (/proc/self/environ, ~/.aws/credentials).
+auto outside_problem(const std::filesystem::path& directory, const std::filesystem::path& tree,
+                     const std::string& path) -> std::optional<std::string> {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  auto target = fs::weakly_canonical(fs::absolute(directory / path, ec), ec);
+  if (ec || !lies_in(tree, target)) return std::string("it leads to ") + target.string();
+  if (fs::is_directory(target, ec)) {
+    // A directory stands for its fleet files (expand_inputs()): each of them is read too.
+    for (const auto& entry : fs::directory_iterator(target, ec)) {
+      auto ext = entry.path().extension();
+      if (ext != ".yaml" && ext != ".yml") continue;
+      auto file = fs::weakly_canonical(entry.path(), ec);
+      if (ec || !lies_in(tree, file)) return "its file " + entry.path().filename().string() + " leads to " + file.string();
+    }
+  }
+  return std::nullopt;
+}
+
 void read_inputs(yaml_reader& r, std::uint32_t node, const std::filesystem::path& directory,
                  std::vector<std::string>& out) {
   auto items = r.list(node, "inputs");
   if (!items) return;
+  std::optional<std::filesystem::path> tree;
   for (auto item : *items) {
     auto text = r.string(item, "an input");
     if (!text) continue;
-    // KIND:FILE keeps its kind; only the file is resolved against the configuration's directory
-    // ("./aws-vpcs:x.json" would be a fleet file of that odd name).
+    // KIND:FILE and KIND=NAME:FILE keep their kind and name; only the file is resolved against
+    // the configuration's directory ("./aws-vpcs:x.json" would be a fleet file of that odd name).
     auto source = parse_source_spec(*text);
     std::filesystem::path p(source.path);
     auto path = p.is_absolute() ? p.string() : (directory / p).lexically_normal().string();
-    out.push_back(source.kind ? std::string(info(*source.kind).name) + ":" + path : path);
+    if (source.path != "-") {
+      if (!tree) tree = configuration_tree(directory);
+      if (auto why = outside_problem(directory, *tree, source.path)) {
+        r.error(item, diag::outside_configuration,
+                "input '" + source.path + "' is outside " + tree->string() + ", the tree of the configuration (" +
+                    *why + "): a configuration reads only files in its own tree; name the file on the command line "
+                    "to read it");
+        continue;
+      }
+    } else {
+      path = source.path;
+    }
+    if (!source.kind) {
+      out.push_back(path);
+      continue;
+    }
+    auto spec = std::string(info(*source.kind).name);
+    if (!source.cluster.empty()) spec += "=" + source.cluster;
+    out.push_back(spec + ":" + path);
   }
 }
 

@@ -562,8 +562,9 @@ void fleet_loader::add_import(import_kind kind, const std::string& path, const s
   if (auto text = state_->read_whole(path, prefix)) state_->read_import(kind, *text, display_name(path), cluster);
 }
 
-void fleet_loader::add_import_text(import_kind kind, std::string_view text, std::string name) {
-  if (state_->fits(text, name, std::string(info(kind).name) + ": ")) state_->read_import(kind, text, name);
+void fleet_loader::add_import_text(import_kind kind, std::string_view text, std::string name,
+                                   const std::string& cluster) {
+  if (state_->fits(text, name, std::string(info(kind).name) + ": ")) state_->read_import(kind, text, name, cluster);
 }
 
 void fleet_loader::add_source(std::string_view spec) {

@@ -84,6 +84,9 @@ auto yaml_reader::type_name(std::uint32_t k) const -> std::string {
     case yaml_kind::scalar: break;
   }
   if (is_null(k)) return "nothing";
+  // A document that is one scalar is a file of another format (any file a source
+  // or a configuration names): quote it only as much as detail::excerpt() allows.
+  if (std::find(doc_.roots.begin(), doc_.roots.end(), k) != doc_.roots.end()) return detail::excerpt(n.value);
   return "\"" + (n.value.size() > 40 ? n.value.substr(0, 40) + "..." : n.value) + "\"";
 }
 

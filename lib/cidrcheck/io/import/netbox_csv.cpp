@@ -179,7 +179,9 @@ auto header_list(const csv_row& header) -> std::string {
   std::string out;
   for (const auto& f : header) {
     if (out.size() > 200) return out + ", ...";
-    out += (out.empty() ? "" : ", ") + printable(trimmed(f.value).first);
+    // A file of another format has anything in its first line (an environment's variables): quote each
+    // column only as much as detail::excerpt() allows.
+    out += (out.empty() ? "" : ", ") + detail::excerpt(trimmed(f.value).first);
   }
   return out;
 }
