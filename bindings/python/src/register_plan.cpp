@@ -127,7 +127,7 @@ void register_plan_model(py::module_& m) {
       .def("runbooks",
            [](const plan_model& p) {
              py::list out;
-             for (const auto& f : runbook_files(p.value(), p.plan->result)) {
+             for (const auto& f : runbook_files(p.value(), p.plan->result, p.plan->judged.cat)) {
                out.append(py::make_tuple(to_str(f.path), to_str(f.text)));
              }
              return out;

@@ -295,7 +295,7 @@ auto plan_fleet(const config& cfg, const fleet_load_result& loaded, const fleet_
   out.options = plan_options_for(f, options, out.judged);
   out.result = plan(f, out.judged.cat, out.options);
   if (request.yaml) out.yaml = write_planned_yaml(loaded, source, out, request.run.limits, request.yaml_name);
-  if (request.runbooks) out.runbooks = runbook_files(f, out.result);
+  if (request.runbooks) out.runbooks = runbook_files(f, out.result, out.judged.cat);
   if (request.remaining) {
     // What is left, in the fleet as planned with the what-if connections.
     out.after = apply_plan(f, out.result);
