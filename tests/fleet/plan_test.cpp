@@ -359,7 +359,8 @@ clusters:
   EXPECT_EQ(p.moves(), (std::vector<std::string>{"e network new -> 10.153.0.0/16", "e services 10.100.0.0/16 -> 172.20.0.0/16"}));
   // The cluster is yet to be created: it is created with that range.
   ASSERT_FALSE(p.result.changes[1].steps.empty());
-  EXPECT_NE(p.result.changes[1].steps[0].text.find("create e with kubernetesNetworkConfig.serviceIpv4Cidr=172.20.0.0/16"),
+  EXPECT_NE(p.result.changes[1].steps[0].text.find(
+                "create e with its service range 172.20.0.0/16: `kubernetesNetworkConfig.serviceIpv4Cidr`"),
             std::string::npos) << p.result.changes[1].steps[0].text;
 
   // Where that default collides with a connected range, the plan does not claim it is complete.
