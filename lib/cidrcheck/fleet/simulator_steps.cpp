@@ -1018,7 +1018,8 @@ struct executor {
   void operator()(const remove_nodes& s) {
     for (auto& n : c->nodes) {
       if (!node_selected(n, s.nodes)) continue;
-      n.kubelet = false;
+      // A kubelet left running registers its node again only at its restart (kubelet-register-once).
+      n.kubelet = n.kubelet && s.keep_kubelets;
       n.registered = false;
       n.pod_cidrs.clear();  // node_podcidr_immutable: a new one only by registering again
     }
