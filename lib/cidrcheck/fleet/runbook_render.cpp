@@ -538,12 +538,14 @@ class renderer {
       into = std::move(from);
       return;
     }
-    for (auto& [key, value] : *b) {
+    // Not a structured binding: clang before 16 refuses one captured by a lambda (C++20 allows it).
+    for (auto& entry : *b) {
+      const auto& key = entry.first;
       auto it = std::find_if(a->begin(), a->end(), [&](const auto& e) { return e.first == key; });
       if (it == a->end()) {
-        a->emplace_back(key, std::move(value));
+        a->emplace_back(key, std::move(entry.second));
       } else {
-        merge(it->second, std::move(value));
+        merge(it->second, std::move(entry.second));
       }
     }
   }

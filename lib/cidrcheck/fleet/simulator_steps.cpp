@@ -483,9 +483,11 @@ struct executor {
   auto allocate_cluster_ip(ip_version v, const std::vector<prefix>& into)
       -> std::optional<std::pair<address, const service_cidr_object*>> {
     std::optional<std::pair<prefix, const service_cidr_object*>> choice;
-    for (const auto& [p, owner] : serving_ranges(*c)) {
+    for (const auto& serving : serving_ranges(*c)) {  // not a structured binding: clang before 16 refuses one a lambda captures
+      const auto& [p, owner] = serving;
       if (p.version() != v) continue;
-      bool wanted = into.empty() || std::any_of(into.begin(), into.end(), [&](const prefix& r) { return p.overlaps(r); });
+      const prefix& range = p;
+      bool wanted = into.empty() || std::any_of(into.begin(), into.end(), [&](const prefix& r) { return range.overlaps(r); });
       if (!choice || (!wanted && !into.empty())) choice = std::pair{p, owner};
       if (!wanted) break;
     }
