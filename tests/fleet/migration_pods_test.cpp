@@ -8,6 +8,7 @@
 #include "runbook_fixture.hpp"
 
 #include <cidrcheck/fleet/runbook.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 
 #include <gtest/gtest.h>
@@ -36,6 +37,31 @@ auto find_step(const runbook& r, Pred pred) -> int {
 template <class Action>
 auto first(const runbook& r) -> int {
   return find_step<Action>(r, [](const Action&) { return true; });
+}
+
+// The simulator's verdict on the typed runbook of operation k.
+auto simulated(const planned_runbooks& p, std::size_t k = 0) -> simulation_result {
+  auto planned = apply_plan(p.model, p.result);
+  simulation_context context;
+  context.original = &p.model;
+  context.planned = &planned;
+  context.catalog = &builtin_catalog();
+  return simulate_runbook(context, typed(p, k));
+}
+
+auto failures_of(const simulation_result& r) -> std::string {
+  std::string out;
+  for (const auto& f : r.failures) out += to_string(f, r.steps) + "\n";
+  return out;
+}
+
+// A cluster of `distribution` with flannel whose pod range a connection needs: kcm-node-ipam.
+auto flannel_move(const std::string& distribution) -> planned_runbooks {
+  return plan_text("clusters:\n"
+                   "  - {name: shop, distribution: " + distribution + ", kubernetes: \"1.30\", cni: flannel, nodes: 5, "
+                   "network: 192.168.50.0/24}\n"
+                   "networks:\n  - {name: office, type: office, cidrs: [10.42.0.0/16]}\n"
+                   "connections:\n  - [shop, office]\n");
 }
 
 auto calico(const std::string& ipam) -> planned_runbooks {
@@ -152,17 +178,106 @@ TEST(PodRunbooks, ReRegisteredControlPlaneNodesGetTheirLabelAndTaintBack) {
 
 // Was: a k3s cluster with flannel got a kube-flannel-cfg step, and "stop its kubelet" on every node.
 TEST(PodRunbooks, K3sHasNoFlannelConfigMapAndServersDoNotStopTheirKubelet) {
-  auto p = plan_text("clusters:\n"
-                     "  - {name: shop, distribution: k3s, kubernetes: \"1.30\", cni: flannel, nodes: 5, "
-                     "network: 192.168.50.0/24}\n"
-                     "networks:\n  - {name: office, type: office, cidrs: [10.42.0.0/16]}\n"
-                     "connections:\n  - [shop, office]\n");
+  auto p = flannel_move("k3s");
   ASSERT_EQ(p.result.operations.at(0).kind, "kcm-node-ipam");
   auto text = p.text();
   EXPECT_EQ(text.find("kube-flannel-cfg"), std::string::npos) << text;
-  EXPECT_NE(text.find("a server cannot leave this way"), std::string::npos) << text;
   for (const auto& s : p.steps()) {
     for (const auto& c : s.commands) EXPECT_EQ(c.find("systemctl stop kubelet"), std::string::npos) << c;
+  }
+}
+
+// Was: the node-IPAM window stopped every node's kubelet, k3s servers included,
+// which stopped their API servers (simulator: kubelet-in-server). The servers'
+// Node objects go with the servers running, and they come back first.
+TEST(PodRunbooks, ServersKeepRunningThroughTheNodeIpamWindow) {
+  for (const auto* distribution : {"k3s", "rke2"}) {
+    SCOPED_TRACE(distribution);
+    auto r = typed(flannel_move(distribution));
+    for (const auto& s : r.steps) {
+      const auto* remove = std::get_if<remove_nodes>(&s.action);
+      if (remove == nullptr || remove->nodes.which == node_selection::role::workers) continue;
+      EXPECT_TRUE(remove->keep_kubelets) << "a step stops the servers' kubelets";
+    }
+    auto servers = find_step<remove_nodes>(r, [](const remove_nodes& a) { return a.keep_kubelets; });
+    auto flag = find_step<set_flag>(r, [](const set_flag& f) { return f.flag == "--cluster-cidr"; });
+    auto back = find_step<register_nodes>(
+        r, [](const register_nodes& a) { return a.nodes.which == node_selection::role::control_plane; });
+    auto workers = find_step<register_nodes>(
+        r, [](const register_nodes& a) { return a.nodes.which == node_selection::role::workers; });
+    ASSERT_GE(servers, 0);
+    EXPECT_LT(servers, flag);
+    EXPECT_LT(flag, back);
+    EXPECT_LT(back, workers);
+  }
+  // Where the profile knows the kubelet is a process of its own, every node leaves as before.
+  auto kubeadm = typed(plan_fixture("pods-kcm-kubeadm"));
+  EXPECT_GE(find_step<remove_nodes>(kubeadm, [](const remove_nodes& a) {
+              return a.nodes.which == node_selection::role::all && !a.keep_kubelets;
+            }), 0);
+}
+
+// Was: on k3s the window stopped the servers' API servers, and on RKE2 flannel
+// kept its old Network and refused the nodes' new podCIDRs (simulator:
+// kubelet-in-server, flannel-network). The profiles place flannel's Network on
+// --cluster-cidr, so the flag step carries it.
+TEST(PodRunbooks, FlannelOnK3sAndRke2FollowsTheClusterCidrAndTheWindowPasses) {
+  for (const auto* distribution : {"k3s", "rke2"}) {
+    SCOPED_TRACE(distribution);
+    auto p = flannel_move(distribution);
+    const auto* d = builtin_catalog().profile_of(p.model.owners.at(0)).distribution;
+    ASSERT_NE(d, nullptr);
+    const auto* place = d->place(component::cni_agent, "net-conf.json Network");
+    ASSERT_NE(place, nullptr);
+    EXPECT_EQ(place->field, d->place(component::kube_controller_manager, "--cluster-cidr")->field);
+    auto result = simulated(p);
+    EXPECT_TRUE(result.passed()) << failures_of(result);
+  }
+}
+
+// Was: a Calico pool added beside the old one left kube-proxy's clusterCIDR
+// holding only the old pool (simulator: kube-proxy-cluster-cidr). It takes one
+// CIDR per family (kube-proxy-one-cidr), set before the new pool serves.
+TEST(PodRunbooks, AnAddedCalicoPoolIsInKubeProxysClusterCidrFirst) {
+  auto p = plan_fixture("pods-add-calico");
+  ASSERT_EQ(p.result.operations.at(0).kind, "add-pod-range");
+  auto r = typed(p);
+  auto proxy = find_step<set_flag>(r, [](const set_flag& f) { return f.target == component::kube_proxy; });
+  auto pool = find_step<apply_object>(r, [](const apply_object& a) { return a.object.kind == "IPPool"; });
+  ASSERT_GE(proxy, 0);
+  ASSERT_GE(pool, 0);
+  EXPECT_LT(proxy, pool);
+  const auto& value = std::get<std::vector<prefix>>(std::get<set_flag>(r.steps[proxy].action).value);
+  ASSERT_EQ(value.size(), 1u);
+  auto applied = apply_plan(p.model, p.result);
+  for (const auto* f : {&p.model, &applied}) {
+    for (const auto& range : f->ranges) {
+      if (range.role != range_role::pods) continue;
+      EXPECT_TRUE(range.cidr.subnet_of(value.front())) << range.cidr.to_string();
+    }
+  }
+  auto result = simulated(p);
+  EXPECT_TRUE(result.passed()) << failures_of(result);
+}
+
+// Was: the step after a range is added checked pod addresses in it, which no
+// pod has before pods start or node pools use it (simulator: step-check, and
+// operator-reads-pools for Cilium). The check looks at the pools.
+TEST(PodRunbooks, AnAddedRangeIsCheckedInThePoolsNotInPodAddresses) {
+  for (const auto* name : {"add-calico", "add-cilium", "gke-additional"}) {
+    SCOPED_TRACE(name);
+    auto p = plan_fixture(std::string("pods-") + name);
+    auto r = typed(p);
+    bool pools = false;
+    for (const auto& s : r.steps) {
+      for (const auto& c : s.checks) {
+        EXPECT_FALSE(c.what == observable::pod_addresses && c.must == expectation::includes);
+        pools = pools || (c.what == observable::ip_pools && c.must == expectation::includes);
+      }
+    }
+    EXPECT_TRUE(pools);
+    auto result = simulated(p);
+    for (const auto& f : result.failures) EXPECT_NE(f.check, simulation_check::step_check) << failures_of(result);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "runbook_fixture.hpp"
 
 #include <cidrcheck/fleet/runbook.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 
 #include <gtest/gtest.h>
@@ -39,6 +40,25 @@ auto find_step(const runbook& r, Pred pred) -> int {
     if (const auto* a = std::get_if<Action>(&r.steps[k].action); a && pred(*a)) return static_cast<int>(k);
   }
   return -1;
+}
+
+// The simulator's failures of the typed runbook of operation k, one per line.
+auto simulated_failures(const planned_runbooks& p, std::size_t k = 0) -> std::vector<std::string> {
+  auto planned = apply_plan(p.model, p.result);
+  simulation_context context;
+  context.original = &p.model;
+  context.planned = &planned;
+  context.catalog = &builtin_catalog();
+  auto result = simulate_runbook(context, typed(p, k));
+  std::vector<std::string> out;
+  for (const auto& f : result.failures) out.push_back(to_string(f, result.steps));
+  return out;
+}
+
+auto joined(const std::vector<std::string>& lines) -> std::string {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
 }
 
 auto all_files(const planned_runbooks& p) -> std::string {
@@ -242,6 +262,73 @@ TEST(ServiceRunbooks, ManagedAndOpenShiftServiceRangesAreReplacements) {
     ASSERT_FALSE(p.result.operations.empty()) << name;
     EXPECT_EQ(p.result.operations[0].kind, "replacement-cluster") << name;
   }
+}
+
+// Was: where the distribution renders kube-dns (k3s, kops), kubelets were
+// pointed at the new DNS address right after the flags and kube-dns moved while
+// running pods still used the old one (simulator: pod-nameserver). The setting
+// that names the new address follows the move of kubernetes.default: one moment
+// that cuts running pods off, and they restart next.
+TEST(ServiceRunbooks, DistributionRenderedDnsMovesRightBeforeThePodsRestart) {
+  for (const auto* name : {"k3s", "kops-129"}) {
+    SCOPED_TRACE(name);
+    auto p = plan_fixture(std::string("services-") + name);
+    auto r = typed(p);
+    auto kubernetes = find_step<recreate_services>(
+        r, [](const recreate_services& a) { return a.which == service_selection::kubernetes_default; });
+    auto kubelets = find_step<set_flag>(r, [](const set_flag& f) { return f.target == component::kubelet; });
+    auto restart = find_step<restart_workloads>(
+        r, [](const restart_workloads& a) { return a.which == workload_selection::all_pods; });
+    ASSERT_GE(kubernetes, 0);
+    EXPECT_EQ(kubelets, kubernetes + 1);
+    EXPECT_EQ(restart, kubelets + 1);
+    EXPECT_LT(find_step<recreate_services>(r, [](const recreate_services& a) { return a.which == service_selection::dns; }), 0);
+    auto failures = simulated_failures(p);
+    EXPECT_TRUE(failures.empty()) << joined(failures);
+  }
+}
+
+// Was: where the catalog does not know who renders kube-dns, kubelets were
+// pointed at the new DNS address before kube-dns was there (simulator: dns).
+// The operator finds out, and the temporary kube-dns-next serves the new address first.
+TEST(ServiceRunbooks, UnknownDnsOwnerIsFoundOutAndTheNewAddressServesFirst) {
+  auto p = plan_text("clusters:\n"
+                     "  - {name: lab, distribution: kind, kubernetes: \"1.31\", network: 10.1.0.0/16, "
+                     "pods: 10.2.0.0/16, services: 10.96.0.0/16, service_count: 10}\n"
+                     "networks:\n  - {name: office, type: office, cidrs: [10.96.0.0/16]}\n"
+                     "connections:\n  - {between: [lab, office], via: vpn}\n");
+  ASSERT_EQ(p.result.operations.at(0).kind, "service-cidr-api");
+  auto r = typed(p);
+  auto ask = find_step<find_out>(r, [](const find_out& a) { return a.field == "distribution.dns_addon"; });
+  auto next = find_step<apply_object>(r, [](const apply_object& a) { return a.object.name == "kube-dns-next"; });
+  auto kubelets = find_step<set_flag>(r, [](const set_flag& f) { return f.target == component::kubelet; });
+  ASSERT_GE(ask, 0);
+  EXPECT_LT(ask, next);
+  EXPECT_LT(next, kubelets);
+  auto failures = simulated_failures(p);
+  EXPECT_TRUE(failures.empty()) << joined(failures);
+}
+
+// Was: in the maintenance window the kubelets took the new DNS address only
+// after every Service had left the old range, so for a moment the address they
+// hand out lay outside the cluster's service range (simulator: fleet). They
+// follow kubernetes.default, whose move already cuts running pods off.
+TEST(ServiceRunbooks, TheWindowPointsKubeletsAtTheNewDnsAsSoonAsItMoves) {
+  auto p = plan_fixture("services-kubeadm-127");
+  ASSERT_EQ(p.result.operations.at(0).kind, "service-window");
+  auto r = typed(p);
+  auto dns = find_step<recreate_services>(r, [](const recreate_services& a) { return a.which == service_selection::dns; });
+  auto kubernetes = find_step<recreate_services>(
+      r, [](const recreate_services& a) { return a.which == service_selection::kubernetes_default; });
+  auto kubelets = find_step<set_flag>(r, [](const set_flag& f) { return f.target == component::kubelet; });
+  auto services = find_step<recreate_services>(
+      r, [](const recreate_services& a) { return a.which == service_selection::cluster_ip; });
+  ASSERT_GE(dns, 0);
+  EXPECT_LT(dns, kubernetes);
+  EXPECT_EQ(kubelets, kubernetes + 1);
+  EXPECT_LT(kubelets, services);
+  auto failures = simulated_failures(p);
+  EXPECT_TRUE(failures.empty()) << joined(failures);
 }
 
 }  // namespace

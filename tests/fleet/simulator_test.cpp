@@ -605,11 +605,11 @@ constexpr std::string_view flannel_fleet =
 // and taint again (kadm-cp-reregister). Workloads are down from the drain until
 // the nodes are back: the steps say so.
 struct node_ipam_case {
-  planned p{flannel_fleet};
+  planned p;
   runbook book;
   prefix from, to;
 
-  node_ipam_case() {
+  explicit node_ipam_case(std::string_view yaml = flannel_fleet) : p(yaml) {
     const auto& c = p.result.changes.at(p.result.operations.front().changes.front());
     from = c.from;
     to = c.to;
@@ -802,6 +802,181 @@ TEST(SimulateCiliumMultiPool, NodesRolledBeforeTheOperatorRestarts) {
   // The roll (with its check that no pod is left in the old range) before the operator restart.
   std::swap(c.book.steps[2], c.book.steps[3]);
   expect_refused(c.run(), 2, simulation_check::step_check, simulation_rule::operator_reads_pools);
+}
+
+}  // namespace
+}  // namespace cidrcheck
+
+namespace cidrcheck {
+namespace {
+
+// The runbook of the plan's operation (or change outside one) of kind `kind`, from planned p.
+auto plan_book(const planned& p, std::string_view kind) -> runbook {
+  for (auto& b : plan_runbooks(p.original, p.result, builtin_catalog())) {
+    if (b.kind == kind) return b;
+  }
+  throw std::logic_error("no runbook of kind " + std::string(kind));
+}
+
+auto erase_step(runbook& book, std::size_t at) -> runbook_step {
+  auto s = book.steps[at];
+  book.steps.erase(book.steps.begin() + static_cast<std::ptrdiff_t>(at));
+  return s;
+}
+
+// A range the plan creates at a requested size: the cluster is created with it.
+constexpr std::string_view creation_fleet =
+    "clusters:\n"
+    "  - {name: new, distribution: kubeadm, kubernetes: \"1.33\", network: 10.20.0.0/16, pods: 10.244.0.0/16, "
+    "services: /16}\n";
+
+TEST(SimulateNewRange, AClusterCreatedWithItsPlannedRangeUsesIt) {
+  planned p(creation_fleet);
+  auto book = plan_book(p, "new-range");
+  auto r = simulate_runbook(p.context, book);
+  EXPECT_TRUE(r.passed()) << describe(r);
+}
+
+TEST(SimulateNewRange, AClusterCreatedWithAnotherRangeIsNotThePlannedFleet) {
+  planned p(creation_fleet);
+  auto book = plan_book(p, "new-range");
+  auto& create = std::get<change_resource>(
+      book.steps[index_of(book, is<change_resource>([](const change_resource& s) { return s.role.has_value(); }))].action);
+  ASSERT_EQ(create.ranges.size(), 1u);
+  create.ranges = {prefix::parse("10.99.0.0/16")};
+  auto r = simulate_runbook(p.context, book);
+  expect_refused(r, book.steps.size(), simulation_check::end_state, std::nullopt);
+  EXPECT_NE(r.failures.front().message.find("services 10.99.0.0/16, where the plan has"), std::string::npos) << describe(r);
+}
+
+// A GKE cluster whose node subnet overlaps an on-premises network: replaced by one numbered as planned.
+constexpr std::string_view replacement_fleet =
+    "networks:\n"
+    "  - {name: dc, type: onprem, cidrs: [10.10.0.0/16]}\n"
+    "clusters:\n"
+    "  - {name: analytics, distribution: gke, kubernetes: \"1.31\", network: 10.10.0.0/20, pods: 10.16.0.0/14, "
+    "services: 10.20.0.0/20}\n"
+    "connections:\n"
+    "  - {between: [analytics, dc], routes: [network]}\n";
+
+auto is_cluster(resource_action a) {
+  return is<change_resource>([a](const change_resource& s) { return s.what == resource_kind::cluster && s.action == a; });
+}
+
+TEST(SimulateReplacementCluster, TheReplacementTakesTheOldClustersPlaceAndNetwork) {
+  planned p(replacement_fleet);
+  auto r = simulate_runbook(p.context, plan_book(p, "replacement-cluster"));
+  EXPECT_TRUE(r.passed()) << describe(r);
+}
+
+TEST(SimulateReplacementCluster, TheOldClusterDeletedBeforeItsReplacementIsBuilt) {
+  planned p(replacement_fleet);
+  auto book = plan_book(p, "replacement-cluster");
+  auto build = erase_step(book, index_of(book, is_cluster(resource_action::create)));
+  const auto remove_at = index_of(book, is_cluster(resource_action::remove));
+  book.steps.insert(book.steps.begin() + static_cast<std::ptrdiff_t>(remove_at) + 1, build);
+  // Nothing serves the workloads from the deletion on.
+  expect_refused(simulate_runbook(p.context, book), remove_at, simulation_check::reachability, std::nullopt);
+}
+
+// A VPC shared by an EKS cluster (replaced in the new VPC) and a kubeadm cluster (its nodes moved there).
+constexpr std::string_view shared_vpc_fleet =
+    "networks:\n"
+    "  - {name: main-vpc, type: aws-vpc, cidrs: [10.50.0.0/16], movable: true}\n"
+    "  - {name: partner, type: peer, cidrs: [10.50.0.0/16]}\n"
+    "clusters:\n"
+    "  - {name: shop, distribution: eks, kubernetes: \"1.31\", network: 10.50.0.0/17, pods: [], services: 172.20.0.0/16}\n"
+    "  - {name: jobs, distribution: kubeadm, kubernetes: \"1.33\", network: 10.50.128.0/17, pods: 10.62.0.0/16, "
+    "services: 10.63.0.0/16}\n"
+    "connections:\n"
+    "  - {between: [main-vpc, partner], via: peering}\n"
+    "  - {between: [shop, partner], routes: [network]}\n"
+    "  - {between: [jobs, partner], routes: [network]}\n";
+
+TEST(SimulateNewVpc, EveryClusterTheVpcTakesAlongEndsInTheNewOne) {
+  planned p(shared_vpc_fleet);
+  auto r = simulate_runbook(p.context, plan_book(p, "new-vpc"));
+  EXPECT_TRUE(r.passed()) << describe(r);
+}
+
+TEST(SimulateNewVpc, AClusterWhoseNodesNeverMoveLosesItsNetworkWithTheOldVpc) {
+  planned p(shared_vpc_fleet);
+  auto book = plan_book(p, "new-vpc");
+  erase_step(book, index_of(book, is<change_resource>([](const change_resource& s) { return s.what == resource_kind::node_pool; })));
+  auto r = simulate_runbook(p.context, book);
+  expect_refused(r, book.steps.size(), simulation_check::end_state, std::nullopt);
+  EXPECT_NE(r.failures.front().message.find("jobs ends using"), std::string::npos) << describe(r);
+}
+
+// An EKS cluster on VPC CNI custom networking whose pod block collides with a partner's network.
+constexpr std::string_view custom_networking_fleet =
+    "networks:\n"
+    "  - {name: partner, type: peer, cidrs: [100.64.0.0/16]}\n"
+    "clusters:\n"
+    "  - {name: shop, distribution: eks, kubernetes: \"1.31\", cni: vpc-cni, ipam: custom-networking, "
+    "network: 10.20.0.0/16, pods: 100.64.0.0/16, services: 172.20.0.0/16}\n"
+    "connections:\n"
+    "  - [shop, partner]\n";
+
+auto is_roll = is<roll_nodes>(any);
+auto is_agent_patch = is<apply_object>([](const apply_object& s) { return s.object.kind == "DaemonSet"; });
+auto is_eniconfig = is<apply_object>([](const apply_object& s) { return s.object.kind == "ENIConfig"; });
+
+TEST(SimulateCustomNetworking, PodsOfNodesStartedAfterTheSwitchTakeTheirZonesEniConfigSubnet) {
+  planned p(custom_networking_fleet);
+  auto r = simulate_runbook(p.context, plan_book(p, "vpc-cni-custom-networking"));
+  EXPECT_TRUE(r.passed()) << describe(r);
+}
+
+TEST(SimulateCustomNetworking, NodesRolledBeforeTheSwitchKeepTheirOwnSubnet) {
+  planned p(custom_networking_fleet);
+  auto book = plan_book(p, "vpc-cni-custom-networking");
+  auto roll = erase_step(book, index_of(book, is_roll));
+  book.steps.insert(book.steps.begin() + static_cast<std::ptrdiff_t>(index_of(book, is_agent_patch)), roll);
+  // The check that no pod is left in the old range, after the roll, fails.
+  std::size_t check_at = index_of(book, is_agent_patch) + 1;
+  while (book.steps[check_at].checks.empty()) ++check_at;
+  expect_refused(simulate_runbook(p.context, book), check_at, simulation_check::step_check,
+                 simulation_rule::custom_networking);
+}
+
+TEST(SimulateCustomNetworking, NodesRolledWithoutEniConfigsHaveNoPodAddresses) {
+  planned p(custom_networking_fleet);
+  auto book = plan_book(p, "vpc-cni-custom-networking");
+  std::erase_if(book.steps, [](const runbook_step& s) { return is_eniconfig(s.action); });
+  expect_refused(simulate_runbook(p.context, book), index_of(book, is_roll), simulation_check::reachability,
+                 simulation_rule::custom_networking);
+}
+
+TEST(SimulateCustomNetworking, TheOldBlockDisassociatedWhilePodsStillUseIt) {
+  planned p(custom_networking_fleet);
+  auto book = plan_book(p, "vpc-cni-custom-networking");
+  auto is_drop = is<change_resource>([](const change_resource& s) { return s.action == resource_action::disassociate; });
+  auto drop = erase_step(book, index_of(book, is_drop));
+  const auto roll_at = index_of(book, is_roll);
+  book.steps.insert(book.steps.begin() + static_cast<std::ptrdiff_t>(roll_at), drop);
+  expect_refused(simulate_runbook(p.context, book), roll_at, simulation_check::reachability, simulation_rule::pool_in_use);
+}
+
+// kcm-node-ipam on a cluster whose pods take addresses from the network (the VPC
+// CNI's secondary IPs, cni-vpc-cni-secondary-ip-source): --cluster-cidr hands out
+// Node podCIDRs no pod uses, so moving it moves no pod, and the simulator says so.
+TEST(SimulateNodeIpam, MovingNodeIpamMovesNoPodThatTakesNetworkAddresses) {
+  node_ipam_case c("clusters:\n"
+                   "  - {name: a, distribution: kubeadm, kubernetes: \"1.31\", cni: vpc-cni, ipam: secondary-ip, "
+                   "network: 10.1.0.0/16, pods: 10.200.0.0/16, services: 10.3.0.0/16}\n"
+                   "  - {name: b, distribution: kubeadm, kubernetes: \"1.31\", cni: vpc-cni, ipam: secondary-ip, "
+                   "network: 10.11.0.0/16, pods: 10.200.0.0/16, services: 10.13.0.0/16}\n"
+                   "connections:\n"
+                   "  - {between: [a, b], routes: [pods]}\n");
+  std::erase_if(c.book.steps, [](const runbook_step& s) {
+    const auto* e = std::get_if<edit_field>(&s.action);
+    return e != nullptr && e->store == config_store::cni_configuration;
+  });
+  auto r = c.run();
+  // The check before the old route goes: the pods are still in the old range.
+  expect_refused(r, c.book.steps.size() - 1, simulation_check::step_check, std::nullopt);
+  EXPECT_NE(r.failures.front().message.find("in " + c.from.to_string()), std::string::npos) << describe(r);
 }
 
 }  // namespace

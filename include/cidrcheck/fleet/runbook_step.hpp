@@ -308,6 +308,10 @@ struct drain_nodes {
 /// Node's podCIDR can only be set again by registering anew).
 struct remove_nodes {
   node_selection nodes;
+  /// Deletes the Node objects only: the kubelets keep running (and a server's
+  /// control plane with them) and register their nodes again when they next
+  /// restart, as a running kubelet registers only once (kubelet-register-once).
+  bool keep_kubelets = false;
 };
 
 /// Starts the selected nodes' kubelets (or new nodes), which register and

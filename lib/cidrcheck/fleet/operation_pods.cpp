@@ -60,10 +60,20 @@ void retire_pods(step_writer& w, const pod_move& m, std::vector<std::string> nee
 }
 
 // kube-proxy's clusterCIDR names the pod ranges; where the pool must lie in it
-// (calico-cluster-cidr) or it names the old range, it moves with them.
+// (calico-cluster-cidr) or it names the old range, it moves with them. It takes
+// one CIDR per family (kube-proxy-one-cidr): the block holding that family's ranges.
 auto kube_proxy_step(step_writer& w, const pod_move& m, std::vector<std::string> needs,
                      std::initializer_list<std::string_view> facts) -> runbook_step& {
-  auto& s = w.add(m.owner, set_flag{component::kube_proxy, "clusterCIDR", m.after, rollout::one_at_a_time}, facts);
+  std::vector<prefix> per_family;
+  for (auto v : {ip_version::v4, ip_version::v6}) {
+    std::vector<prefix> family;
+    for (const auto& r : m.after) {
+      if (r.version() == v) family.push_back(r);
+    }
+    if (auto block = covering_block(family)) per_family.push_back(*block);
+  }
+  auto& s = w.add(m.owner, set_flag{component::kube_proxy, "clusterCIDR", per_family, rollout::one_at_a_time}, facts);
+  cite(s, "kube-proxy-one-cidr");
   s.needs = std::move(needs);
   s.makes = {"kube-proxy-on-new-range"};
   return s;
@@ -112,12 +122,27 @@ void kcm_node_ipam_row(const row_input& in, runbook& out) {
     cordon.makes = {"nodes-drained"};
     cordon.why = "this is a window: kube-controller-manager hands out node ranges from one range per family, and a "
                  "node that joins now gets a range in the old one that never changes";
-    auto& remove = w.add(k, remove_nodes{{node_selection::role::all, {}}},
+    // Where stopping a server's kubelet may stop its control plane (the profile
+    // says so, or does not know), the servers' Node objects are deleted with
+    // their kubelets running, which register them again only when they restart
+    // (kubelet-register-once): with the new flag, below.
+    const auto& in_server = p.distribution ? p.distribution->kubelet_in_server : sourced<bool>{false, "prof-no-source", false};
+    const bool servers_stay = !in_server.known || in_server.value;
+    auto& remove = w.add(k, remove_nodes{{servers_stay ? node_selection::role::workers : node_selection::role::all, {}}},
                          {"node-podcidr-immutable", "flant-pod-order"});
     remove.needs = {"nodes-drained"};
-    remove.makes = {"no-node-has-old-podcidr"};
+    remove.makes = {servers_stay ? "no-worker-has-old-podcidr" : "no-node-has-old-podcidr"};
     remove.why = "a Node's podCIDR is set only when it registers (Flant rewrote podCIDRs in etcd instead and rebooted "
                  "every node)";
+    if (servers_stay) {
+      auto& servers = w.add(k, remove_nodes{{node_selection::role::control_plane, {}}, true},
+                            {"kcm-servers-stay", "kubelet-register-once", "k3s-no-procedure"});
+      cite(servers, in_server);
+      servers.needs = {"no-worker-has-old-podcidr"};
+      servers.makes = {"no-node-has-old-podcidr"};
+      servers.why = "the servers keep running, so the API stays up; no distribution documents this, so try it on a "
+                    "test cluster first";
+    }
     std::string cni_ready = "no-node-has-old-podcidr";
     const bool cni_field = p.ipam && !p.ipam->range_field.value.empty() &&
                            !(p.distribution && p.distribution->embeds_cni.known && p.distribution->embeds_cni.value);
@@ -143,9 +168,22 @@ void kcm_node_ipam_row(const row_input& in, runbook& out) {
       container = &w.steps().back();
     }
     (void)container;
-    auto& reg = w.add(k, register_nodes{{node_selection::role::all, {}}, true}, {"kcm-allocate", "node-podcidr-immutable"});
-    if (p.distribution) cite(reg, p.distribution->restore_control_plane);
-    reg.needs = {"kcm-allocates-new-range", cni_ready};
+    std::string registered = cni_ready;
+    if (servers_stay) {
+      // The servers first, each restarted in turn, so that one always serves.
+      auto& back = w.add(k, register_nodes{{node_selection::role::control_plane, {}}, true},
+                         {"kcm-allocate", "kubelet-register-once"});
+      if (p.distribution) cite(back, p.distribution->restore_control_plane);
+      back.needs = {"kcm-allocates-new-range", cni_ready};
+      back.makes = {"servers-on-new-range"};
+      back.why = "a server that restarted with the new flag in the step before has registered already";
+      registered = "servers-on-new-range";
+    }
+    auto& reg = w.add(k, register_nodes{{servers_stay ? node_selection::role::workers : node_selection::role::all, {}},
+                                        !servers_stay},
+                      {"kcm-allocate", "node-podcidr-immutable"});
+    if (p.distribution && !servers_stay) cite(reg, p.distribution->restore_control_plane);
+    reg.needs = {"kcm-allocates-new-range", registered};
     reg.makes = {"nodes-on-new-range"};
     reg.why = "one at a time, restarting the CNI's pod on each: every node takes a podCIDR in the new range; uncordon "
               "it and let workloads come back";
@@ -231,9 +269,11 @@ void calico_ippool_swap_row(const row_input& in, runbook& out) {
               "Installation instead)";
     }
     // 5. kube-controller-manager: node CIDR allocation off before its range moves
-    //    (Calico's IPAM does not use the Nodes' podCIDRs), then the range.
+    //    (Calico's IPAM does not use the Nodes' podCIDRs), then the range; not
+    //    where the provider runs it (its flags are not the operator's).
     std::string kcm_ready = "old-pool-not-allocating";
-    if (p.distribution && p.distribution->place(component::kube_controller_manager, "--cluster-cidr")) {
+    if (p.distribution && p.distribution->place(component::kube_controller_manager, "--cluster-cidr") &&
+        p.distribution->control_plane.value != control_plane_config::provider) {
       auto& off = w.add(k, set_flag{component::kube_controller_manager, "--allocate-node-cidrs", false,
                                     rollout::one_at_a_time},
                         {"kcm-flag-when", "kops-calico-seed", "kcm-refuses"});
@@ -440,6 +480,28 @@ void add_pod_range_row(const row_input& in, runbook& out) {
     const auto p = in.profile(k);
     const auto pool = p.ipam ? p.ipam->pool.value : pool_kind::none;
     const auto& o = in.owner_of(k);
+    // kube-proxy's clusterCIDR holds the new pool before it serves a pod (calico-cluster-cidr).
+    std::vector<std::string> first;
+    if (p.ipam && p.ipam->kube_proxy_holds_pool.value) {
+      auto& s = kube_proxy_step(w, m, {}, {"calico-cluster-cidr"});
+      cite(s, p.ipam->kube_proxy_holds_pool);
+      s.why = "pods numbered from a pool outside it get their traffic NATed; it takes one CIDR per family, so it "
+              "names the smallest block holding the existing pool and the new one";
+      // Say what else the block holds: no source read says how kube-proxy treats it.
+      std::string also;
+      for (const auto& block : std::get<std::vector<prefix>>(std::get<set_flag>(s.action).value)) {
+        for (auto role : {range_role::network, range_role::services}) {
+          for (const auto& r : ranges_of(in.planned, o, role)) {
+            if (r.overlaps(block)) also += (also.empty() ? "" : ", ") + r.to_string();
+          }
+        }
+      }
+      if (!also.empty()) {
+        s.why += "; that block also holds " + also + " of this cluster, and how kube-proxy treats their traffic then "
+                 "was not checked: test it first, or choose a new range next to the old one";
+      }
+      first = s.makes;
+    }
     std::vector<std::string> added;
     for (const auto& to : m.to) {
       const std::string state = "range-added-" + to.to_string();
@@ -482,14 +544,18 @@ void add_pod_range_row(const row_input& in, runbook& out) {
         s = &unknown_step(w, k, "ipam.pool", "how this cluster's IPAM mode takes a second pod range: the catalog's "
                           "profile names no pool that grows", p.ipam ? p.ipam->pool.fact : "prof-no-source");
       }
+      s->needs = first;
       s->makes = {state};
       added.push_back(state);
     }
+    // Pods take addresses in the new range only as they start, so what can be
+    // checked now is the pools.
     auto& v = w.add(k, verify{}, {});
     v.needs = std::move(added);
     v.makes = {"new-range-verified"};
-    v.why = "add the new range wherever the old one is listed: NetworkPolicy ipBlocks, firewall rules";
-    v.checks.push_back({observable::pod_addresses, expectation::includes, m.to, {}, {}});
+    v.why = "pods started from now may take addresses in the new range; add it wherever the old one is listed: "
+            "NetworkPolicy ipBlocks, firewall rules";
+    v.checks.push_back({observable::ip_pools, expectation::includes, m.to, {}, {}});
   }
 }
 
@@ -509,9 +575,10 @@ void gke_additional_pod_range_row(const row_input& in, runbook& out) {
     auto& v = w.add(k, verify{}, {"gke-masq", "gke-nodepool-range"});
     v.needs = std::move(added);
     v.makes = {"new-range-verified"};
-    v.why = "pods of new node pools get addresses in it; add it wherever the old range is listed (ip-masq-agent's "
-            "nonMasqueradeCIDRs, NetworkPolicy ipBlocks, firewall rules; unverified)";
-    v.checks.push_back({observable::pod_addresses, expectation::includes, m.to, {}, {}});
+    v.why = "pods of node pools created from now get addresses in it, the existing ones keep theirs; add it wherever "
+            "the old range is listed (ip-masq-agent's nonMasqueradeCIDRs, NetworkPolicy ipBlocks, firewall rules; "
+            "unverified)";
+    v.checks.push_back({observable::ip_pools, expectation::includes, m.to, {}, {}});
   }
 }
 

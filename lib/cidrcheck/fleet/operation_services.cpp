@@ -233,9 +233,21 @@ void service_cidr_api_row(const row_input& in, runbook& out) {
       s.checks.push_back({observable::service_cidr, expectation::ready, m.after, {}, temporary});
     }
     // The DNS Service: a second one at the new address while pods use either,
-    // unless the distribution renders the DNS Service itself (it would fight it).
-    const bool own_dns = p.distribution && p.distribution->dns_addon.known &&
-                         p.distribution->dns_addon.value == dns_addon_owner::operator_owned;
+    // unless the distribution renders the DNS Service itself (it would fight
+    // it); where the catalog does not know who renders it, the operator finds out.
+    const bool renders_dns = p.distribution && p.distribution->dns_addon.known &&
+                             p.distribution->dns_addon.value == dns_addon_owner::distribution;
+    const bool own_dns = !renders_dns;
+    if (m.primary && own_dns && !(p.distribution && p.distribution->dns_addon.known)) {
+      auto& s = w.add(k, find_out{"distribution.dns_addon",
+                                  "whether this distribution writes the kube-dns Service itself: if it does, it "
+                                  "re-applies kube-dns at the address its configuration names and fights the "
+                                  "temporary kube-dns-next of the next step; then delete kube-dns instead just before "
+                                  "the setting that names the new DNS address changes"},
+                      {"dns-addon-rerender-conflict"});
+      if (p.distribution) cite(s, p.distribution->dns_addon);
+      s.needs = {"new-service-cidr-ready"};
+    }
     if (m.primary && own_dns) {
       auto o = object("v1", "Service", "kube-system", "kube-dns-next",
                     {{"spec", doc_node{doc_map{
@@ -250,7 +262,7 @@ void service_cidr_api_row(const row_input& in, runbook& out) {
                                                                  {"protocol", doc_node{std::string("TCP")}}}}}}}}}}});
       auto& s = w.add(k, apply_object{std::move(o), object_tool::kubectl, apply_object::mode::create},
                       {"svc-recreate-dns", "svc-clusterip-immutable", "svc-dns-tenth"});
-      cite(s, p.distribution->dns_addon);
+      if (p.distribution) cite(s, p.distribution->dns_addon);
       s.needs = {"new-service-cidr-ready"};
       s.makes = {"new-dns-serving"};
       s.why = "pods with either DNS address in /etc/resolv.conf resolve until all are restarted; copy spec.ports and "
@@ -297,27 +309,33 @@ void service_cidr_api_row(const row_input& in, runbook& out) {
     std::vector<std::string> needs = {"services-recreated", "lb-services-recreated"};
     if (m.primary) needs.push_back("cert-has-both-kubernetes-ips");
     range_flag_steps(w, m, p, needs, true);
-    if (m.primary && !own_dns) {
-      auto& s = w.add(k, set_flag{component::kubelet, "clusterDNS", std::vector<address>{m.dns}, rollout::all_together},
-                      {"svc-recreate-dns", "svc-dns-tenth"});
-      s.needs = {"flags-on-new-range"};
-      s.makes = {"kubelets-use-new-dns"};
-      auto& d = dns_move_step(w, m, p);
-      d.needs = {"kubelets-use-new-dns"};
-      d.why = "delete kube-dns right after the flags change; pods started before it keep the old address until the "
-              "next step restarts them";
-    }
-    // 8. kubernetes.default recreated by kube-apiserver at the new range's first address.
+    // 8. kubernetes.default recreated by kube-apiserver at the new range's first
+    //    address; where the distribution renders kube-dns, the setting that names
+    //    the new DNS address follows at once (9), inside the moment the move of
+    //    kubernetes.default already cuts running pods off, and they restart next.
     if (m.primary) {
       auto& s = w.add(k, recreate_services{service_selection::kubernetes_default, m.to, m.first, std::nullopt},
                       {"svc-kubernetes-svc-sticky", "svc-first-ip"});
       s.needs = {"flags-on-new-range"};
       s.makes = {"kubernetes-service-in-new-range"};
       s.checks.push_back({observable::kubernetes_service_ip, expectation::equals, {}, {m.first}, {}});
-      // 9. Every pod restarted, 10. kube-dns moved for good.
+      if (renders_dns) {
+        auto& kl = w.add(k, set_flag{component::kubelet, "clusterDNS", std::vector<address>{m.dns},
+                                     rollout::all_together},
+                         {"svc-recreate-dns", "svc-dns-tenth", "dns-addon-rerender-conflict"});
+        cite(kl, p.distribution->dns_addon);
+        kl.needs = {"kubernetes-service-in-new-range"};
+        kl.makes = {"kubelets-use-new-dns", "dns-service-in-new-range"};
+        kl.why = "delete the kube-dns Service just before applying it: the distribution re-applies kube-dns at this "
+                 "address as it applies the setting, which fails while kube-dns holds the old one (a cluster IP "
+                 "cannot change in place), and creates it again at the new one. Running pods keep the old DNS "
+                 "address, as they keep the old kubernetes.default, until the restart of the next step";
+        kl.checks.push_back({observable::dns_service_ip, expectation::equals, {}, {m.dns}, {}});
+      }
+      // 10. Every pod restarted, 11. kube-dns moved for good.
       auto& r = restart_pods_step(w, m);
       r.needs = {"kubernetes-service-in-new-range", "kubelets-use-new-dns", "services-recreated"};
-      if (!own_dns) r.needs.push_back("dns-service-in-new-range");
+      if (renders_dns) r.needs.push_back("dns-service-in-new-range");
       if (own_dns) {
         auto& d = dns_move_step(w, m, p);
         d.needs = {"pods-use-new-addresses"};
@@ -331,7 +349,7 @@ void service_cidr_api_row(const row_input& in, runbook& out) {
       r.makes = {"pods-use-new-addresses", "dns-service-in-new-range"};
       r.why = "only pods that read a recreated Service's variables need it; the primary addresses did not move";
     }
-    // 11. The temporary ServiceCIDR goes once the default one holds the new range again.
+    // 12. The temporary ServiceCIDR goes once the default one holds the new range again.
     {
       auto& s = w.add(k, deletion(kube->service_cidr_api.value, "ServiceCIDR", "", temporary,
                                        object_tool::kubectl, true),
@@ -343,7 +361,7 @@ void service_cidr_api_row(const row_input& in, runbook& out) {
       s.checks.push_back({observable::service_cidr, expectation::equals, m.after, {}, std::string(default_service_cidr)});
       s.checks.push_back({observable::service_cidr, expectation::absent, {}, {}, temporary});
     }
-    // 12. Dual write off, where the gate exists and is off by default.
+    // 13. Dual write off, where the gate exists and is off by default.
     if (kube->dual_write_gate.value == "off") {
       auto& s = w.add(k, set_feature_gate{{component::kube_apiserver}, "DisableAllocatorDualWrite", true,
                                           rollout::one_at_a_time},
@@ -401,6 +419,12 @@ void service_window_row(const row_input& in, runbook& out) {
     kd.needs = {"flags-on-new-range"};
     kd.makes = {"kubernetes-service-in-new-range"};
     kd.checks.push_back({observable::kubernetes_service_ip, expectation::equals, {}, {m.first}, {}});
+    // The kubelets follow before the other Services move, so that the DNS
+    // address they hand out stays in the service range once the old one holds none.
+    auto& kl = w.add(k, set_flag{component::kubelet, "clusterDNS", std::vector<address>{m.dns}, rollout::one_at_a_time},
+                     {"svc-recreate-dns"});
+    kl.needs = {"dns-service-in-new-range", "kubernetes-service-in-new-range"};
+    kl.makes = {"kubelets-use-new-dns"};
     auto& s = w.add(k, recreate_services{service_selection::cluster_ip, m.to, std::nullopt, m.services},
                     {"svc-clusterip-immutable", "svc-headless", "svc-noapi-window"});
     s.needs = {"flags-on-new-range"};
@@ -409,10 +433,6 @@ void service_window_row(const row_input& in, runbook& out) {
                      {"svc-lb-recreate"});
     lb.needs = {"flags-on-new-range"};
     lb.makes = {"lb-services-recreated"};
-    auto& kl = w.add(k, set_flag{component::kubelet, "clusterDNS", std::vector<address>{m.dns}, rollout::one_at_a_time},
-                     {"svc-recreate-dns"});
-    kl.needs = {"dns-service-in-new-range"};
-    kl.makes = {"kubelets-use-new-dns"};
     auto& r = restart_pods_step(w, m);
     cite(r, "kadm-flant-order");
     r.needs = {"kubelets-use-new-dns", "kubernetes-service-in-new-range", "services-recreated", "lb-services-recreated"};

@@ -318,14 +318,20 @@ class renderer {
   }
 
   void operator()(const remove_nodes& a) {
+    if (a.keep_kubelets) {
+      fact("kubelet-register-once");
+      sentence("delete the Node object of " + nodes_text(a.nodes) + " and leave the node running, its kubelet and "
+               "control plane with it: a running kubelet registers its node only when it starts, so the node comes "
+               "back as a new Node at its next restart");
+      run({{word("kubectl"), word("delete"), word("node"), placeholder("NODE", "each node's name in turn")}});
+      return;
+    }
     const auto* d = profile_.distribution;
     if (d && d->kubelet_in_server.known && d->kubelet_in_server.value) {
       fact(d->kubelet_in_server.fact);
-      fact("k3s-no-procedure");
-      sentence("for " + nodes_text(a.nodes) + ": stop the agent of each worker node and delete its Node object; a "
-               "server cannot leave this way, since its kubelet runs in the process that also runs its control plane: "
-               "find out how to take the servers' Node objects out before going on (no procedure is documented)");
-      run({{word("kubectl"), word("delete"), word("node"), placeholder("NODE", "each worker node's name in turn")}});
+      sentence("for " + nodes_text(a.nodes) + ": stop the process that runs its kubelet, then delete its Node object, "
+               "until `kubectl get nodes` lists none of them");
+      run({{word("kubectl"), word("delete"), word("node"), placeholder("NODE", "each node's name in turn")}});
       return;
     }
     sentence("for " + nodes_text(a.nodes) + ": stop its kubelet, then delete its Node object, until `kubectl get "
@@ -335,9 +341,18 @@ class renderer {
   }
 
   void operator()(const register_nodes& a) {
-    sentence("start the kubelet of " + nodes_text(a.nodes) + " again (or bring up new nodes), one at a time");
-    run({{word("systemctl"), word("start"), word("kubelet")}});
     const auto* d = profile_.distribution;
+    if (d && d->kubelet_in_server.known && d->kubelet_in_server.value) {
+      fact(d->kubelet_in_server.fact);
+      sentence("start the process that runs the kubelet of " + nodes_text(a.nodes) + " again (or bring up new "
+               "nodes), one at a time; a node whose process restarted since its Node object was deleted has "
+               "registered already");
+    } else {
+      // A kubelet that kept running (remove_nodes::keep_kubelets) registers only when it restarts.
+      sentence("start the kubelet of " + nodes_text(a.nodes) + " again, or restart it where it kept running (or "
+               "bring up new nodes), one at a time");
+      run({{word("systemctl"), word("restart"), word("kubelet")}});
+    }
     if (a.restore_control_plane && d) {
       fact(d->restore_control_plane.fact);
       if (!d->restore_control_plane.known) {

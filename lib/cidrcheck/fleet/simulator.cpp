@@ -48,8 +48,21 @@ auto node_block(const prefix& range, std::size_t k) -> prefix {
       length);
 }
 
-auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std::uint32_t index) -> cluster_world {
+// A role's ranges a cluster is created with (change_resource's role and ranges).
+struct created_range {
+  range_role role = range_role::services;
+  std::vector<prefix> ranges;
+};
+
+// The cluster of owner `index` as fleet f has it, but for the role of
+// `created`, whose ranges are the step's: a range the plan creates at a
+// requested size, set where the cluster is created.
+auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std::uint32_t index,
+                  const std::optional<created_range>& created = std::nullopt) -> cluster_world {
   const owner& o = f.owners[index];
+  auto ranges = [&](range_role role) {
+    return created && created->role == role ? created->ranges : plain_ranges(f, o, role);
+  };
   const auto profile = cat.profile_of(o);
   cluster_world c;
   c.owner = index;
@@ -95,8 +108,8 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
     for (const auto& p : dist->settings) c.places.push_back({p.target, p.setting, p.store, p.field});
   }
 
-  auto services = plain_ranges(f, o, range_role::services);
-  auto pods = plain_ranges(f, o, range_role::pods);
+  auto services = ranges(range_role::services);
+  auto pods = ranges(range_role::pods);
   const bool gate = c.servicecidr_default_on;
   for (auto* component : {&c.apiserver, &c.controller_manager}) {
     set_running(*component, service_range_flag, services);
@@ -107,7 +120,12 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   set_running(c.controller_manager, allocate_node_cidrs_flag, true);
   if (!c.provider_control_plane) set_running(c.kube_proxy, proxy_cluster_cidr_field, pods);
   if (c.flannel && !pods.empty()) set_running(c.cni_agent, c.range_field, std::vector<prefix>{pods.front()});
+  // A service range created: the DNS address the plan gives it, where it lies there (else the tenth, below).
   std::optional<address> dns = o.dns;
+  if (created && created->role == range_role::services) {
+    dns = planned.owners[index].dns && inside(services, *planned.owners[index].dns) ? planned.owners[index].dns
+                                                                                  : std::nullopt;
+  }
   if (!dns && !services.empty()) dns = address::from_bits(services.front().version(), services.front().network().bits() + 10);
   if (dns) set_running(c.kubelet, cluster_dns_field, std::vector<address>{*dns});
   // What the stored configuration says at the start is what runs.
@@ -266,6 +284,9 @@ auto make_world(const simulation_context& ctx, const routing& index, const runbo
   world w;
   w.replacement_of = [&ctx](std::uint32_t owner) {
     return make_cluster(*ctx.planned, *ctx.planned, *ctx.catalog, owner);
+  };
+  w.created_with = [&ctx](std::uint32_t owner, range_role role, const std::vector<prefix>& ranges) {
+    return make_cluster(*ctx.original, *ctx.planned, *ctx.catalog, owner, created_range{role, ranges});
   };
   std::vector<std::uint32_t> owners = book.owners;
   for (const auto& s : book.steps) owners.push_back(s.owner);

@@ -76,6 +76,10 @@ auto why_not_running(const cluster_world& c, const pod& p) -> std::pair<std::opt
                   (n.network_pod_cidr ? n.network_pod_cidr->to_string() : std::string("(none)"))};
     }
   }
+  if (n.custom_networking && !n.eni_subnet) {
+    return {simulation_rule::custom_networking,
+            "custom networking is on, and no ENIConfig with a subnet serves the zone of its node " + n.name};
+  }
   return {simulation_rule::pool_disabled, "no enabled pool has an address for it"};
 }
 
@@ -290,7 +294,19 @@ struct observed {
   std::optional<simulation_rule> because;  // why it is not ready, where a rule says
 };
 
-auto observe(const world& w, const cluster_world* c, std::uint32_t owner, const step_check_type& k) -> observed {
+// The connection or declared route a step changes, where it changes one.
+struct route_ref {
+  std::optional<std::uint32_t> connection, route;
+};
+
+auto route_of(const runbook_step& s) -> std::optional<route_ref> {
+  if (const auto* a = std::get_if<advertise_route>(&s.action)) return route_ref{a->connection, a->route};
+  if (const auto* d = std::get_if<withdraw_route>(&s.action)) return route_ref{d->connection, d->route};
+  return std::nullopt;
+}
+
+auto observe(const world& w, const cluster_world* c, std::uint32_t owner, const std::optional<route_ref>& on,
+             const step_check_type& k) -> observed {
   observed out;
   auto services = [&](bool all) {
     for (const auto& s : c->services) {
@@ -306,6 +322,8 @@ auto observe(const world& w, const cluster_world* c, std::uint32_t owner, const 
       for (const auto& p : c->pods) {
         if (!running(p)) continue;
         out.addresses.push_back(*p.ip);
+        // custom_networking: a node started before the switch keeps handing out its own subnet's addresses.
+        if (c->custom_networking_written && !c->nodes[p.node].custom_networking) out.because = simulation_rule::custom_networking;
         // operator_reads_pools: a node block no applied pool holds came from pools the operator read earlier.
         if (!c->node_blocks_from_pools) continue;
         for (const auto& block : c->nodes[p.node].cni_cidrs) {
@@ -358,8 +376,11 @@ auto observe(const world& w, const cluster_world* c, std::uint32_t owner, const 
       }
       break;
     case observable::routes:
+      // What the connection (or declared route) the step changes carries; every route toward the owner otherwise.
       for (const auto& r : w.routes) {
-        if (r.owner == owner) out.ranges.insert(out.ranges.end(), r.prefixes.begin(), r.prefixes.end());
+        if (r.owner != owner) continue;
+        if (on && ((on->connection && r.connection != on->connection) || (on->route && r.route != on->route))) continue;
+        out.ranges.insert(out.ranges.end(), r.prefixes.begin(), r.prefixes.end());
       }
       break;
     case observable::node_addresses:
@@ -441,7 +462,7 @@ auto meets(const observed& o, const step_check_type& k) -> std::optional<std::st
 void check_step(world& w, std::size_t step, const runbook_step& s) {
   const auto* c = w.cluster_of(s.owner);
   for (const auto& k : s.checks) {
-    auto seen = observe(w, c, s.owner, k);
+    auto seen = observe(w, c, s.owner, route_of(s), k);
     if (auto why = meets(seen, k)) {
       fail(w, step, simulation_check::step_check, seen.because,
            "the step's check of " + observable_name(k.what) + (k.name.empty() ? std::string() : " " + k.name) +

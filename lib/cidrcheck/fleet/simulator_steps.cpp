@@ -246,8 +246,16 @@ auto allocate_pod_ip(cluster_world& c, const node& n) -> std::optional<std::pair
     if (!a) return std::nullopt;
     return std::pair{*a, std::string()};
   }
+  if (n.custom_networking) {
+    if (!n.eni_subnet) return std::nullopt;
+    auto a = fresh_address(c, *n.eni_subnet);
+    for (const auto& p : c.pools) {
+      if (a && p.cidr.contains(*a)) return std::pair{*a, p.name};
+    }
+    return std::nullopt;
+  }
   for (const auto& p : c.pools) {
-    if (p.disabled) continue;
+    if (p.disabled || p.by_eniconfig) continue;
     auto a = fresh_address(c, p.cidr);
     if (a) return std::pair{*a, p.name};
   }
@@ -327,6 +335,16 @@ void assign_pod_cidr(cluster_world& c, node& n) {
   if (c.flannel) {
     auto network = ranges_of(c.cni_agent.get_written(c.range_field));
     n.network_pod_cidr = network.empty() ? std::nullopt : std::optional<prefix>(network.front());
+  }
+  // eks-custom-cfg: the agent reads the switch when the node starts, and takes
+  // pod addresses from the subnet of the node's zone's ENIConfig; without one,
+  // none (eks-custom-no-eniconfig).
+  if (c.addresses == pod_addresses::network) {
+    n.custom_networking = c.custom_networking_written;
+    const auto zone = static_cast<std::size_t>(n.subnet);
+    n.eni_subnet = n.custom_networking && zone < c.eniconfigs.size() && zone < c.pod_subnets.size()
+                       ? std::optional<prefix>(c.pod_subnets[zone])
+                       : std::nullopt;
   }
   if (c.node_blocks_from_pools) {
     n.cni_cidrs.clear();
@@ -627,6 +645,38 @@ struct executor {
     if (o.kind == "Service") return apply_service(o);
     if (o.kind == "IPPool") return apply_pool(s);
     if (o.kind == "CiliumPodIPPool") return apply_pod_ip_pool(s);
+    if (o.kind == eniconfig_kind) {
+      if (std::find(c->eniconfigs.begin(), c->eniconfigs.end(), o.name) == c->eniconfigs.end()) {
+        c->eniconfigs.push_back(o.name);
+      }
+      return;
+    }
+    if (o.kind == "DaemonSet") return apply_agent_environment(o);
+  }
+
+  // The CNI agent's DaemonSet patched with the custom networking switch: the
+  // agents that start from now on read it (eks-custom-cfg).
+  void apply_agent_environment(const kube_object& o) {
+    if (c->addresses != pod_addresses::network) return;  // only the IPAM profile says whose agent reads it
+    const auto* containers = field(o.body, "spec.template.spec.containers");
+    const auto* list = containers != nullptr ? std::get_if<doc_list>(&containers->value) : nullptr;
+    if (list == nullptr) return;
+    for (const auto& container : *list) {
+      const auto* map = std::get_if<doc_map>(&container.value);
+      const auto* env = map != nullptr ? field(*map, "env") : nullptr;
+      const auto* vars = env != nullptr ? std::get_if<doc_list>(&env->value) : nullptr;
+      if (vars == nullptr) continue;
+      for (const auto& v : *vars) {
+        const auto* entry = std::get_if<doc_map>(&v.value);
+        const auto* name = entry != nullptr ? field(*entry, "name") : nullptr;
+        const auto* value = entry != nullptr ? field(*entry, "value") : nullptr;
+        const auto* name_text = name != nullptr ? std::get_if<std::string>(&name->value) : nullptr;
+        const auto* value_text = value != nullptr ? std::get_if<std::string>(&value->value) : nullptr;
+        if (name_text != nullptr && value_text != nullptr && *name_text == custom_network_variable) {
+          c->custom_networking_written = *value_text == "true";
+        }
+      }
+    }
   }
 
   // The apiVersion and tool the IPAM profile says pools take (calico_tool).
@@ -970,7 +1020,8 @@ struct executor {
   void operator()(const remove_nodes& s) {
     for (auto& n : c->nodes) {
       if (!node_selected(n, s.nodes)) continue;
-      n.kubelet = false;
+      // A kubelet left running registers its node again only at its restart (kubelet-register-once).
+      n.kubelet = n.kubelet && s.keep_kubelets;
       n.registered = false;
       n.pod_cidrs.clear();  // node_podcidr_immutable: a new one only by registering again
     }
@@ -1077,6 +1128,8 @@ struct executor {
       case resource_kind::secondary_range:
       case resource_kind::subnets:
         if (s.role == range_role::pods && c != nullptr) return change_pools(s, adds);
+        if (c != nullptr && c->addresses == pod_addresses::network && change_pod_blocks(s, adds)) return;
+        if (s.what == resource_kind::network && !adds) return delete_networks(s.ranges);
         if (net == nullptr) return;
         for (const auto& r : s.ranges) {
           std::erase(net->in_use, r);
@@ -1087,13 +1140,18 @@ struct executor {
         if (c != nullptr) change_pools(s, adds);
         return;
       case resource_kind::node_pool:
-        // New nodes take pod addresses from the pools the step names; the old
-        // nodes' pools take no new pods once those nodes are drained.
-        if (c == nullptr || !adds || s.ranges.empty()) return;
-        for (auto& p : c->pools) p.disabled = !inside_any(s.ranges, p.cidr);
+        // New node groups in the ranges the step names (a new network, adobe-order):
+        // the cluster's nodes, so its network ranges in use, are there as the plan
+        // numbers them; the old ones stay in use until the old network is deleted.
+        if (net == nullptr || !adds) return;
+        for (const auto& r : planned_ranges(step.owner, range_role::network)) {
+          if (inside_any(s.ranges, r) && std::find(net->in_use.begin(), net->in_use.end(), r) == net->in_use.end()) {
+            net->in_use.push_back(r);
+          }
+        }
         return;
       case resource_kind::cluster:
-        if (s.action == resource_action::create) return replace_cluster();
+        if (s.action == resource_action::create) return s.role ? create_cluster(*s.role, s.ranges) : replace_cluster();
         if (s.action == resource_action::remove) return retire_cluster();
         return;
       case resource_kind::peering: return;
@@ -1105,6 +1163,63 @@ struct executor {
       if (n.owner == owner) return &n;
     }
     return nullptr;
+  }
+
+  // The owner's ranges of a role as the plan numbers them.
+  auto planned_ranges(std::uint32_t owner, range_role role) const -> std::vector<prefix> {
+    std::vector<prefix> out;
+    if (owner >= planned.owners.size()) return out;
+    for (auto k : planned.owners[owner].ranges) {
+      const auto& r = planned.ranges[k];
+      if (r.is_plain() && r.role == role && r.cidr.is_valid()) out.push_back(r.cidr);
+    }
+    return out;
+  }
+
+  // A network deleted takes everything in it along: every range of the runbook's
+  // owners inside it (the subnets of a VPC, the old network of clusters moved out) is gone.
+  void delete_networks(const std::vector<prefix>& gone) {
+    for (auto& n : w.networks) std::erase_if(n.in_use, [&](const prefix& r) { return inside_any(gone, r); });
+  }
+
+  // VPC CNI custom networking (eks-custom-cfg, eks-custom-nodes): where pods take
+  // network addresses, a VPC block associated that the plan gives the cluster's
+  // pods is a pool that hands out addresses only through an ENIConfig, the
+  // subnets created in it are the ENIConfigs' subnets (not network ranges of
+  // their own), and a pod range disassociated takes its pool along. Returns
+  // whether the step was about pod space.
+  auto change_pod_blocks(const change_resource& s, bool adds) -> bool {
+    if (s.what == resource_kind::subnets) {
+      if (!adds || !std::all_of(s.ranges.begin(), s.ranges.end(), [&](const prefix& r) { return in_pod_block(r); })) {
+        return false;
+      }
+      for (const auto& r : s.ranges) c->pod_subnets.push_back(r);
+      return true;
+    }
+    if (s.what != resource_kind::secondary_range) return false;
+    if (adds) {
+      const auto pods = planned_ranges(c->owner, range_role::pods);
+      if (!std::all_of(s.ranges.begin(), s.ranges.end(),
+                       [&](const prefix& r) { return std::find(pods.begin(), pods.end(), r) != pods.end(); })) {
+        return false;
+      }
+      for (const auto& r : s.ranges) {
+        pool p;
+        p.name = "block-" + r.to_string();
+        p.cidr = r;
+        p.by_eniconfig = true;
+        c->pools.push_back(p);
+      }
+      return true;
+    }
+    auto gone = [&](const pool& p) { return std::find(s.ranges.begin(), s.ranges.end(), p.cidr) != s.ranges.end(); };
+    if (std::none_of(c->pools.begin(), c->pools.end(), gone)) return false;
+    std::erase_if(c->pools, gone);  // pool_in_use: pods still numbered from it lose their addresses' network
+    return true;
+  }
+
+  auto in_pod_block(const prefix& r) const -> bool {
+    return std::any_of(c->pools.begin(), c->pools.end(), [&](const pool& p) { return p.by_eniconfig && r.subnet_of(p.cidr); });
   }
 
   // A pod range created, associated, expanded in place (a superset keeps every
@@ -1132,6 +1247,13 @@ struct executor {
     }
   }
 
+  // The cluster created with the ranges the step names for a role (a range the
+  // plan gives it at a requested size): it is built with them.
+  void create_cluster(range_role role, const std::vector<prefix>& ranges) {
+    if (c == nullptr) return;
+    *c = w.created_with(c->owner, role, ranges);
+  }
+
   // A replacement cluster beside the old one, numbered as the plan says: it
   // serves the owner's workloads once the old one is retired (retire_cluster).
   void replace_cluster() {
@@ -1140,7 +1262,8 @@ struct executor {
   }
 
   // The old cluster retired: its replacement takes its place, with the
-  // workloads moved to it (a manual step), or nothing does.
+  // workloads moved to it (a manual step), and its network ranges, numbered as
+  // the plan says (replace-managed, blend-mirror); or nothing does.
   void retire_cluster() {
     if (c == nullptr) return;
     if (!c->replacement) {
@@ -1153,6 +1276,7 @@ struct executor {
     }
     auto next = std::move(*c->replacement);
     *c = std::move(next);
+    if (auto* net = network_of(c->owner)) net->in_use = planned_ranges(c->owner, range_role::network);
   }
   void operator()(const take_backup&) {}
   void operator()(const verify&) {}

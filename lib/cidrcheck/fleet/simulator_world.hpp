@@ -33,6 +33,10 @@ inline constexpr std::string_view proxy_cluster_cidr_field = "clusterCIDR";
 inline constexpr std::string_view service_cidr_gate = "MultiCIDRServiceAllocator";
 inline constexpr std::string_view default_service_cidr = "kubernetes";
 inline constexpr std::string_view listed_pool = "listed";  // the pools of a CNI configuration's range list
+// VPC CNI custom networking: the agent's switch (an environment variable of its
+// DaemonSet) and the object naming each zone's pod subnet (eks-custom-cfg).
+inline constexpr std::string_view custom_network_variable = "AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG";
+inline constexpr std::string_view eniconfig_kind = "ENIConfig";
 
 /// A component's settings: what runs, and what was written for its next start.
 struct component_state {
@@ -65,6 +69,9 @@ struct pool {
   encapsulation ipip = encapsulation::never, vxlan = encapsulation::never;
   bool nat_outgoing = false;
   bool disabled = false;
+  /// A VPC block for pods under custom networking: it hands out addresses only
+  /// through the ENIConfig subnets created in it (eks-custom-cfg).
+  bool by_eniconfig = false;
 };
 
 struct service_cidr_object {
@@ -93,6 +100,10 @@ struct node {
   std::vector<prefix> pod_cidrs;           // the Node object's (kube-controller-manager's)
   std::vector<prefix> cni_cidrs;           // the CNI's own per-node blocks (a CiliumNode's), where it has them
   std::optional<prefix> network_pod_cidr;  // flanneld's Network as this node's agent read it
+  /// Custom networking was on when the node started (eks-custom-cfg): its pods take
+  /// addresses from its zone's ENIConfig subnet, `eni_subnet`, none without one.
+  bool custom_networking = false;
+  std::optional<prefix> eni_subnet;
 };
 
 /// A pod, with what it captured when it started.
@@ -141,6 +152,13 @@ struct cluster_world {
   std::vector<address> certificate;      // the served certificate's service addresses
   std::vector<address> extra_sans;       // configured extra SANs
   bool coredns_scaled = false;
+  /// VPC CNI custom networking (eks-custom-cfg): the switch as written for the
+  /// agents that start next, the pod subnets created in pod blocks (one per zone,
+  /// in order) and the ENIConfigs applied. The model's zones are its node subnets:
+  /// the k-th ENIConfig is the k-th zone's and names the k-th pod subnet.
+  bool custom_networking_written = false;
+  std::vector<prefix> pod_subnets;
+  std::vector<std::string> eniconfigs;
   bool dns_at_start = false;  // CoreDNS ran when the runbook began: the dns check holds it to that
   /// Where the profile says each setting is stored (kubeadm's ClusterConfiguration
   /// beside the static pod flag): what the next upgrade renders the component from.
@@ -196,6 +214,9 @@ struct world {
 
   /// Builds the model of owner's cluster as the planned fleet has it (a replacement).
   std::function<cluster_world(std::uint32_t owner)> replacement_of;
+  /// Builds the model of owner's cluster as created with `ranges` for `role`
+  /// (a range the plan creates at a requested size), the rest as it was.
+  std::function<cluster_world(std::uint32_t owner, range_role role, const std::vector<prefix>& ranges)> created_with;
 
   auto cluster_of(std::uint32_t owner) -> cluster_world*;
   auto cluster_of_const(std::uint32_t owner) const -> const cluster_world*;
