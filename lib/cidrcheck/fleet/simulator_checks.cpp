@@ -632,15 +632,7 @@ void check_end(world& w, std::size_t steps, const fleet& original, const fleet& 
     for (const auto& f : c.stored) {
       for (const auto& place : c.places) {
         if (place.store != f.store || place.field != f.field) continue;
-        const component_state* state = nullptr;
-        switch (place.target) {
-          case component::kube_apiserver: state = &c.apiserver; break;
-          case component::kube_controller_manager: state = &c.controller_manager; break;
-          case component::kubelet: state = &c.kubelet; break;
-          case component::kube_proxy: state = &c.kube_proxy; break;
-          case component::cni_agent: state = &c.cni_agent; break;
-          default: break;
-        }
+        const component_state* state = c.state_of(place.target);
         const auto* runs = state != nullptr ? state->get(place.setting) : nullptr;
         if (runs == nullptr || *runs == f.value) continue;
         if (place.store == config_store::kubeadm_configuration) {
