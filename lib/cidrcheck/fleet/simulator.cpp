@@ -78,13 +78,13 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   const auto* ipam = profile.ipam;
   const auto* kube = profile.kubernetes;
   c.provider_control_plane = dist != nullptr && dist->control_plane.value == control_plane_config::provider;
+  switch (cat.pod_numbering_of(o).addresses) {
+    case address_source::cni_pool: c.addresses = pod_addresses::pools; break;
+    case address_source::network: c.addresses = pod_addresses::network; break;
+    case address_source::node_pod_cidr:
+    case address_source::unknown: c.addresses = pod_addresses::node_pod_cidr; break;
+  }
   if (ipam != nullptr) {
-    switch (ipam->addresses.value) {
-      case address_source::cni_pool: c.addresses = pod_addresses::pools; break;
-      case address_source::network: c.addresses = pod_addresses::network; break;
-      case address_source::node_pod_cidr:
-      case address_source::unknown: c.addresses = pod_addresses::node_pod_cidr; break;
-    }
     c.flannel = ipam->pool.value == pool_kind::flannel_network;
     c.calico_api_server = ipam->pool_tool.value == object_tool::kubectl;
     c.node_blocks_from_pools = c.addresses == pod_addresses::pools && ipam->pickup.value == range_pickup::roll_nodes;
