@@ -988,3 +988,32 @@ TEST(SimulateNodeIpam, MovingNodeIpamMovesNoPodThatTakesNetworkAddresses) {
 
 }  // namespace
 }  // namespace cidrcheck
+
+namespace cidrcheck {
+namespace {
+
+// A runbook with no steps leaves every range where it was, so its end state is
+// never the planned fleet: the end-state check refuses it, for every kind of
+// catalog operation (before, it passed trivially: a range no step named was
+// not expected to move).
+TEST(SimulateEndState, AnEmptyRunbookNeverReachesThePlannedFleet) {
+  const auto services = services_fleet("1.33");
+  std::set<std::string> kinds;
+  for (std::string_view yaml : {std::string_view(services), flannel_fleet, calico_fleet, cilium_fleet, creation_fleet,
+                                replacement_fleet, shared_vpc_fleet, custom_networking_fleet}) {
+    planned p(yaml);
+    for (auto book : plan_runbooks(p.original, p.result, builtin_catalog())) {
+      if (builtin_catalog().find_operation(book.kind) == nullptr) continue;  // a requested range: its steps say what it moves
+      kinds.insert(book.kind);
+      ASSERT_TRUE(simulate_runbook(p.context, book).passed()) << book.kind << ": the runbook as planned passes";
+      book.steps.clear();
+      auto r = simulate_runbook(p.context, book);
+      ASSERT_FALSE(r.passed()) << book.kind << " with no steps passed";
+      EXPECT_EQ(r.failures.front().check, simulation_check::end_state) << book.kind << ": " << describe(r);
+    }
+  }
+  EXPECT_GE(kinds.size(), 7u);  // service-cidr-api, kcm-node-ipam, calico, cilium, replacement, new-vpc, custom networking
+}
+
+}  // namespace
+}  // namespace cidrcheck
