@@ -152,7 +152,7 @@ TEST(CatalogDefaults, ADistributionsCniIsACatalogCniWithAFact) {
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].code, "unknown-value");
   EXPECT_EQ(d[0].where.line, 2u);
-  EXPECT_EQ(d[0].where.column, 27u);
+  EXPECT_EQ(d[0].where.column, 22u);  // the cni entry
   EXPECT_NE(d[0].message.find("'weave' is not a CNI of the catalog"), std::string::npos) << d[0].message;
 
   d = errors_of("distributions:\n  - {name: eks, cni: {value: vpc-cni}, source: s}\n" + cnis);

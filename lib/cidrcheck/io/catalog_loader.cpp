@@ -616,17 +616,19 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
     } else if (e.key == "ipam") {
       k.ipam = strings(r, e.value, "ipam");
     } else if (e.key == "pod_addresses") {
+      bool listed = true;  // an empty list or "unknown" would say nothing: leave the key out instead
       read_sourced(r, e.value, "pod_addresses", k.pod_addresses, [&](std::uint32_t v) {
         std::optional<std::vector<address_source>> out;
         auto items = r.list(v, "pod_addresses");
         if (!items) return out;
+        listed = !items->empty();
         out.emplace();
         for (auto item : *items) {
           if (auto one = read_word(r, item, pod_address_words, "pod_addresses")) out->push_back(*one);
         }
         return out;
       });
-      if (!k.pod_addresses.known || k.pod_addresses.value.empty()) {
+      if (!k.pod_addresses.known || !listed) {
         r.error(e.value, diag::invalid_value, "pod_addresses lists the address sources the operation applies to; leave it out for any");
       }
     } else if (e.key == "kubernetes") {
