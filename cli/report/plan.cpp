@@ -124,6 +124,7 @@ void write_step_list(std::string& buf, const std::vector<migration_step>& steps)
       if (known == facts.end()) facts.push_back(&fact);
     }
     buf += labels.empty() ? "\n" : " [" + labels + "]\n";
+    for (const auto& command : steps[k].commands) buf += "       $ " + command + "\n";
   }
   for (const auto* fact : facts) {
     buf += "     [" + fact->id + "] " + fact->text + (fact->status == "verified" ? "" : " (status: " + fact->status + ")") + "\n";

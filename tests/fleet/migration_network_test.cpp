@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 namespace cidrcheck {
@@ -43,6 +44,44 @@ TEST(NetworkRunbooks, AKopsReplacementSpecHasSubnetsInsideItsNetwork) {
     EXPECT_NE(f.text.find("nonMasqueradeCIDR:"), std::string::npos) << f.text;
   }
   EXPECT_TRUE(spec);
+}
+
+// Was: a cluster of unknown distribution moving to a new VPC got a replacement
+// "because it cannot move to another network in place", which the catalog does
+// not know and which the Adobe story's self-managed cluster disproves: it asks
+// first, then moves in place; a kops cluster (kops-vpc-bound) is replaced
+// (by the planner's replacement-cluster: the catalog offers kops no new-vpc).
+TEST(NetworkRunbooks, OnlyAClusterBoundToItsNetworkIsReplacedByANewVpc) {
+  const std::string fleet_of = "clusters:\n"
+                               "  - {name: a, distribution: DIST, kubernetes: \"1.30\", network: 10.104.0.0/16, "
+                               "pods: 10.160.0.0/16, services: 10.161.0.0/20, nodes: 20}\n"
+                               "  - {name: b, distribution: generic, kubernetes: \"1.30\", network: 10.40.0.0/16, "
+                               "pods: 10.96.0.0/11, services: 10.32.0.0/20}\n"
+                               "connections:\n  - {between: [a, b], via: peering, routes: [network, pods]}\n"
+                               "plan:\n  pin: [b]\n";
+  auto book_of = [&](const std::string& dist) {
+    std::string text = fleet_of;
+    text.replace(text.find("DIST"), 4, dist);
+    auto p = plan_text(text);
+    EXPECT_EQ(p.result.operations.size(), 1u) << dist;
+    return typed(p);
+  };
+  auto has = [](const runbook& r, auto pred) { return std::any_of(r.steps.begin(), r.steps.end(), pred); };
+  auto asks = [](const runbook_step& s) {
+    const auto* f = std::get_if<find_out>(&s.action);
+    return f != nullptr && f->field == "distribution.moves_network";
+  };
+  auto builds_cluster = [](const runbook_step& s) {
+    const auto* c = std::get_if<change_resource>(&s.action);
+    return c != nullptr && c->what == resource_kind::cluster && c->action == resource_action::create;
+  };
+  auto generic = book_of("generic");
+  EXPECT_EQ(generic.kind, "new-vpc");
+  EXPECT_TRUE(has(generic, asks));
+  EXPECT_FALSE(has(generic, builds_cluster));
+  auto kops = book_of("kops");
+  EXPECT_FALSE(has(kops, asks));
+  EXPECT_TRUE(has(kops, builds_cluster));
 }
 
 // Was: an EKS custom-networking replacement said nothing of where its pod range lies.

@@ -12,8 +12,11 @@ namespace cidrcheck::detail {
 
 namespace {
 
-auto moves_network(const cluster_profile& p) -> bool {
-  return p.distribution && p.distribution->moves_network.known && p.distribution->moves_network.value;
+// Only a profile that says so rules out the in-place move: where the catalog
+// does not know (an unknown distribution, such as the Adobe story's
+// self-managed cluster), the runbook asks before the in-place steps.
+auto cannot_move_network(const cluster_profile& p) -> bool {
+  return p.distribution && p.distribution->moves_network.known && !p.distribution->moves_network.value;
 }
 
 // A cluster that cannot move to another network in place is rebuilt beside
@@ -122,7 +125,7 @@ void new_vpc_row(const row_input& in, runbook& out) {
     if (in.owner_of(k).kind != owner_kind::cluster) continue;
     const auto p = in.profile(k);
     const std::string state = "moved-" + std::to_string(n);
-    if (!moves_network(p)) {
+    if (cannot_move_network(p)) {
       replacement_steps(w, in, k, {"networks-peered"}, true);
       auto& r = w.add(k, resource(resource_kind::cluster, resource_action::remove, {}, std::nullopt, std::nullopt),
                       {"blend-mirror"});
@@ -131,11 +134,25 @@ void new_vpc_row(const row_input& in, runbook& out) {
       moved.push_back(state);
       continue;
     }
+    std::string ready = "networks-peered";
+    if (!p.distribution || !p.distribution->moves_network.known) {
+      auto& ask = w.add(k, find_out{"distribution.moves_network",
+                                    "whether this cluster can move to another network in place: its workers and "
+                                    "control-plane nodes rebuilt in the new network while it runs, as the Adobe "
+                                    "story's self-managed cluster was; where the distribution binds a cluster to its "
+                                    "network (kops, managed clusters) it cannot, and a replacement cluster in the new "
+                                    "network is the way instead"},
+                        {"adobe-order", "kops-vpc-bound", "replace-managed"});
+      if (p.distribution) cite(ask, p.distribution->moves_network);
+      ask.needs = {"networks-peered"};
+      ask.makes = {"in-place-move-possible-" + std::to_string(n)};
+      ready = ask.makes.front();
+    }
     auto& nodes = w.add(k, resource(resource_kind::node_pool, resource_action::create, to, std::nullopt,
                                            std::nullopt),
                         {"adobe-order"});
     if (p.distribution) cite(nodes, p.distribution->moves_network);
-    nodes.needs = {"networks-peered"};
+    nodes.needs = {ready};
     nodes.makes = {"new-nodes-" + std::to_string(n)};
     nodes.why = "spread the cluster's shared resources (load balancer target groups, security groups) to both networks";
     auto& traffic = w.add(k, manual{"send traffic to both old and new nodes, then only to the new ones; cordon and drain "

@@ -326,10 +326,10 @@ void service_cidr_api_row(const row_input& in, runbook& out) {
         cite(kl, p.distribution->dns_addon);
         kl.needs = {"kubernetes-service-in-new-range"};
         kl.makes = {"kubelets-use-new-dns", "dns-service-in-new-range"};
-        kl.why = "the distribution re-applies kube-dns at this address as it applies the setting; running pods keep "
-                 "the old DNS address, as they keep the old kubernetes.default, until the restart of the next step. "
-                 "If kube-dns keeps its old address (a cluster IP cannot change in place), delete it: the "
-                 "distribution creates it again at the new one";
+        kl.why = "delete the kube-dns Service just before applying it: the distribution re-applies kube-dns at this "
+                 "address as it applies the setting, which fails while kube-dns holds the old one (a cluster IP "
+                 "cannot change in place), and creates it again at the new one. Running pods keep the old DNS "
+                 "address, as they keep the old kubernetes.default, until the restart of the next step";
         kl.checks.push_back({observable::dns_service_ip, expectation::equals, {}, {m.dns}, {}});
       }
       // 10. Every pod restarted, 11. kube-dns moved for good.
