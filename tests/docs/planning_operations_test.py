@@ -30,6 +30,11 @@ CHANGES = {
 }
 
 
+# An operation's pod_addresses words, as the table says them.
+POD_ADDRESSES = {"node-pod-cidr": "Node podCIDRs", "cni-pool": "the CNI's pools", "network": "the network",
+                 "unknown": "a source the catalog does not know"}
+
+
 def cell(text) -> str:
     """Catalog text as one Markdown table cell."""
     return " ".join(str(text).split()).replace("|", "\\|")
@@ -51,6 +56,10 @@ def when(op: dict) -> str:
         parts.append("CNI " + words(op["cni"]))
     if op.get("ipam"):
         parts.append("IPAM " + words(op["ipam"]))
+    if op.get("pod_addresses"):
+        sources = [POD_ADDRESSES[x] for x in op["pod_addresses"]["value"]]
+        parts.append("pods that take their addresses from " + " or ".join(sources) +
+                     f" (fact `{op['pod_addresses']['fact']}`)")
     k = op.get("kubernetes") or {}
     if "from" in k and "to" in k:
         parts.append(f"Kubernetes {k['from']} to {k['to']}")
@@ -95,7 +104,7 @@ def check(page: str, catalog: dict, update: bool) -> tuple[str, list[str]]:
 
 def self_test() -> int:
     catalog = {"operations": [{"name": "a", "changes": "pods", "cni": ["calico"], "ipam": ["", "calico-ipam"],
-                               "cost": 3, "per_nodes": 50, "what": "x", "why": "y | z", "source": "s"}]}
+                               "pod_addresses": {"value": ["node-pod-cidr", "unknown"], "fact": "f"}, "cost": 3, "per_nodes": 50, "what": "x", "why": "y | z", "source": "s"}]}
     page = f"intro\n{BEGIN}\n{table(catalog)}{END}\nrest\n"
     failed = 0
     if check(page, catalog, False)[1]:
@@ -116,7 +125,8 @@ def self_test() -> int:
     if problems or check(rewritten, changed, False)[1]:
         print("self-test: the update did not make the page agree")
         failed += 1
-    if "the CNI's default" not in table(catalog) or "y \\| z" not in table(catalog):
+    if ("the CNI's default" not in table(catalog) or "y \\| z" not in table(catalog) or
+            "from Node podCIDRs or a source the catalog does not know (fact `f`)" not in table(catalog)):
         print("self-test: cells are not rendered as expected")
         failed += 1
     print(f"{6 - failed} passed, {failed} failed")

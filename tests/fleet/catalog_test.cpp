@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace cidrcheck {
 namespace {
@@ -21,6 +22,52 @@ TEST(Catalog, TheShippedCatalogParsesAndCitesEverySource) {
   EXPECT_EQ(c.find_network_type("tailscale")->cidrs.front(), prefix::parse("100.64.0.0/10"));
   ASSERT_NE(c.find_distribution("kops"), nullptr);
   EXPECT_EQ(c.find_distribution("kops")->pods.front(), prefix::parse("100.96.0.0/11"));
+}
+
+auto cluster(std::string distribution, std::string cni = {}, std::string ipam = {}) -> owner {
+  owner o;
+  o.kind = owner_kind::cluster;
+  o.type = std::move(distribution);
+  o.cni = std::move(cni);
+  o.ipam = std::move(ipam);
+  return o;
+}
+
+// A cluster that names no CNI runs its distribution's default (EKS: the VPC CNI,
+// fact dist-eks-cni), and so has that CNI's IPAM profile; one that names a CNI runs it.
+TEST(Catalog, AClusterThatNamesNoCniRunsItsDistributionsDefault) {
+  const auto& c = builtin_catalog();
+  EXPECT_EQ(c.find_distribution("eks")->cni.value, "vpc-cni");
+  EXPECT_EQ(c.find_distribution("eks")->cni.fact, "dist-eks-cni");
+  EXPECT_EQ(c.cni_of(cluster("eks")), "vpc-cni");
+  ASSERT_NE(c.ipam_of(cluster("eks")), nullptr);
+  EXPECT_EQ(c.ipam_of(cluster("eks"))->name, "secondary-ip");
+  EXPECT_NE(c.profile_of(cluster("eks")).ipam, nullptr);
+  EXPECT_EQ(c.cni_of(cluster("eks", "calico")), "calico");
+  EXPECT_EQ(c.cni_of(cluster("kubeadm")), "");
+  EXPECT_EQ(c.ipam_of(cluster("kubeadm")), nullptr);
+}
+
+// Where pods take their addresses from: the IPAM profile's `addresses`, else
+// network for a mode the catalog says takes them from the network, else unknown.
+TEST(Catalog, PodNumberingReadsTheIpamProfile) {
+  const auto& c = builtin_catalog();
+  EXPECT_EQ(c.pod_numbering_of(cluster("eks")).addresses, address_source::network);
+  EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "vpc-cni", "custom-networking")).addresses, address_source::network);
+  EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "calico")).addresses, address_source::cni_pool);
+  EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "calico", "host-local")).addresses, address_source::node_pod_cidr);
+  EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "cilium", "azure")).addresses, address_source::network);  // no profile
+  EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "cilium", "crd")).addresses, address_source::unknown);
+  EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm")).addresses, address_source::unknown);
+  EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm")).cni, "");
+}
+
+// kcm-node-ipam says in the catalog which pods it moves, with its fact.
+TEST(Catalog, NodeIpamListsThePodAddressSourcesItMoves) {
+  const auto* k = builtin_catalog().find_operation("kcm-node-ipam");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->pod_addresses.value, (std::vector<address_source>{address_source::node_pod_cidr, address_source::unknown}));
+  EXPECT_EQ(k->pod_addresses.fact, "kcm-moves-node-pods");
 }
 
 }  // namespace

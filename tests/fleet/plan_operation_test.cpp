@@ -132,6 +132,54 @@ connections:
   EXPECT_EQ(p.result.changes[0].from, prefix::parse("10.50.0.0/17"));
 }
 
+// Two clusters of one CNI and IPAM mode whose pod ranges a connection carries: one must move.
+auto shared_pods(const std::string& distribution, const std::string& cni_and_ipam) -> planned {
+  auto cluster = [&](const char* name, const char* network, const char* services) {
+    return std::string("  - {name: ") + name + ", distribution: " + distribution + ", kubernetes: \"1.31\"" +
+           cni_and_ipam + ", network: " + network + ", pods: 10.200.0.0/16, services: " + services + "}\n";
+  };
+  return run("clusters:\n" + cluster("a", "10.1.0.0/16", "10.3.0.0/16") + cluster("b", "10.11.0.0/16", "10.13.0.0/16") +
+             "connections:\n  - {between: [a, b], routes: [pods]}\n");
+}
+
+// Moving --cluster-cidr moves only pods numbered from Node podCIDRs (docs/migration-facts.md
+// kcm-moves-node-pods): a cluster whose pods take network or CNI-pool addresses never gets
+// kcm-node-ipam, whatever the cost; the catalog's `pod_addresses` says so, not code.
+TEST(PlanOperations, NodeIpamOnlyForPodsNumberedFromNodePodCidrs) {
+  EXPECT_EQ(shared_pods("kubeadm", ", cni: flannel").kinds(), std::vector<std::string>{"b kcm-node-ipam"});
+  EXPECT_EQ(shared_pods("kubeadm", ", cni: calico, ipam: host-local").kinds(), std::vector<std::string>{"b kcm-node-ipam"});
+  EXPECT_EQ(shared_pods("kubeadm", "").kinds(), std::vector<std::string>{"b kcm-node-ipam"});  // IPAM unknown
+  for (const char* network : {", cni: vpc-cni", ", cni: vpc-cni, ipam: prefix-delegation", ", cni: cilium, ipam: eni",
+                              ", cni: cilium, ipam: azure"}) {
+    auto p = shared_pods("kubeadm", network);
+    ASSERT_TRUE(p.result.complete()) << network;
+    EXPECT_EQ(p.kinds(), std::vector<std::string>{"b replacement-cluster"}) << network;
+  }
+  // Even when a cost setting makes it the cheapest, kcm-node-ipam is not offered for Calico IPAM's pools.
+  plan_options cheap;
+  cheap.settings.cost_overrides.push_back({cost_override::scope::any, "", "kcm-node-ipam", 0, {}});
+  fleet_loader loader(builtin_catalog());
+  loader.add_text("clusters:\n"
+                  "  - {name: a, distribution: kubeadm, cni: calico, network: 10.1.0.0/16, pods: 10.200.0.0/16}\n"
+                  "  - {name: b, distribution: kubeadm, cni: calico, network: 10.11.0.0/16, pods: 10.200.0.0/16}\n"
+                  "connections:\n  - {between: [a, b], routes: [pods]}\n",
+                  "t.yaml");
+  auto loaded = loader.finish();
+  ASSERT_TRUE(loaded.ok());
+  auto result = plan(loaded.value, builtin_catalog(), cheap);
+  ASSERT_EQ(result.operations.size(), 1u);
+  EXPECT_EQ(result.operations[0].kind, "calico-ippool-swap");
+}
+
+// An EKS cluster that names no CNI runs the VPC CNI (catalog `cni:` of eks, fact
+// dist-eks-cni): its pods move by custom networking, as a named vpc-cni cluster's do.
+TEST(PlanOperations, EksWithoutACniNamedMovesPodsAsTheVpcCni) {
+  EXPECT_EQ(shared_pods("eks", "").kinds(), std::vector<std::string>{"b vpc-cni-custom-networking"});
+  EXPECT_EQ(shared_pods("eks", ", cni: vpc-cni").kinds(), std::vector<std::string>{"b vpc-cni-custom-networking"});
+  // A cluster that replaced the VPC CNI says so, and gets its CNI's operation.
+  EXPECT_EQ(shared_pods("eks", ", cni: calico").kinds(), std::vector<std::string>{"b calico-ippool-swap"});
+}
+
 TEST(PlanOperations, MorePodSpaceAddsARangeAndKeepsTheHealthyOne) {
   auto p = run(R"(
 clusters:

@@ -141,6 +141,32 @@ TEST(Plan, AConflictBetweenPinnedRangesIsReportedAndThePartialPlanKept) {
   }
 }
 
+// A cluster whose pods take network addresses (the VPC CNI on kubeadm) has no
+// in-place pod operation in the catalog; with its network pinned it cannot be
+// replaced either, and the plan says why instead of choosing a wrong operation.
+TEST(Plan, NoOperationTheCatalogOffersIsAProblemThatSaysSo) {
+  constexpr std::string_view fleet_text = R"(
+networks:
+  - {name: partner, type: peer, cidrs: 10.64.0.0/16}
+clusters:
+  - {name: payments, distribution: kubeadm, kubernetes: "1.31", cni: vpc-cni, network: 10.60.0.0/16, pods: 10.64.0.0/16, services: 10.66.0.0/16}
+connections:
+  - {between: [payments, partner], routes: [network, pods]}
+)";
+  auto replaced = run(fleet_text);
+  ASSERT_TRUE(replaced.result.complete());
+  ASSERT_EQ(replaced.result.operations.size(), 1u);
+  EXPECT_EQ(replaced.result.operations[0].kind, "replacement-cluster");
+  plan_options options;
+  options.settings.pins.push_back({"payments/network", {}});
+  auto p = run(fleet_text, options);
+  EXPECT_FALSE(p.result.complete());
+  EXPECT_TRUE(p.result.operations.empty());
+  ASSERT_EQ(p.result.problems.size(), 1u);
+  EXPECT_NE(p.result.problems[0].message.find("the catalog offers no operation that moves it in place"), std::string::npos)
+      << p.result.problems[0].message;
+}
+
 TEST(Plan, NetworksArePinnedUnlessMovable) {
   constexpr std::string_view clash = R"(
 networks:

@@ -5,10 +5,10 @@
 // range of the catalog. A failing runbook is printed with its failures, so
 // this file is also how the simulator tells the runbook rows what is wrong.
 //
-// Not all pass yet. What still fails is listed in open_failures() by runbook
-// kind, check and rule, each with what is wrong and whose it is (a runbook row
-// or the simulator's model); a failure not listed fails the test, and so does
-// a listed one that no longer happens, so the list only shrinks.
+// All pass: the list of known failures this file kept while issue 24 was open
+// emptied (its last entries were the planner's kcm-node-ipam choice for pods
+// that take network addresses and EKS's missing default CNI), and it went with
+// its guard, so any failure now fails the test.
 
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/fleet/runbook.hpp>
@@ -38,27 +38,6 @@ struct outcome {
   std::vector<std::string> failures;
   std::vector<std::string> signatures;
 };
-
-// The failures known to happen, by signature, with why: the open items of issue 24.
-auto open_failures() -> const std::map<std::string, std::string>& {
-  static const std::map<std::string, std::string> open{
-      {"kcm-node-ipam end-state -",
-       "planner: kcm-node-ipam chosen for a cluster whose pods take addresses from the network (VPC CNI, Cilium ENI: cni-vpc-cni-secondary-ip-source), where moving --cluster-cidr moves no pod; the catalog's operation does not exclude those IPAM modes (SimulateNodeIpam.MovingNodeIpamMovesNoPodThatTakesNetworkAddresses)"},
-      {"kcm-node-ipam reachability route-carries",
-       "planner: as above, the old route withdrawn while the pods stay in the old range"},
-      {"kcm-node-ipam step-check -",
-       "planner: as above, the check that no pod is left in the old range"},
-      {"vpc-cni-custom-networking end-state -",
-       "catalog: an EKS cluster that names no CNI has no IPAM profile (the catalog gives EKS no default CNI), so the model cannot know that its pods take network addresses, which the planner's choice of vpc-cni-custom-networking assumes: its pods stay in the old range"},
-      {"vpc-cni-custom-networking fleet -",
-       "catalog: an EKS cluster that names no CNI has no IPAM profile (the catalog gives EKS no default CNI), so the model cannot know that its pods take network addresses, which the planner's choice of vpc-cni-custom-networking assumes: the subnets created in the secondary block are network ranges of their own, which overlap the block"},
-      {"vpc-cni-custom-networking reachability route-carries",
-       "catalog: as above, the old route withdrawn while the pods stay"},
-      {"vpc-cni-custom-networking step-check -",
-       "catalog: as above, the check that no pod is left in the old range"},
-  };
-  return open;
-}
 
 auto simulate_fleet(const fleet& f) -> outcome {
   const auto& cat = builtin_catalog();
@@ -119,14 +98,12 @@ auto cookbook_outcomes() -> outcomes {
   return out;
 }
 
-// Adds a test failure for each failure that open_failures() does not list, one per signature.
-void expect_only_open(const outcomes& all) {
+// Adds a test failure for each failure, one per signature.
+void expect_all_pass(const outcomes& all) {
   std::map<std::string, std::vector<std::string>> failed;  // per signature: where and what
   for (const auto& [where, result] : all) {
     for (std::size_t k = 0; k < result.failures.size(); ++k) {
-      if (open_failures().count(result.signatures[k]) == 0) {
-        failed[result.signatures[k]].push_back(where + ": " + result.failures[k]);
-      }
+      failed[result.signatures[k]].push_back(where + ": " + result.failures[k]);
     }
   }
   for (const auto& [signature, list] : failed) {
@@ -134,9 +111,9 @@ void expect_only_open(const outcomes& all) {
   }
 }
 
-TEST(SimulatorProperty, EveryGoldenRunbookPasses) { expect_only_open(golden_outcomes()); }
+TEST(SimulatorProperty, EveryGoldenRunbookPasses) { expect_all_pass(golden_outcomes()); }
 
-TEST(SimulatorProperty, EveryCookbookRunbookPasses) { expect_only_open(cookbook_outcomes()); }
+TEST(SimulatorProperty, EveryCookbookRunbookPasses) { expect_all_pass(cookbook_outcomes()); }
 
 // One point of the matrix: a distribution, a CNI and IPAM mode (or none), a
 // Kubernetes minor and the range two clusters share.
@@ -218,7 +195,7 @@ auto matrix_outcomes() -> outcomes {
 
 TEST(SimulatorProperty, EveryRunbookOfTheMatrixPasses) {
   auto all = matrix_outcomes();
-  expect_only_open(all);
+  expect_all_pass(all);
   // The sample reaches every kind of runbook the planner offers these fleets.
   std::map<std::string, std::size_t> kinds;
   for (const auto& [where, result] : all) {
@@ -226,18 +203,6 @@ TEST(SimulatorProperty, EveryRunbookOfTheMatrixPasses) {
   }
   for (const auto& [kind, count] : kinds) RecordProperty(kind, static_cast<int>(count));
   EXPECT_GE(kinds.size(), 6u) << "too few operation kinds sampled";
-}
-
-// A listed failure that none of the fleets above shows any more is fixed, and
-// leaves the list.
-TEST(SimulatorProperty, EveryOpenFailureStillHappens) {
-  std::set<std::string> seen;
-  for (const auto& all : {golden_outcomes(), cookbook_outcomes(), matrix_outcomes()}) {
-    for (const auto& [where, result] : all) seen.insert(result.signatures.begin(), result.signatures.end());
-  }
-  for (const auto& [signature, why] : open_failures()) {
-    EXPECT_EQ(seen.count(signature), 1u) << "\"" << signature << "\" no longer happens: remove it from open_failures()";
-  }
 }
 
 }  // namespace

@@ -609,12 +609,16 @@ struct node_ipam_case {
   runbook book;
   prefix from, to;
 
+  // The node IPAM runbook of the pod range the plan's first operation moves.
   explicit node_ipam_case(std::string_view yaml = flannel_fleet) : p(yaml) {
-    const auto& c = p.result.changes.at(p.result.operations.front().changes.front());
+    const auto& op = p.result.operations.front();
+    const auto& c = p.result.changes.at(*std::find_if(op.changes.begin(), op.changes.end(), [&](std::uint32_t k) {
+      return p.result.changes[k].role == range_role::pods;
+    }));
     from = c.from;
     to = c.to;
     const auto o = c.owner;
-    book.kind = p.result.operations.front().kind;
+    book.kind = "kcm-node-ipam";
     book.owners = {o};
     auto& s = book.steps;
     s.push_back(step(o, advertise_route{to, from, 0u, std::nullopt}));
@@ -961,6 +965,9 @@ TEST(SimulateCustomNetworking, TheOldBlockDisassociatedWhilePodsStillUseIt) {
 // kcm-node-ipam on a cluster whose pods take addresses from the network (the VPC
 // CNI's secondary IPs, cni-vpc-cni-secondary-ip-source): --cluster-cidr hands out
 // Node podCIDRs no pod uses, so moving it moves no pod, and the simulator says so.
+// The planner no longer offers it there (kcm-moves-node-pods: it replaces the
+// cluster, PlanOperations.NodeIpamOnlyForPodsNumberedFromNodePodCidrs); this is
+// the runbook written by hand.
 TEST(SimulateNodeIpam, MovingNodeIpamMovesNoPodThatTakesNetworkAddresses) {
   node_ipam_case c("clusters:\n"
                    "  - {name: a, distribution: kubeadm, kubernetes: \"1.31\", cni: vpc-cni, ipam: secondary-ip, "
@@ -977,6 +984,35 @@ TEST(SimulateNodeIpam, MovingNodeIpamMovesNoPodThatTakesNetworkAddresses) {
   // The check before the old route goes: the pods are still in the old range.
   expect_refused(r, c.book.steps.size() - 1, simulation_check::step_check, std::nullopt);
   EXPECT_NE(r.failures.front().message.find("in " + c.from.to_string()), std::string::npos) << describe(r);
+}
+
+}  // namespace
+}  // namespace cidrcheck
+
+namespace cidrcheck {
+namespace {
+
+// A runbook with no steps leaves every range where it was, so its end state is
+// never the planned fleet: the end-state check refuses it, for every kind of
+// catalog operation (before, it passed trivially: a range no step named was
+// not expected to move).
+TEST(SimulateEndState, AnEmptyRunbookNeverReachesThePlannedFleet) {
+  const auto services = services_fleet("1.33");
+  std::set<std::string> kinds;
+  for (std::string_view yaml : {std::string_view(services), flannel_fleet, calico_fleet, cilium_fleet, creation_fleet,
+                                replacement_fleet, shared_vpc_fleet, custom_networking_fleet}) {
+    planned p(yaml);
+    for (auto book : plan_runbooks(p.original, p.result, builtin_catalog())) {
+      if (builtin_catalog().find_operation(book.kind) == nullptr) continue;  // a requested range: its steps say what it moves
+      kinds.insert(book.kind);
+      ASSERT_TRUE(simulate_runbook(p.context, book).passed()) << book.kind << ": the runbook as planned passes";
+      book.steps.clear();
+      auto r = simulate_runbook(p.context, book);
+      ASSERT_FALSE(r.passed()) << book.kind << " with no steps passed";
+      EXPECT_EQ(r.failures.front().check, simulation_check::end_state) << book.kind << ": " << describe(r);
+    }
+  }
+  EXPECT_GE(kinds.size(), 7u);  // service-cidr-api, kcm-node-ipam, calico, cilium, replacement, new-vpc, custom networking
 }
 
 }  // namespace

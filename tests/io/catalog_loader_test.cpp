@@ -137,6 +137,55 @@ TEST(CatalogProfiles, KubernetesProfilesMustBeInOrderAndDisjoint) {
   EXPECT_NE(d[0].message.find("disjoint"), std::string::npos) << d[0].message;
 }
 
+// --- a distribution's default CNI, an operation's pod address sources ---------
+
+TEST(CatalogDefaults, ADistributionsCniIsACatalogCniWithAFact) {
+  const std::string cnis = "cnis:\n  - {name: vpc-cni, source: s, ipam: [{name: secondary-ip, pods_from: network, source: s}]}\n";
+  std::vector<diagnostic> d;
+  auto c = parse_catalog("distributions:\n  - {name: eks, cni: {value: vpc-cni, fact: dist-eks-cni}, source: s}\n" + cnis,
+                         "c.yaml", d);
+  EXPECT_TRUE(d.empty()) << d.front().message;
+  EXPECT_EQ(c.distributions[0].cni.value, "vpc-cni");
+  EXPECT_EQ(c.distributions[0].cni.fact, "dist-eks-cni");
+
+  d = errors_of("distributions:\n  - {name: eks, cni: {value: weave, fact: dist-eks-cni}, source: s}\n" + cnis);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, "unknown-value");
+  EXPECT_EQ(d[0].where.line, 2u);
+  EXPECT_EQ(d[0].where.column, 22u);  // the cni entry
+  EXPECT_NE(d[0].message.find("'weave' is not a CNI of the catalog"), std::string::npos) << d[0].message;
+
+  d = errors_of("distributions:\n  - {name: eks, cni: {value: vpc-cni}, source: s}\n" + cnis);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0].message.find("names no fact"), std::string::npos) << d[0].message;
+
+  d = errors_of("distributions:\n  - {name: eks, cni: {value: unknown, fact: prof-no-source}, source: s}\n" + cnis);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0].message.find("leave it out"), std::string::npos) << d[0].message;
+}
+
+auto operation_with(const std::string& pod_addresses) -> std::string {
+  return "operations:\n  - {name: k, changes: pods, pod_addresses: " + pod_addresses + ", why: w, source: s}\n";
+}
+
+TEST(CatalogDefaults, AnOperationsPodAddressesAreWordsWithAFact) {
+  std::vector<diagnostic> d;
+  auto c = parse_catalog(operation_with("{value: [node-pod-cidr, unknown], fact: kcm-moves-node-pods}"), "c.yaml", d);
+  EXPECT_TRUE(d.empty()) << d.front().message;
+  EXPECT_EQ(c.operations[0].pod_addresses.value,
+            (std::vector<address_source>{address_source::node_pod_cidr, address_source::unknown}));
+  d = errors_of(operation_with("{value: [vpc], fact: kcm-moves-node-pods}"));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, "unknown-value");
+  EXPECT_NE(d[0].message.find("node-pod-cidr, cni-pool, network, unknown"), std::string::npos) << d[0].message;
+  d = errors_of(operation_with("{value: [network]}"));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0].message.find("names no fact"), std::string::npos) << d[0].message;
+  d = errors_of(operation_with("{value: [], fact: kcm-moves-node-pods}"));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0].message.find("leave it out for any"), std::string::npos) << d[0].message;
+}
+
 // Every fact a sourced field of the shipped catalog names is a row of the page
 // (the loader refuses others; this pins that the shipped catalog went through it).
 template <class T>

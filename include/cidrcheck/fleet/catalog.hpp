@@ -31,6 +31,9 @@ struct distribution_defaults {
   /// The IP families its defaults serve unless a cluster says `ip_family`:
   /// "ipv4", "ipv6" or "dual"; empty means every default applies (kind: ipv4).
   std::string ip_family;
+  /// The CNI its clusters run when they name none (EKS installs the Amazon VPC CNI
+  /// by default), with its fact; an empty value where the catalog names none.
+  sourced<std::string> cni;
   std::string source;
   /// What its runbooks need to know (data/catalog.yaml `profile:`); nullopt where
   /// the catalog has none, and then every field is unknown.
@@ -142,13 +145,36 @@ struct catalog {
     }
     return nullptr;
   }
-  /// Returns the IPAM mode a cluster runs: its `ipam`, else its CNI's default;
-  /// nullptr when the catalog does not know the CNI or the mode.
+  /// Returns the CNI a cluster runs: its `cni`, else its distribution's default
+  /// (distribution_defaults::cni); "" where neither names one.
+  auto cni_of(const owner& o) const -> std::string_view {
+    if (!o.cni.empty()) return o.cni;
+    const auto* d = find_distribution(o.type);
+    return d != nullptr ? std::string_view(d->cni.value) : std::string_view();
+  }
+  /// Returns the IPAM mode a cluster runs: its `ipam`, else its CNI's (cni_of)
+  /// default; nullptr when the catalog does not know the CNI or the mode.
   auto ipam_of(const owner& o) const -> const ipam_mode* {
-    const auto* cni = find_cni(o.cni);
+    const auto* cni = find_cni(cni_of(o));
     if (cni == nullptr) return nullptr;
     return o.ipam.empty() ? &cni->modes.front() : cni->find_mode(o.ipam);
   }
+  /// Returns how a cluster's pods are numbered: its CNI (cni_of) and where its
+  /// IPAM mode takes pod addresses from, by the mode's profile, else network
+  /// where the mode takes them from the network (`pods_from: network`), else unknown.
+  auto pod_numbering_of(const owner& o) const -> pod_numbering {
+    pod_numbering out{std::string(cni_of(o)), address_source::unknown};
+    if (const auto* mode = ipam_of(o)) {
+      if (mode->profile && mode->profile->addresses.known) {
+        out.addresses = mode->profile->addresses.value;
+      } else if (mode->pods_from == pod_source::network) {
+        out.addresses = address_source::network;
+      }
+    }
+    return out;
+  }
+  /// Reports whether operation kind k applies to owner o (applies() with o's pod numbering).
+  auto offers(const operation_kind& k, const owner& o) const -> bool { return applies(k, o, pod_numbering_of(o)); }
   auto find_mesh(std::string_view name) const -> const mesh_kind* {
     for (const auto& m : meshes) {
       if (m.name == name) return &m;

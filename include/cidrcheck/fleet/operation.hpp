@@ -6,6 +6,7 @@
 
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/plan_limits.hpp>
+#include <cidrcheck/fleet/profile.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -56,6 +57,11 @@ struct operation_kind {
   owner_kind owners = owner_kind::cluster;
   std::vector<std::string> distributions, not_distributions, cni, ipam;
   std::optional<kube_version> kubernetes_from, kubernetes_to;
+  /// Where the pods of a cluster it applies to take their addresses from (its IPAM
+  /// profile's `addresses`; address_source::unknown for a cluster whose IPAM the catalog
+  /// does not know), with the fact that says why; empty: any. Moving kube-controller-manager's
+  /// --cluster-cidr moves only pods numbered from Node podCIDRs, none that take network addresses.
+  sourced<std::vector<address_source>> pod_addresses;
   /// Its cost: `cost`, plus one per `per_nodes` nodes, per `per_services` Services
   /// and per `per_load_balancers` LoadBalancers of the cluster, where the fleet knows them
   /// (0: the kind does not scale with it).
@@ -66,9 +72,18 @@ struct operation_kind {
   std::string source;  ///< where the facts of `when` and `what` come from
 };
 
-/// Reports whether kind k applies to owner o (its kind, distribution, CNI, IPAM, version).
-/// An IPAM list matches a cluster that names no IPAM mode when it lists "" (the CNI's default).
-inline auto applies(const operation_kind& k, const owner& o) -> bool {
+/// How a cluster's pods are numbered, as the catalog resolves it (catalog::pod_numbering_of):
+/// the CNI it runs (its own, else its distribution's default; "" where neither names one)
+/// and where its IPAM mode takes pod addresses from.
+struct pod_numbering {
+  std::string cni;
+  address_source addresses = address_source::unknown;
+};
+
+/// Reports whether kind k applies to owner o (its kind, distribution, version, and the CNI,
+/// IPAM mode and address source of `pods`, o's pod numbering). An IPAM list matches a
+/// cluster that names no IPAM mode when it lists "" (the CNI's default).
+inline auto applies(const operation_kind& k, const owner& o, const pod_numbering& pods) -> bool {
   if (o.kind != k.owners) return false;
   auto listed = [](const std::vector<std::string>& list, const std::string& value) {
     for (const auto& x : list) {
@@ -78,8 +93,10 @@ inline auto applies(const operation_kind& k, const owner& o) -> bool {
   };
   if (!k.distributions.empty() && !listed(k.distributions, o.type)) return false;
   if (listed(k.not_distributions, o.type)) return false;
-  if (!k.cni.empty() && !listed(k.cni, o.cni)) return false;
+  if (!k.cni.empty() && !listed(k.cni, pods.cni)) return false;
   if (!k.ipam.empty() && !listed(k.ipam, o.ipam)) return false;
+  const auto& sources = k.pod_addresses.value;
+  if (!sources.empty() && std::find(sources.begin(), sources.end(), pods.addresses) == sources.end()) return false;
   if ((k.kubernetes_from || k.kubernetes_to) && !o.kubernetes) return false;
   if (k.kubernetes_from && *o.kubernetes < *k.kubernetes_from) return false;
   if (k.kubernetes_to && *o.kubernetes > *k.kubernetes_to) return false;

@@ -186,8 +186,9 @@ class planner {
   // The cheapest kind of the given scope that applies to o (the earlier on a tie), with its cost.
   auto best_kind(operation_scope scope, const owner& o) const -> std::optional<std::pair<const operation_kind*, operation_cost>> {
     std::optional<std::pair<const operation_kind*, operation_cost>> best;
+    const auto pods = c_.pod_numbering_of(o);
     for (const auto& k : c_.operations) {
-      if (k.changes != scope || !applies(k, o)) continue;
+      if (k.changes != scope || !applies(k, o, pods)) continue;
       auto cost = cost_of(k, o, base_override(k, o));
       if (!best || cost.total < best->second.total) best = std::pair(&k, std::move(cost));
     }
@@ -235,6 +236,7 @@ class planner {
   // Every operation the plan may choose, per owner in fleet order.
   void make_candidates(const std::vector<bool>& capacity_needed) {
     const auto n = static_cast<std::uint32_t>(working_.ranges.size());
+    no_in_place_.assign(n, false);
     for (std::uint32_t index = 0; index < working_.owners.size(); ++index) {
       const auto& o = working_.owners[index];
       if (o.kind == owner_kind::network) {
@@ -261,7 +263,10 @@ class planner {
                      : r.role == range_role::pods   ? operation_scope::pods
                                                     : operation_scope::network;
         auto kind = best_kind(scope, o);
-        if (!kind) continue;
+        if (!kind) {
+          no_in_place_[k] = true;
+          continue;
+        }
         dearest = std::max(dearest, kind->second.total);
         candidates_.push_back({kind->first, {index}, {k}, {}, {}, kind->second});
         // A pod range moved is sized for the cluster's nodes: it clears a lack of pod space too,
@@ -357,7 +362,7 @@ class planner {
     for (auto m : members_->members(vpc)) {
       const auto& o = working_.owners[m];
       op.owners.push_back(m);
-      if (applies(*kind, o)) {
+      if (c_.offers(*kind, o)) {
         auto scaled = cost_of(*kind, o, cost_base{0, {}});
         op.cost.total += scaled.total;
         for (std::size_t j = 1; j < scaled.counted.size(); ++j) op.cost.counted.push_back(scaled.counted[j] + " in " + o.name);
@@ -913,7 +918,22 @@ class planner {
     }
     bool all_pinned = std::all_of(x.ranges.begin(), x.ranges.end(), [&](auto k) { return k < existing && pinned_[k]; });
     if (all_pinned) return x.ranges.size() > 1 ? "both ranges are pinned" : "the range is pinned";
+    bool none_offered = std::all_of(x.ranges.begin(), x.ranges.end(), [&](auto k) {
+      return k < no_in_place_.size() && (pinned_[k] || (no_in_place_[k] && !replaceable(working_.ranges[k].owner)));
+    });
+    if (none_offered) {
+      return "the catalog offers no operation that moves it in place on a cluster of its distribution, CNI and IPAM "
+             "mode (docs/planning.md lists the operations and where each applies), and the cluster cannot be replaced "
+             "while one of its ranges is pinned";
+    }
     return "the range that should move found no free space (see above)";
+  }
+
+  // Whether a candidate replaces cluster `owner_index` (none does while one of its ranges is pinned).
+  auto replaceable(std::uint32_t owner_index) const -> bool {
+    return std::any_of(candidates_.begin(), candidates_.end(), [&](const candidate& op) {
+      return op.kind->changes == operation_scope::cluster && op.owners.front() == owner_index;
+    });
   }
 
   auto rederived(std::uint32_t range) const -> bool {
@@ -927,6 +947,7 @@ class planner {
   std::vector<finding> findings_;
   std::vector<bool> pinned_;
   std::vector<std::vector<std::uint32_t>> reasons_;  // per range: indexes into findings_
+  std::vector<bool> no_in_place_;  // per range: no in-place operation of the catalog applies to its owner
   std::vector<move> moved_;
   std::vector<follow> follows_;
   std::vector<growth> grown_;

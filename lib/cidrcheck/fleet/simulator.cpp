@@ -78,13 +78,13 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   const auto* ipam = profile.ipam;
   const auto* kube = profile.kubernetes;
   c.provider_control_plane = dist != nullptr && dist->control_plane.value == control_plane_config::provider;
+  switch (cat.pod_numbering_of(o).addresses) {
+    case address_source::cni_pool: c.addresses = pod_addresses::pools; break;
+    case address_source::network: c.addresses = pod_addresses::network; break;
+    case address_source::node_pod_cidr:
+    case address_source::unknown: c.addresses = pod_addresses::node_pod_cidr; break;
+  }
   if (ipam != nullptr) {
-    switch (ipam->addresses.value) {
-      case address_source::cni_pool: c.addresses = pod_addresses::pools; break;
-      case address_source::network: c.addresses = pod_addresses::network; break;
-      case address_source::node_pod_cidr:
-      case address_source::unknown: c.addresses = pod_addresses::node_pod_cidr; break;
-    }
     c.flannel = ipam->pool.value == pool_kind::flannel_network;
     c.calico_api_server = ipam->pool_tool.value == object_tool::kubectl;
     c.node_blocks_from_pools = c.addresses == pod_addresses::pools && ipam->pickup.value == range_pickup::roll_nodes;
@@ -458,10 +458,29 @@ auto named_ranges(const runbook_step& s) -> std::vector<prefix> {
   return out;
 }
 
+// The roles an operation of scope s moves on its own owners, whatever its steps
+// name: one role in place (the network of a VPC and of the clusters in it),
+// every role of a replaced cluster; none for a runbook of no catalog kind (a
+// requested range, a DNS address put back), whose steps alone say what it moves.
+auto scope_roles(std::optional<operation_scope> s) -> std::vector<range_role> {
+  if (!s) return {};
+  switch (*s) {
+    case operation_scope::services: return {range_role::services};
+    case operation_scope::pods:
+    case operation_scope::pod_space: return {range_role::pods};
+    case operation_scope::cluster: return {range_role::network, range_role::pods, range_role::services, range_role::external};
+    case operation_scope::network: return {range_role::network};
+  }
+  return {};
+}
+
 // What a runbook moves: each (owner, role) of which a step names a range (or a
-// block inside one) the plan adds or retires. The end state of a runbook is the plan's for these and
+// block inside one) the plan adds or retires, and each role its operation's
+// kind moves on its owners where the plan changes it (so that a runbook that
+// never names its ranges cannot pass by leaving them). The end state of a runbook is the plan's for these and
 // the original fleet's for the rest, which other runbooks of the plan move.
-auto moved_roles(const fleet& original, const fleet& planned, const runbook& book) -> std::vector<moved_role> {
+auto moved_roles(const fleet& original, const fleet& planned, const catalog& cat, const runbook& book)
+    -> std::vector<moved_role> {
   std::vector<prefix> named;
   for (const auto& step : book.steps) {
     auto more = named_ranges(step);
@@ -492,6 +511,18 @@ auto moved_roles(const fleet& original, const fleet& planned, const runbook& boo
     };
     mark(after, before);
     mark(before, after);
+  }
+  const auto* kind = cat.find_operation(book.kind);
+  for (auto role : scope_roles(kind != nullptr ? std::optional(kind->changes) : std::nullopt)) {
+    for (auto o : book.owners) {
+      auto before = plain(original, o), after = plain(planned, o);
+      auto other_role = [role](const std::pair<range_role, prefix>& r) { return r.first != role; };
+      std::erase_if(before, other_role);
+      std::erase_if(after, other_role);
+      std::sort(before.begin(), before.end());
+      std::sort(after.begin(), after.end());
+      if (before != after) out.push_back({o, role});
+    }
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -535,7 +566,8 @@ void run(const simulation_context& ctx, const runbook& book, std::size_t index, 
   }
   // An interruption the runbook never ends is a failure of its end.
   if (interrupted) check_state(w, book.steps.size(), baseline, false);
-  check_end(w, book.steps.size(), *ctx.original, *ctx.planned, moved_roles(*ctx.original, *ctx.planned, book), last);
+  check_end(w, book.steps.size(), *ctx.original, *ctx.planned, moved_roles(*ctx.original, *ctx.planned, *ctx.catalog, book),
+            last);
 }
 
 }  // namespace

@@ -77,6 +77,11 @@ constexpr word_of<changeable> changeable_words[] = {{"any-time", changeable::any
 constexpr word_of<address_source> address_words[] = {{"node-pod-cidr", address_source::node_pod_cidr},
                                                      {"cni-pool", address_source::cni_pool},
                                                      {"network", address_source::network}};
+// An operation's `pod_addresses` may also admit clusters whose IPAM the catalog does not know.
+constexpr word_of<address_source> pod_address_words[] = {{"node-pod-cidr", address_source::node_pod_cidr},
+                                                         {"cni-pool", address_source::cni_pool},
+                                                         {"network", address_source::network},
+                                                         {"unknown", address_source::unknown}};
 constexpr word_of<pool_kind> pool_words[] = {{"none", pool_kind::none},
                                              {"calico-ippool", pool_kind::calico_ippool},
                                              {"cilium-cluster-pool", pool_kind::cilium_cluster_pool},
@@ -361,12 +366,15 @@ void read_kubernetes_profile(yaml_reader& r, std::uint32_t node, catalog& c) {
   c.kubernetes.push_back(std::move(k));
 }
 
-void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
+// A distribution's default CNI (node, name), checked once every CNI is read.
+using cni_reference = std::pair<std::uint32_t, std::string>;
+
+void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c, std::vector<cni_reference>& default_cnis) {
   auto entries = r.mapping(node, "a distribution");
   if (!entries) return;
   r.only_keys(*entries,
               {"name", "network", "pods", "services", "services_if_network_in", "node_cidr_mask", "node_cidr_mask_v6",
-               "reserved", "ip_family", "source", "profile"},
+               "reserved", "ip_family", "cni", "source", "profile"},
               "a distribution");
   distribution_defaults d;
   for (const auto& e : *entries) {
@@ -386,6 +394,10 @@ void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c) {
       if (auto v = r.integer(e.value, 1, 128, "node_cidr_mask_v6")) d.node_cidr_mask_v6 = static_cast<int>(*v);
     } else if (e.key == "source") {
       if (auto v = r.string(e.value, "source")) d.source = *v;
+    } else if (e.key == "cni") {
+      read_sourced_text(r, e.value, "cni", d.cni);
+      if (!d.cni.known) r.error(e.value, diag::invalid_value, "a distribution's cni names a CNI; leave it out where none is known");
+      if (d.cni.known) default_cnis.emplace_back(e.value, d.cni.value);
     } else if (e.key == "profile") {
       read_distribution_profile(r, e.value, d.profile.emplace());
     } else if (e.key == "ip_family") {
@@ -567,8 +579,8 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
   auto entries = r.mapping(node, "an operation");
   if (!entries) return;
   r.only_keys(*entries,
-              {"name", "changes", "owners", "distributions", "not_distributions", "cni", "ipam", "kubernetes", "cost",
-               "per_nodes", "per_services", "per_load_balancers", "what", "why", "source"},
+              {"name", "changes", "owners", "distributions", "not_distributions", "cni", "ipam", "pod_addresses",
+               "kubernetes", "cost", "per_nodes", "per_services", "per_load_balancers", "what", "why", "source"},
               "an operation");
   operation_kind k;
   bool has_changes = false;
@@ -603,6 +615,22 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
       k.cni = strings(r, e.value, "cni");
     } else if (e.key == "ipam") {
       k.ipam = strings(r, e.value, "ipam");
+    } else if (e.key == "pod_addresses") {
+      bool listed = true;  // an empty list or "unknown" would say nothing: leave the key out instead
+      read_sourced(r, e.value, "pod_addresses", k.pod_addresses, [&](std::uint32_t v) {
+        std::optional<std::vector<address_source>> out;
+        auto items = r.list(v, "pod_addresses");
+        if (!items) return out;
+        listed = !items->empty();
+        out.emplace();
+        for (auto item : *items) {
+          if (auto one = read_word(r, item, pod_address_words, "pod_addresses")) out->push_back(*one);
+        }
+        return out;
+      });
+      if (!k.pod_addresses.known || !listed) {
+        r.error(e.value, diag::invalid_value, "pod_addresses lists the address sources the operation applies to; leave it out for any");
+      }
     } else if (e.key == "kubernetes") {
       auto range = r.mapping(e.value, "kubernetes");
       if (!range) continue;
@@ -645,6 +673,7 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
 
 auto parse_catalog(std::string_view text, std::string_view name, std::vector<diagnostic>& diagnostics) -> catalog {
   catalog c;
+  std::vector<cni_reference> default_cnis;
   auto doc = detail::parse_yaml(text, name, {}, diagnostics);
   yaml_reader r(doc, std::string(name), diagnostics, 1'000'000);
   for (auto root : doc.roots) {
@@ -667,7 +696,7 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
       auto items = e.key == "version" ? std::nullopt : r.sequence(e.value, e.key);
       if (!items) continue;
       for (auto item : *items) {
-        if (e.key == "distributions") read_distribution(r, item, c);
+        if (e.key == "distributions") read_distribution(r, item, c, default_cnis);
         if (e.key == "cnis") read_cni(r, item, c);
         if (e.key == "network_types") read_network_type(r, item, c);
         if (e.key == "meshes") read_mesh(r, item, c);
@@ -677,6 +706,9 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
         if (e.key == "kubernetes") read_kubernetes_profile(r, item, c);
       }
     }
+  }
+  for (const auto& [node, cni] : default_cnis) {
+    if (c.find_cni(cni) == nullptr) r.error(node, diag::unknown_value, "cni '" + cni + "' is not a CNI of the catalog");
   }
   return c;
 }
