@@ -377,9 +377,13 @@ auto observe(const world& w, const cluster_world* c, std::uint32_t owner, const 
       break;
     case observable::routes:
       // What the connection (or declared route) the step changes carries; every route toward the owner otherwise.
+      // A declared route is keyed by its destination, and the network that declares it owns the step.
       for (const auto& r : w.routes) {
-        if (r.owner != owner) continue;
-        if (on && ((on->connection && r.connection != on->connection) || (on->route && r.route != on->route))) continue;
+        if (on && on->route) {
+          if (r.route != on->route) continue;
+        } else if (r.owner != owner || (on && on->connection && r.connection != on->connection)) {
+          continue;
+        }
         out.ranges.insert(out.ranges.end(), r.prefixes.begin(), r.prefixes.end());
       }
       break;

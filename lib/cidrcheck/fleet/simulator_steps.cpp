@@ -1108,9 +1108,12 @@ struct executor {
 
   void change_route(const prefix& cidr, std::optional<std::uint32_t> connection, std::optional<std::uint32_t> route,
                     bool add) {
+    // A connection step changes what the connection carries toward the step's
+    // owner only (the same connection also carries its other members' ranges);
+    // a declared route is one route, whichever owner's runbook names it.
     bool found = false;
     for (auto& r : w.routes) {
-      if ((connection && r.connection == connection) || (route && r.route == route)) {
+      if ((connection && r.connection == connection && r.owner == step.owner) || (route && r.route == route)) {
         found = true;
         if (add) {
           if (std::find(r.prefixes.begin(), r.prefixes.end(), cidr) == r.prefixes.end()) r.prefixes.push_back(cidr);
