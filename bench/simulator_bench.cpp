@@ -1,6 +1,7 @@
 // The runbooks of a plan and their simulation (issue 24 item 6): for a plan of
 // N operations, the typed runbooks (plan_runbooks) and simulate_runbooks on
-// them, timed together, with the bytes allocated at the peak. Its own
+// them, timed together, with the bytes allocated at the peak, and plan() of
+// the same fleets, which a plan run adds the simulation to. Its own
 // executable, because it counts every allocation (operator new replaced).
 
 #include <cidrcheck/fleet/plan.hpp>
@@ -161,6 +162,23 @@ void simulation_only(benchmark::State& state) {
   state.counters["peak_MB"] = static_cast<double>(peak) / 1e6;
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * p.operations.size()));
 }
+
+// plan() alone on the same fleets: a plan run (plan_fleet()) costs this, then
+// the figure of BM_RunbooksAndSimulation_Pairs for simulating its runbooks.
+void plan_alone(benchmark::State& state) {
+  const auto& cat = builtin_catalog();
+  auto f = paired_fleet(static_cast<std::size_t>(state.range(0)));
+  std::size_t operations = 0;
+  for (auto _ : state) {
+    auto p = plan(f, cat);
+    operations = p.operations.size();
+    benchmark::DoNotOptimize(p);
+  }
+  state.counters["operations"] = static_cast<double>(operations);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * operations));
+}
+
+BENCHMARK(plan_alone)->Name("BM_Plan_Pairs")->Arg(1'000)->Arg(2'500)->Arg(5'000)->Arg(10'000)->Unit(benchmark::kMillisecond);
 
 BENCHMARK(simulation_only)
     ->Name("BM_SimulationOnly_Pairs")

@@ -167,7 +167,14 @@ auto run_plan(std::span<const std::string> args) -> int {
       return exit_trouble;
     }
   }
-  return planned.result.complete() ? exit_ok : exit_findings;
+  // A runbook the simulator refuses is something found, as a problem left is:
+  // a CI job that gates on the plan must not pass it (docs/cli.md).
+  const auto failed = planned.result.runbooks_failed();
+  if (failed != 0 && format == "yaml") {
+    std::cerr << "cidrcheck: warning: " << failed << (failed == 1 ? " runbook" : " runbooks")
+              << " of the plan failed the migration simulation; `--format text` or `json` names the failures\n";
+  }
+  return planned.result.complete() && failed == 0 ? exit_ok : exit_findings;
 }
 
 }  // namespace cidrcheck::cli

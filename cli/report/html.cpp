@@ -13,9 +13,11 @@
 
 #include <cidrcheck/detail/xml.hpp>
 #include <cidrcheck/fleet/rules.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 #include <cidrcheck/version.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -138,6 +140,18 @@ void write_findings(std::string& buf, const check_report& r) {
   buf += "</tbody>\n</table>\n";
 }
 
+// The simulator's verdict on the runbook of the steps above it; nothing when not simulated.
+void write_verdict(std::string& buf, const std::optional<simulation_result>& r) {
+  if (!r) return;
+  if (r->passed()) {
+    buf += "simulation " + esc(summary(*r)) + "<br>";
+    return;
+  }
+  buf += "<strong>simulation " + esc(summary(*r)) + "; DO NOT FOLLOW AS WRITTEN</strong><ul>";
+  for (const auto& f : r->failures) buf += "<li>" + esc(to_string(f, r->steps)) + "</li>";
+  buf += "</ul>";
+}
+
 void write_plan(std::string& buf, const check_report& r) {
   buf += "<h2 id=\"plan-title\">Plan</h2>\n";
   if (!r.plan_note.empty()) {
@@ -161,6 +175,10 @@ void write_plan(std::string& buf, const check_report& r) {
   buf += "<p>" + esc(plural(p.changes.size(), "change")) + " to " + esc(plural(owners.size(), "owner")) +
          ", total cost " + std::to_string(p.total_cost) + (p.optimal ? ", proven cheapest" : ", not proven cheapest") +
          (p.complete() ? "" : "; " + esc(plural(p.problems.size(), "problem")) + " it cannot fix") + ".</p>\n";
+  if (auto failed = p.runbooks_failed()) {
+    buf += "<p><strong>" + esc(plural(failed, "runbook")) +
+           " FAILED the migration simulation: do not follow as written.</strong></p>\n";
+  }
   if (!p.changes.empty()) {
     buf += "<table id=\"plan\">\n<thead><tr><th>owner</th><th>role</th><th>from</th><th>to</th><th>cost</th>"
            "<th>why, and the steps</th></tr></thead>\n<tbody>\n";
@@ -175,6 +193,7 @@ void write_plan(std::string& buf, const check_report& r) {
         buf += "<ol class=\"steps\">";
         for (const auto& s : c.steps) buf += "<li>" + esc(s.text) + "</li>";
         buf += "</ol>";
+        write_verdict(buf, simulation_of(p, c));
       }
       buf += "</td></tr>\n";
     }

@@ -3,9 +3,11 @@
 #include "words.hpp"
 
 #include <cidrcheck/fleet/rules.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 #include <cidrcheck/records.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace cidrcheck::cli {
@@ -129,6 +131,14 @@ void write_step_list(std::string& buf, const std::vector<migration_step>& steps)
   }
 }
 
+// The simulator's verdict on a runbook, under its heading: one line when it
+// passed; every failure, one a line, when it failed. Nothing when not simulated.
+void write_verdict(std::string& buf, const std::optional<simulation_result>& r) {
+  if (!r) return;
+  buf += "  simulation " + summary(*r) + (r->passed() ? "\n" : "; DO NOT FOLLOW AS WRITTEN:\n");
+  for (const auto& f : r->failures) buf += "    " + to_string(f, r->steps) + "\n";
+}
+
 void write_steps(output& out, const plan_report& r) {
   const auto& p = r.plan;
   auto& buf = out.buffer();
@@ -137,6 +147,7 @@ void write_steps(output& out, const plan_report& r) {
     const auto& op = p.operations[k];
     buf += "\n" + std::to_string(k + 1) + ". " + owners_text(r.model, op) + ": " + op.kind +
            (op.owners.size() == 1 ? context_of(r.model.owners[op.owners.front()]) : std::string()) + "\n";
+    write_verdict(buf, op.simulation);
     write_step_list(buf, op.steps);
     out.maybe_flush();
   }
@@ -145,6 +156,7 @@ void write_steps(output& out, const plan_report& r) {
     const auto& o = r.model.owners[c.owner];
     buf += "\n" + o.name + " " + change_role(r.model, c) + " " + old_text(r.model, c) + " -> " + c.to.to_string() +
            context_of(o) + "\n";
+    write_verdict(buf, c.simulation);
     write_step_list(buf, c.steps);
     out.maybe_flush();
   }
@@ -179,6 +191,10 @@ void write_plan_text(output& out, const plan_report& r) {
   buf += p.complete() ? "the fleet then checks without errors.\n"
                       : std::to_string(p.problems.size()) + " problem" + (p.problems.size() == 1 ? "" : "s") +
                             " left (see below).\n";
+  if (auto failed = p.runbooks_failed()) {
+    buf += plural(failed, "runbook") + " FAILED the migration simulation: do not follow " +
+           (failed == 1 ? "it" : "them") + " as written (see Steps).\n";
+  }
   if (!p.changes.empty() || !p.operations.empty()) write_changes(buf, r);
   if (!p.problems.empty()) {
     buf += "\nNot resolved:\n";

@@ -283,8 +283,11 @@ auto write_planned_yaml(const fleet_load_result& loaded, const fleet_source& sou
                         const input_limits& limits, const std::string& yaml_name = "<plan>") -> planned_yaml;
 
 /// The stages of plan_run() after loading, for a fleet loaded once (Python's
-/// Fleet.plan()). Throws plan_option_error for a bad option, limit_error past
-/// max-findings, std::logic_error when the YAML does not read back clean.
+/// Fleet.plan()): the plan, then every runbook of it run through the migration
+/// simulator (fleet/simulator.hpp), each verdict kept on its operation or
+/// change (`simulation`), then the YAML, runbook files and what is left.
+/// Throws plan_option_error for a bad option, limit_error past max-findings,
+/// std::logic_error when the YAML does not read back clean.
 auto plan_fleet(const config& cfg, const fleet_load_result& loaded, const fleet_source& source,
                 const plan_run_request& request) -> planned;
 
@@ -308,10 +311,11 @@ struct plan_run_result {
 
 /// Plans as `cidrcheck plan` does: configuration, inputs, the options that need
 /// no fleet (validated before reading it), load (the text kept for the YAML),
-/// judgement, the options that need the fleet, plan, YAML read back, runbook
-/// files. Throws plan_option_error for a bad option (with the message to
-/// show), limit_error past max-findings, std::logic_error for YAML that does
-/// not read back clean; never throws for bad input.
+/// judgement, the options that need the fleet, plan, simulation of its
+/// runbooks, YAML read back, runbook files. Throws plan_option_error for a bad
+/// option (with the message to show), limit_error past max-findings,
+/// std::logic_error for YAML that does not read back clean; never throws for
+/// bad input.
 auto plan_run(const plan_run_request& request) -> plan_run_result;
 
 }  // namespace cidrcheck

@@ -1,16 +1,17 @@
 #pragma once
 // Records: the one shape of each result as data. Findings, suppressions,
-// connections, diagnostics, plans, operations, changes, problems and steps
-// each have one function that writes their record, which the CLI's JSON
-// reports and the Python package both use (nlohmann's to_json idea, without a
-// tree: a record_sink receives the record as it is written, so that a report
-// of a million findings streams). docs/schemas/ holds the JSON Schemas of the
+// connections, diagnostics, plans, operations, changes, problems, steps and
+// simulations each have one function that writes their record, which the
+// CLI's JSON reports and the Python package both use (nlohmann's to_json idea,
+// without a tree: a record_sink receives the record as it is written, so that
+// a report of a million findings streams). docs/schemas/ holds the JSON Schemas of the
 // two documents made of them, `cidrcheck check --format json` and `cidrcheck
 // plan --format json`.
 
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/plan.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 #include <cidrcheck/fleet/suppression.hpp>
 #include <cidrcheck/fleet/triage.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
@@ -105,8 +106,16 @@ void write_diagnostic_record(record_sink& out, const diagnostic& d);
 /// needs, makes, files}.
 void write_step_record(record_sink& out, const migration_step& s);
 
+/// Writes the simulation of a runbook: {passed, steps (how many the runbook
+/// has), skipped (the numbers, from 1, of steps without machine meaning, not
+/// simulated), failures ([{step (its number, from 1; null for the end state),
+/// check, rule (null where no upstream rule is behind it), fact (the rule's
+/// fact id, null without a rule), message}], in step order)}.
+void write_simulation_record(record_sink& out, const simulation_result& r);
+
 /// Writes a plan operation of f: {kind, changes_what, owners, cost, counted,
-/// changes (indexes into the plan's changes), steps}.
+/// changes (indexes into the plan's changes), steps, simulation (its runbook's
+/// simulation record; null when not simulated)}.
 void write_operation_record(record_sink& out, const fleet& f, const plan_operation& op);
 
 /// Writes a plan change of f: {owner, owner_kind, role, from (null for a new
@@ -114,7 +123,8 @@ void write_operation_record(record_sink& out, const fleet& f, const plan_operati
 /// "new"), file, line, column (the range, the request it fills, or the
 /// owner), dns_from, dns_to (null unless the DNS address moves),
 /// transition_safe, reasons, steps (its own; a change of an operation has its
-/// steps on the operation)}.
+/// steps on the operation), simulation (its own runbook's, as steps; null for
+/// a change of an operation and when not simulated)}.
 void write_change_record(record_sink& out, const fleet& f, const plan_change& c);
 
 /// Writes a problem a plan of f leaves: {rule (null when a pool had no room),
@@ -123,7 +133,8 @@ void write_problem_record(record_sink& out, const fleet& f, const plan_problem& 
 
 /// Writes a plan of f as the document `cidrcheck plan --format json` prints:
 /// {version, schema, tool, summary {complete, optimal, operations, changes,
-/// owners_changed, total_cost, problems, files}, operations, changes,
+/// owners_changed, total_cost, problems, runbooks_failed (plan_result::
+/// runbooks_failed()), files}, operations, changes,
 /// problems, diagnostics}.
 void write_plan_record(record_sink& out, const fleet& f, const plan_result& p, std::span<const std::string> files);
 

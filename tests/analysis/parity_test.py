@@ -12,7 +12,8 @@ settings, reserved ranges, suppressions, fail-on), through
 
 requires the same records: every finding and suppressed finding (Finding.record(),
 Suppressed.record() against the report's objects), whether CI fails, and the
-whole plan (Plan.record() against `plan --format json`). A source one front end
+whole plan (Plan.record() against `plan --format json`, each runbook's
+simulation verdict included, which every runbook must carry). A source one front end
 cannot read, all must refuse.
 
 configured: in a scratch git repository whose .cidrcheck.yaml lists named
@@ -133,7 +134,7 @@ def differences(name, sides, reference="cli"):
 
 def test_fleets() -> int:
     failures, compared, refused = [], 0, 0
-    findings = suppressed = changes = 0
+    findings = suppressed = changes = simulated = 0
     for source in sources():
         for config in CONFIGS:
             args = [*config_args(config), source]
@@ -147,12 +148,18 @@ def test_fleets() -> int:
                 findings += len(sides["cli"]["findings"])
                 suppressed += len(sides["cli"]["suppressed"])
                 changes += len(sides["cli"]["plan"]["changes"])
+                # Every runbook of the plan carries the simulation's verdict, which the sides compare too.
+                plan = sides["cli"]["plan"]
+                runbooks = plan["operations"] + [c for c in plan["changes"] if c["operation"] is None]
+                simulated += sum(r["simulation"] is not None for r in runbooks)
+                if unsimulated := [r for r in runbooks if r["simulation"] is None]:
+                    failures.append(f"{name}: {len(unsimulated)} runbooks of the plan carry no simulation")
             failures += differences(name, sides)
-    print(f"{compared} runs compared ({findings} findings, {suppressed} suppressed, {changes} plan changes), "
-          f"{refused} refused by all three front ends, {len(failures)} differ")
+    print(f"{compared} runs compared ({findings} findings, {suppressed} suppressed, {changes} plan changes, "
+          f"{simulated} runbook simulations), {refused} refused by all three front ends, {len(failures)} differ")
     for f in failures:
         print(f)
-    if compared < 20 or findings < 100 or suppressed == 0 or changes == 0:
+    if compared < 20 or findings < 100 or suppressed == 0 or changes == 0 or simulated == 0:
         print("too little compared: the fleet list is broken")
         return 1
     return 1 if failures else 0

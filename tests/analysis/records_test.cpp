@@ -2,6 +2,8 @@
 
 #include <cidrcheck/analysis.hpp>
 #include <cidrcheck/fleet/fingerprint.hpp>
+#include <cidrcheck/fleet/runbook.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 
 #include <gtest/gtest.h>
 
@@ -163,14 +165,112 @@ TEST(Records, APlanIsTheDocumentPlanJsonPrints) {
     EXPECT_EQ(keys_of(change),
               (std::vector<std::string>{"owner", "owner_kind", "role", "from", "to", "cost", "operation", "origin",
                                         "file", "line", "column", "dns_from", "dns_to", "transition_safe", "reasons",
-                                        "steps"}))
+                                        "steps", "simulation"}))
         << change;
     // The change's own steps; a change of an operation is carried out by the operation's (steps_of).
     EXPECT_EQ(&steps_of(p, c), c.operation ? &p.operations[*c.operation].steps : &c.steps);
   }
   auto op = text_of([&](record_sink& s) { write_operation_record(s, f, p.operations.front()); });
   EXPECT_EQ(keys_of(op), (std::vector<std::string>{"kind", "changes_what", "owners", "cost", "counted", "changes",
-                                                   "steps"}));
+                                                   "steps", "simulation"}));
+}
+
+// The plan of mesh-shared-services.yaml: two service-cidr-api runbooks, with their files.
+auto mesh_plan() -> plan_run_result {
+  plan_run_request r;
+  r.run.inputs = {root + "/data/examples/mesh-shared-services.yaml"};
+  r.run.configuration.none = true;
+  r.runbooks = true;
+  return plan_run(r);
+}
+
+auto runbook_mds(const std::vector<runbook_file>& files) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  for (const auto& file : files) {
+    if (file.path.ends_with("/runbook.md")) out.push_back(file.text);
+  }
+  return out;
+}
+
+TEST(Records, APlanRunSimulatesEveryRunbookAndEachRecordSaysItPassed) {
+  auto run = mesh_plan();
+  ASSERT_TRUE(run.ok());
+  const auto& f = run.loaded.value;
+  const auto& p = run.plan->result;
+  ASSERT_EQ(p.operations.size(), 2u);
+  for (const auto& op : p.operations) {
+    ASSERT_TRUE(op.simulation);
+    EXPECT_TRUE(op.simulation->passed()) << summary(*op.simulation);
+    // The verdict is of the runbook whose steps the reports show.
+    EXPECT_EQ(op.simulation->steps, op.steps.size());
+    auto record = text_of([&](record_sink& s) { write_operation_record(s, f, op); });
+    EXPECT_NE(record.find("simulation:{passed:true,steps:" + std::to_string(op.steps.size()) + ",skipped:["),
+              std::string::npos)
+        << record;
+    EXPECT_NE(record.find("failures:[]}"), std::string::npos) << record;
+  }
+  for (const auto& c : p.changes) EXPECT_EQ(&simulation_of(p, c), &p.operations[*c.operation].simulation);
+  EXPECT_EQ(p.runbooks_failed(), 0u);
+  auto plan = text_of([&](record_sink& s) { write_plan_record(s, f, p, run.loaded.files); });
+  EXPECT_NE(plan.find("runbooks_failed:0,"), std::string::npos) << plan;
+  auto mds = runbook_mds(run.plan->runbooks);
+  ASSERT_EQ(mds.size(), 2u);
+  for (const auto& md : mds) {
+    // The verdict comes right under the title.
+    auto title_end = md.find("\n\n");
+    EXPECT_EQ(md.compare(title_end + 2, 18, "Simulation passed:"), 0) << md;
+    EXPECT_EQ(md.find("DO NOT FOLLOW"), std::string::npos);
+  }
+}
+
+TEST(Records, ARunbookTheSimulationRefusesIsMarkedWithEachFailingStepAndRule) {
+  auto run = mesh_plan();
+  ASSERT_TRUE(run.ok());
+  const auto& f = run.loaded.value;
+  const auto& cat = run.plan->judged.cat;
+  auto p = run.plan->result;
+  // A hand-made wrong runbook: the first operation's without its first step (the new route).
+  auto broken = plan_runbooks(f, p, cat).front();
+  broken.steps.erase(broken.steps.begin());
+  auto after = apply_plan(f, p);
+  simulation_context context{&f, &after, &cat, run.plan->options.check, run.plan->options.triage};
+  p.operations.front().simulation = simulate_runbook(context, broken);
+  const auto& verdict = *p.operations.front().simulation;
+  ASSERT_FALSE(verdict.passed());
+  EXPECT_EQ(p.runbooks_failed(), 1u);
+
+  auto record = text_of([&](record_sink& s) { write_simulation_record(s, verdict); });
+  EXPECT_EQ(record.rfind("{passed:false,steps:" + std::to_string(verdict.steps) + ",", 0), 0u) << record;
+  for (const auto& x : verdict.failures) {
+    std::string step = x.step < verdict.steps ? std::to_string(x.step + 1) : "null";
+    std::string rule = x.rule ? "rule:\"" + std::string(info(*x.rule).name) + "\",fact:\"" +
+                                    std::string(info(*x.rule).fact) + "\""
+                              : "rule:null,fact:null";
+    EXPECT_NE(record.find("{step:" + step + ",check:\"" + std::string(to_string(x.check)) + "\"," + rule +
+                          ",message:\"" + x.message + "\"}"),
+              std::string::npos)
+        << record;
+  }
+  auto plan = text_of([&](record_sink& s) { write_plan_record(s, f, p, run.loaded.files); });
+  EXPECT_NE(plan.find("runbooks_failed:1,"), std::string::npos);
+
+  auto mds = runbook_mds(runbook_files(f, p, cat));
+  ASSERT_EQ(mds.size(), 2u);
+  const auto& md = mds.front();
+  auto title_end = md.find("\n\n");
+  EXPECT_EQ(md.compare(title_end + 2, 27, "## DO NOT FOLLOW AS WRITTEN"), 0) << md;
+  for (const auto& x : verdict.failures) {
+    auto where = x.step < verdict.steps ? "- Step " + std::to_string(x.step + 1) : std::string("- After the last step");
+    EXPECT_NE(md.find(where + ", check `" + std::string(to_string(x.check)) + "`"), std::string::npos) << md;
+    if (x.rule) {
+      EXPECT_NE(md.find("rule `" + std::string(info(*x.rule).name) + "`"), std::string::npos) << md;
+    }
+  }
+  EXPECT_EQ(mds.back().find("DO NOT FOLLOW"), std::string::npos);  // the other runbook passed
+
+  // Files of a plan that no plan run simulated say so rather than nothing.
+  p.operations.front().simulation.reset();
+  EXPECT_NE(runbook_mds(runbook_files(f, p, cat)).front().find("Simulation: not run"), std::string::npos);
 }
 
 TEST(Records, AProblemListsItsRangesAndRequestsAlways) {

@@ -9,6 +9,7 @@
 #include <cidrcheck/error.hpp>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -44,6 +45,19 @@ TEST(EmitYaml, EveryStringReadsBackAsTheSameStringWhateverItHolds) {
       EXPECT_EQ(scalars[1], name) << text;
     }
     EXPECT_EQ(text.find('\x7F'), std::string::npos) << text;
+  }
+}
+
+// yaml_quoted also quotes the JSON of `kubectl patch` lines: JSON reads every
+// quoted string as YAML does (only escapes both languages share).
+TEST(EmitYaml, AQuotedStringIsJsonToo) {
+  for (const auto& name : hostile) {
+    auto quoted = yaml_quoted(name);
+    auto json = nlohmann::json::parse(quoted, nullptr, false);
+    ASSERT_TRUE(json.is_string()) << quoted;
+    auto scalars = parse_scalars("x: " + quoted + "\n");
+    ASSERT_EQ(scalars.size(), 2u) << quoted;
+    EXPECT_EQ(json.get<std::string>(), scalars[1]) << quoted;
   }
 }
 

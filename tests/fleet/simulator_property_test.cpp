@@ -1,5 +1,5 @@
 // Every runbook cidrcheck emits passes the simulator (issue 24 item 4): the
-// runbooks of every golden fleet (tests/fixtures/fleets/runbook), of every
+// runbooks of every golden fleet (tests/fixtures/fleets/runbook and routes), of every
 // cookbook fleet (data/examples), and of a random sample of two-cluster fleets
 // over every distribution x CNI and IPAM mode x Kubernetes minor x shared
 // range of the catalog. A failing runbook is printed with its failures, so
@@ -84,8 +84,12 @@ using outcomes = std::vector<std::pair<std::string, outcome>>;
 
 auto golden_outcomes() -> outcomes {
   outcomes out;
-  for (const auto& path : yaml_files(std::filesystem::path(CIDRCHECK_FIXTURES) / "fleets" / "runbook")) {
-    out.emplace_back(path.filename().string(), simulate_fleet(load(path)));
+  // The runbook fixtures, and the route fixtures whose runbooks carry routes
+  // declared by a network (the declaring network owns the step).
+  for (const auto* dir : {"runbook", "routes"}) {
+    for (const auto& path : yaml_files(std::filesystem::path(CIDRCHECK_FIXTURES) / "fleets" / dir)) {
+      out.emplace_back(path.filename().string(), simulate_fleet(load(path)));
+    }
   }
   return out;
 }

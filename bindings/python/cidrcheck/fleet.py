@@ -361,7 +361,9 @@ class Change:
     one, so both can be routed during the move. ``operation`` indexes
     Plan.operations; ``steps`` are the steps that carry the change out: its
     operation's (a replacement cluster moves every range in one runbook), or
-    its own for a change no operation makes. ``record()`` is the change as
+    its own for a change no operation makes; ``simulation`` is the migration
+    simulator's verdict on those steps (a dict of passed, steps, skipped,
+    failures; None when not simulated). ``record()`` is the change as
     `cidrcheck plan --format json` writes it."""
 
     owner: str
@@ -380,6 +382,7 @@ class Change:
     dns_old: Optional[Address] = None
     dns_new: Optional[Address] = None
     operation: Optional[int] = None
+    simulation: Optional[Record] = None
     _record: Record = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     def record(self) -> Record:
@@ -426,7 +429,9 @@ class Plan:
         summary = self._record["summary"]
         self.operations: list[Record] = self._record["operations"]
         """The operations, first: records of kind, changes_what, owners, cost, counted (what the cost
-        counted), changes (indexes into changes) and steps (each a dict of step, commands, relies_on, needs, makes, files)."""
+        counted), changes (indexes into changes), steps (each a dict of step, commands, relies_on, needs, makes, files)
+        and simulation: the migration simulator's verdict on the runbook (passed, steps, skipped, failures: each a
+        dict of step, check, rule, fact, message; docs/planning.md)."""
         self.changes: list[Change] = [_change(c, self.operations) for c in self._record["changes"]]
         self.problems: list[Record] = self._record["problems"]
         """What the plan cannot fix: records of rule (None when a pool had no room), message, ranges, requests."""
@@ -437,6 +442,9 @@ class Plan:
         self.optimal: bool = summary["optimal"]
         self.total_cost: int = summary["total_cost"]
         self.owners_changed: int = summary["owners_changed"]
+        self.runbooks_failed: int = summary["runbooks_failed"]
+        """How many runbooks (of operations, and of changes outside any) the migration simulator refused:
+        their records' ``simulation`` names each failing step, check and rule; do not follow them as written."""
         self.remaining: Report = Report(model.remaining())
         self.fleet: Fleet = Fleet(model.fleet())
         self.source: Optional[Fleet] = None
@@ -444,8 +452,9 @@ class Plan:
 
     @property
     def ok(self) -> bool:
-        """True when the plan leaves no errors (what `cidrcheck plan` exits 0 for)."""
-        return self.complete
+        """True when the plan leaves no errors and every runbook passes the simulation (what
+        `cidrcheck plan` exits 0 for)."""
+        return self.complete and self.runbooks_failed == 0
 
     def record(self) -> Record:
         """Returns the plan's record: the object `cidrcheck plan --format json`
@@ -496,6 +505,8 @@ class Plan:
 
     def __repr__(self) -> str:
         state = "complete" if self.complete else _plural(len(self.problems), "problem") + " left"
+        if self.runbooks_failed:
+            state += ", " + _plural(self.runbooks_failed, "runbook") + " failed the simulation"
         return (f"Plan({_plural(len(self.changes), 'change')} in {_plural(self.owners_changed, 'owner')}, "
                 f"total cost {self.total_cost}, {state})")
 
@@ -521,6 +532,7 @@ def _change(d: Record, operations: Sequence[Record]) -> Change:
         dns_old=None if d["dns_from"] is None else Address(d["dns_from"]),
         dns_new=None if d["dns_to"] is None else Address(d["dns_to"]),
         operation=operation,
+        simulation=operations[operation]["simulation"] if operation is not None else d["simulation"],
         _record=d,
     )
 

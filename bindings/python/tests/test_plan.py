@@ -109,6 +109,18 @@ def test_every_change_reaches_its_steps():
     assert all(len(c.steps) == len(plan.operations[replacement[0]]["steps"]) > 0 for c in changes)
 
 
+def test_every_runbook_carries_the_simulations_verdict():
+    plan = Fleet.load(MESH).plan()
+    assert plan.runbooks_failed == 0 == plan.record()["summary"]["runbooks_failed"] and plan.ok
+    for op in plan.operations:
+        verdict = op["simulation"]
+        assert verdict["passed"] and verdict["failures"] == [] and verdict["steps"] == len(op["steps"]) > 0
+    assert plan.changes and all(c.simulation == plan.operations[c.operation]["simulation"] for c in plan.changes)
+    books = [text for path, text in plan.runbooks() if path.endswith("/runbook.md")]
+    assert len(books) == len(plan.operations)
+    assert all(text.split("\n\n")[1].startswith("Simulation passed:") for text in books)
+
+
 def test_runbooks_are_the_cli_emit_folders(tmp_path):
     plan = Fleet.load(KOPS).plan()
     files = dict(plan.runbooks())

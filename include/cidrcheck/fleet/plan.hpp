@@ -8,10 +8,12 @@
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/operation.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 #include <cidrcheck/fleet/triage.hpp>
 #include <cidrcheck/io/diagnostic.hpp>
 #include <cidrcheck/prefix.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -74,6 +76,10 @@ struct plan_change {
   std::optional<address> dns_from, dns_to;  ///< the cluster DNS address moves with its service range
   bool transition_safe = true;           ///< free of every old range routed beside it during the move
   std::vector<migration_step> steps;
+  /// The simulation of its own runbook (a change outside any operation), set by
+  /// the plan run (plan_fleet(), plan_run()); nullopt from plan() alone and for
+  /// a change of an operation, whose operation carries it.
+  std::optional<simulation_result> simulation;
 };
 
 /// One operation of the plan: what an operator does to one owner (or to every
@@ -86,6 +92,9 @@ struct plan_operation {
   std::vector<std::string> counted;      ///< what the cost counted: "base 2", "+3 for 300 nodes (1 per 100)"
   std::vector<std::uint32_t> changes;    ///< indexes into plan_result::changes
   std::vector<migration_step> steps;     ///< the operation's steps (for one change, that change's)
+  /// The simulation of its runbook, set by the plan run (plan_fleet(),
+  /// plan_run()); nullopt from plan() alone.
+  std::optional<simulation_result> simulation;
 };
 
 /// A problem the plan cannot fix, and why: an error finding left after the
@@ -110,6 +119,14 @@ struct plan_result {
   std::vector<diagnostic> diagnostics;
 
   auto complete() const -> bool { return problems.empty(); }
+  /// Counts the runbooks (of operations, and of changes outside any) whose
+  /// simulation failed; 0 when none was simulated.
+  auto runbooks_failed() const -> std::size_t {
+    std::size_t n = 0;
+    for (const auto& op : operations) n += op.simulation && !op.simulation->passed() ? 1 : 0;
+    for (const auto& c : changes) n += c.simulation && !c.simulation->passed() ? 1 : 0;
+    return n;
+  }
 };
 
 /// Returns the steps that carry change c of plan p out: its operation's (an
@@ -118,6 +135,11 @@ struct plan_result {
 /// a change no operation makes (a requested range, a DNS address put back).
 inline auto steps_of(const plan_result& p, const plan_change& c) -> const std::vector<migration_step>& {
   return c.operation ? p.operations[*c.operation].steps : c.steps;
+}
+
+/// Returns the simulation of the runbook whose steps steps_of(p, c) returns.
+inline auto simulation_of(const plan_result& p, const plan_change& c) -> const std::optional<simulation_result>& {
+  return c.operation ? p.operations[*c.operation].simulation : c.simulation;
 }
 
 /// Plans the cheapest renumbering that leaves f without errors.

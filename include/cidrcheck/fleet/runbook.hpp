@@ -65,7 +65,11 @@ struct runbook_file {
 
 /// The runbooks of plan p of fleet f as files: for each runbook of
 /// plan_runbooks, in plan order, a folder "NN-KIND-OWNER" with runbook.md
-/// (steps, their commands, facts and their sources) and the files its steps
+/// (the simulator's verdict first, from the operation's or change's
+/// `simulation`: one line when it passed, a "DO NOT FOLLOW AS WRITTEN" section
+/// naming each failing step, check and rule when it failed, a "not run" line
+/// when there is none; then the steps, their commands, facts and their
+/// sources) and the files its steps
 /// apply, each starting with a comment that names the operation and the steps
 /// applying it. Steps that write the same file name (two pod ranges of one
 /// cluster in one kops spec) write one file, their documents merged. Folder

@@ -2,6 +2,7 @@
 
 #include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/fleet/fingerprint.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/io/import.hpp>
 #include <cidrcheck/io/plan_writer.hpp>
@@ -285,6 +286,26 @@ auto write_planned_yaml(const fleet_load_result& loaded, const fleet_source& sou
   return out;
 }
 
+namespace {
+
+// Runs every runbook of plan p of fleet f through the simulator, as plan() judges
+// findings, and keeps each verdict beside its steps: on its operation, or on the
+// change outside any operation that has a runbook of its own (plan_runbooks'
+// order: operations, then those changes).
+void simulate_plan(const fleet& f, plan_result& p, const catalog& c, const plan_options& options) {
+  const auto books = plan_runbooks(f, p, c);
+  const auto after = apply_plan(f, p);
+  simulation_context context{&f, &after, &c, options.check, options.triage};
+  auto results = simulate_runbooks(context, books);
+  std::size_t next = 0;
+  for (auto& op : p.operations) op.simulation = std::move(results[next++]);
+  for (auto& change : p.changes) {
+    if (!change.operation) change.simulation = std::move(results[next++]);
+  }
+}
+
+}  // namespace
+
 auto plan_fleet(const config& cfg, const fleet_load_result& loaded, const fleet_source& source,
                 const plan_run_request& request) -> planned {
   const fleet& f = loaded.value;
@@ -294,6 +315,7 @@ auto plan_fleet(const config& cfg, const fleet_load_result& loaded, const fleet_
   options.checking = request.run.checking;
   out.options = plan_options_for(f, options, out.judged);
   out.result = plan(f, out.judged.cat, out.options);
+  simulate_plan(f, out.result, out.judged.cat, out.options);
   if (request.yaml) out.yaml = write_planned_yaml(loaded, source, out, request.run.limits, request.yaml_name);
   if (request.runbooks) out.runbooks = runbook_files(f, out.result, out.judged.cat);
   if (request.remaining) {

@@ -192,6 +192,45 @@ void write_step_record(record_sink& out, const migration_step& s) {
   out.end_object();
 }
 
+void write_simulation_record(record_sink& out, const simulation_result& r) {
+  out.begin_object();
+  out.member("passed", r.passed());
+  out.member("steps", r.steps);
+  array(out, "skipped", r.skipped, [&](std::size_t k) { out.value(std::uint64_t{k + 1}); });
+  array(out, "failures", r.failures, [&](const simulation_failure& x) {
+    out.begin_object();
+    if (x.step < r.steps) {
+      out.member("step", std::uint64_t{x.step + 1});
+    } else {
+      out.null_member("step");
+    }
+    out.member("check", to_string(x.check));
+    if (x.rule) {
+      out.member("rule", info(*x.rule).name);
+      out.member("fact", info(*x.rule).fact);
+    } else {
+      out.null_member("rule");
+      out.null_member("fact");
+    }
+    out.member("message", x.message);
+    out.end_object();
+  });
+  out.end_object();
+}
+
+namespace {
+
+void simulation_member(record_sink& out, const std::optional<simulation_result>& r) {
+  if (r) {
+    out.key("simulation");
+    write_simulation_record(out, *r);
+  } else {
+    out.null_member("simulation");
+  }
+}
+
+}  // namespace
+
 void write_operation_record(record_sink& out, const fleet& f, const plan_operation& op) {
   out.begin_object();
   out.member("kind", op.kind);
@@ -201,6 +240,7 @@ void write_operation_record(record_sink& out, const fleet& f, const plan_operati
   strings(out, "counted", op.counted);
   array(out, "changes", op.changes, [&](std::uint32_t k) { out.value(k); });
   array(out, "steps", op.steps, [&](const migration_step& s) { write_step_record(out, s); });
+  simulation_member(out, op.simulation);
   out.end_object();
 }
 
@@ -244,6 +284,7 @@ void write_change_record(record_sink& out, const fleet& f, const plan_change& c)
   out.member("transition_safe", c.transition_safe);
   strings(out, "reasons", c.reasons);
   array(out, "steps", c.steps, [&](const migration_step& s) { write_step_record(out, s); });
+  simulation_member(out, c.simulation);
   out.end_object();
 }
 
@@ -285,6 +326,7 @@ void write_plan_record(record_sink& out, const fleet& f, const plan_result& p, s
   out.member("owners_changed", p.owners_changed);
   out.member("total_cost", p.total_cost);
   out.member("problems", p.problems.size());
+  out.member("runbooks_failed", p.runbooks_failed());
   array(out, "files", files, [&](const std::string& s) { out.value(s); });
   out.end_object();
   array(out, "operations", p.operations, [&](const plan_operation& op) { write_operation_record(out, f, op); });

@@ -27,7 +27,11 @@ namespace cidrcheck::detail {
 // escaped as printable text. An empty list or map is written in flow style.
 auto to_yaml(const doc_node& document) -> std::string;
 
-// A string as a YAML double-quoted scalar.
+// A string as a double-quoted scalar that YAML and JSON read alike (\", \\,
+// \t, \n and \uXXXX escapes only: every code point it escapes is in the BMP),
+// so one function quotes manifests and `kubectl patch` JSON.
+// io/yaml_scalar.hpp's yaml_scalar is the fleet writers' (plain where it
+// reads back, YAML-only escapes such as \x09 and \N): not the same contract.
 auto yaml_quoted(std::string_view text) -> std::string;
 
 // --- shell --------------------------------------------------------------------

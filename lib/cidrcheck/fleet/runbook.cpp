@@ -7,11 +7,13 @@
 #include <cidrcheck/detail/markdown.hpp>
 #include <cidrcheck/detail/sha256.hpp>
 #include <cidrcheck/detail/text.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 
 #include "runbook_render.hpp"
 #include "runbook_rows.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -93,8 +95,35 @@ struct runbook_context {
   const plan_result& plan;
 };
 
+// The simulator's verdict, first thing under the title: one line when the
+// runbook passed; when it failed, a section that names every failing step,
+// check and rule, so that nobody follows it without knowing.
+auto verdict_markdown(const std::optional<simulation_result>& result) -> std::string {
+  if (!result) {
+    return "Simulation: not run (plan_fleet() and plan_run() run it; these files come from a plan that did not "
+           "go through them).\n\n";
+  }
+  const auto& r = *result;
+  if (r.passed()) return "Simulation " + detail::markdown_text(summary(r)) + " (docs/simulator.md).\n\n";
+  std::string md = "## DO NOT FOLLOW AS WRITTEN\n\nThe simulation found " + std::to_string(r.failures.size()) +
+                   (r.failures.size() == 1 ? " failure" : " failures") +
+                   " when it ran this runbook step by step (docs/simulator.md). Following it as written breaks "
+                   "what each names; fix the runbook, or plan the change another way, first.\n\n";
+  for (const auto& f : r.failures) {
+    md += "- " + (f.step < r.steps ? "Step " + std::to_string(f.step + 1) : std::string("After the last step")) +
+          ", check " + detail::markdown_code_span(to_string(f.check));
+    if (f.rule) {
+      md += ", rule " + detail::markdown_code_span(info(*f.rule).name) + " (fact " +
+            detail::markdown_code_span(info(*f.rule).fact) + ")";
+    }
+    md += ": " + detail::markdown_text(f.message) + "\n";
+  }
+  return md + "\n";
+}
+
 auto render_markdown(const runbook_context& x, const runbook& r, const std::vector<detail::rendered_step>& steps,
-                     const std::string& changes, const std::string& cost) -> std::string {
+                     const std::string& changes, const std::string& cost,
+                     const std::optional<simulation_result>& verdict) -> std::string {
   std::string names_md;
   for (auto k : r.owners) {
     const owner& o = x.planned.owners[k];
@@ -102,7 +131,7 @@ auto render_markdown(const runbook_context& x, const runbook& r, const std::vect
     names_md += (names_md.empty() ? "" : ", ") + detail::markdown_code_span(o.name) +
                 (context.empty() ? std::string() : " (" + detail::markdown_text(context) + ")");
   }
-  std::string md = "# " + r.kind + ": " + names_md + "\n\n";
+  std::string md = "# " + r.kind + ": " + names_md + "\n\n" + verdict_markdown(verdict);
   md += "Changes: " + detail::markdown_text(changes) + "\n\n";
   if (!cost.empty()) md += "Cost: " + detail::markdown_text(cost) + "\n\n";
   md += "Commands are one per line; words in double quotes, such as \"$NODE\", are placeholders the step says how "
@@ -186,11 +215,12 @@ auto runbook_files(const fleet& f, const plan_result& p, const catalog& c) -> st
   runbook_context x{planned, c, p};
   std::vector<runbook_file> out;
   std::size_t n = 0;
-  auto emit = [&](const runbook& r, const std::string& changes, const std::string& cost) {
+  auto emit = [&](const runbook& r, const std::string& changes, const std::string& cost,
+                  const std::optional<simulation_result>& verdict) {
     std::vector<detail::rendered_step> steps;
     for (std::size_t k = 0; k < r.steps.size(); ++k) steps.push_back(detail::render_step(planned, c, r, k, true));
     const std::string folder = two_digits(++n) + "-" + r.kind + "-" + folder_word(planned.owners[r.owners.front()].name);
-    out.push_back({folder + "/runbook.md", render_markdown(x, r, steps, changes, cost)});
+    out.push_back({folder + "/runbook.md", render_markdown(x, r, steps, changes, cost, verdict)});
     std::string names;
     for (auto k : r.owners) names += (names.empty() ? "" : ", ") + detail::printable(planned.owners[k].name);
     for (std::size_t k = 0; k < steps.size(); ++k) {
@@ -214,11 +244,12 @@ auto runbook_files(const fleet& f, const plan_result& p, const catalog& c) -> st
     std::string cost = std::to_string(op.cost);
     for (std::size_t k = 0; k < op.counted.size(); ++k) cost += (k == 0 ? " (" : ", ") + op.counted[k];
     if (!op.counted.empty()) cost += ")";
-    emit(runbooks[next++], changes, cost);
+    emit(runbooks[next++], changes, cost, op.simulation);
   }
   for (const auto& change : p.changes) {
     if (change.operation) continue;
-    emit(runbooks[next++], planned.owners[change.owner].name + ": " + changes_text(planned, change), "");
+    emit(runbooks[next++], planned.owners[change.owner].name + ": " + changes_text(planned, change), "",
+         change.simulation);
   }
   return out;
 }

@@ -130,15 +130,7 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   if (dns) set_running(c.kubelet, cluster_dns_field, std::vector<address>{*dns});
   // What the stored configuration says at the start is what runs.
   for (const auto& p : c.places) {
-    const component_state* state = nullptr;
-    switch (p.target) {
-      case component::kube_apiserver: state = &c.apiserver; break;
-      case component::kube_controller_manager: state = &c.controller_manager; break;
-      case component::kubelet: state = &c.kubelet; break;
-      case component::kube_proxy: state = &c.kube_proxy; break;
-      case component::cni_agent: state = &c.cni_agent; break;
-      default: break;
-    }
+    const component_state* state = c.state_of(p.target);
     const auto* value = state != nullptr ? state->get(p.setting) : nullptr;
     bool known = std::any_of(c.stored.begin(), c.stored.end(),
                              [&](const cluster_world::stored_field& s) { return s.store == p.store && s.field == p.field; });

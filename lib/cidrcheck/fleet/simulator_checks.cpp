@@ -377,9 +377,13 @@ auto observe(const world& w, const cluster_world* c, std::uint32_t owner, const 
       break;
     case observable::routes:
       // What the connection (or declared route) the step changes carries; every route toward the owner otherwise.
+      // A declared route is keyed by its destination, and the network that declares it owns the step.
       for (const auto& r : w.routes) {
-        if (r.owner != owner) continue;
-        if (on && ((on->connection && r.connection != on->connection) || (on->route && r.route != on->route))) continue;
+        if (on && on->route) {
+          if (r.route != on->route) continue;
+        } else if (r.owner != owner || (on && on->connection && r.connection != on->connection)) {
+          continue;
+        }
         out.ranges.insert(out.ranges.end(), r.prefixes.begin(), r.prefixes.end());
       }
       break;
@@ -632,15 +636,7 @@ void check_end(world& w, std::size_t steps, const fleet& original, const fleet& 
     for (const auto& f : c.stored) {
       for (const auto& place : c.places) {
         if (place.store != f.store || place.field != f.field) continue;
-        const component_state* state = nullptr;
-        switch (place.target) {
-          case component::kube_apiserver: state = &c.apiserver; break;
-          case component::kube_controller_manager: state = &c.controller_manager; break;
-          case component::kubelet: state = &c.kubelet; break;
-          case component::kube_proxy: state = &c.kube_proxy; break;
-          case component::cni_agent: state = &c.cni_agent; break;
-          default: break;
-        }
+        const component_state* state = c.state_of(place.target);
         const auto* runs = state != nullptr ? state->get(place.setting) : nullptr;
         if (runs == nullptr || *runs == f.value) continue;
         if (place.store == config_store::kubeadm_configuration) {

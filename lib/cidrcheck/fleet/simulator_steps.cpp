@@ -48,6 +48,24 @@ void component_state::write(std::string_view name, setting_value value) {
   written.emplace_back(std::string(name), std::move(value));
 }
 
+auto cluster_world::state_of(component target) -> component_state* {
+  return const_cast<component_state*>(std::as_const(*this).state_of(target));
+}
+
+auto cluster_world::state_of(component target) const -> const component_state* {
+  switch (target) {
+    case component::kube_apiserver: return &apiserver;
+    case component::kube_controller_manager: return &controller_manager;
+    case component::kubelet: return &kubelet;
+    case component::kube_proxy: return &kube_proxy;
+    case component::cni_agent: return &cni_agent;
+    case component::cluster_dns:
+    case component::cni_operator:
+    case component::etcd: break;
+  }
+  return nullptr;
+}
+
 void component_state::restart() {
   running = written;
   gates_on = gates_written;
@@ -373,19 +391,7 @@ struct executor {
     fail(w, index, simulation_check::step_refused, rule, std::move(message));
   }
 
-  auto component_of(component target) -> component_state* {
-    switch (target) {
-      case component::kube_apiserver: return &c->apiserver;
-      case component::kube_controller_manager: return &c->controller_manager;
-      case component::kubelet: return &c->kubelet;
-      case component::kube_proxy: return &c->kube_proxy;
-      case component::cni_agent: return &c->cni_agent;
-      case component::cluster_dns:
-      case component::cni_operator:
-      case component::etcd: break;
-    }
-    return nullptr;
-  }
+  auto component_of(component target) -> component_state* { return c->state_of(target); }
 
   // A component restarts on every member and reads what was written for it;
   // whether it then runs is the rules' (service_range_flag, cluster_cidr_flag, kcm_refuses).
@@ -1102,9 +1108,12 @@ struct executor {
 
   void change_route(const prefix& cidr, std::optional<std::uint32_t> connection, std::optional<std::uint32_t> route,
                     bool add) {
+    // A connection step changes what the connection carries toward the step's
+    // owner only (the same connection also carries its other members' ranges);
+    // a declared route is one route, whichever owner's runbook names it.
     bool found = false;
     for (auto& r : w.routes) {
-      if ((connection && r.connection == connection) || (route && r.route == route)) {
+      if ((connection && r.connection == connection && r.owner == step.owner) || (route && r.route == route)) {
         found = true;
         if (add) {
           if (std::find(r.prefixes.begin(), r.prefixes.end(), cidr) == r.prefixes.end()) r.prefixes.push_back(cidr);

@@ -143,6 +143,10 @@ struct cluster_world {
   bool dns_by_distribution = false;      // the distribution renders kube-dns from its settings (dns_addon_rerender)
 
   component_state apiserver, controller_manager, kubelet, kube_proxy, cni_agent;
+  /// The state of a component the model runs with flags; null for the others
+  /// (cluster DNS, the CNI's operator, etcd).
+  auto state_of(component target) -> component_state*;
+  auto state_of(component target) const -> const component_state*;
   std::vector<node> nodes;
   std::vector<pod> pods;
   std::vector<service> services;
