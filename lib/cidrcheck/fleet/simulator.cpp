@@ -25,16 +25,6 @@ using namespace detail::sim;
 
 // --- the model at the start ----------------------------------------------------------
 
-auto plain_ranges(const fleet& f, const owner& o, range_role role) -> std::vector<prefix> {
-  std::vector<prefix> out;
-  for (auto k : o.ranges) {
-    // A range the input gives only a size of (`pods: /15`) has no address yet: nothing uses it.
-    const auto& r = f.ranges[k];
-    if (r.role == role && r.is_plain() && r.cidr.is_valid()) out.push_back(r.cidr);
-  }
-  return out;
-}
-
 auto set_running(component_state& c, std::string_view name, setting_value value) {
   c.write(name, std::move(value));
   c.running = c.written;

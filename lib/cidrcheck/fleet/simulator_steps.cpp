@@ -93,6 +93,16 @@ auto inside(const std::vector<prefix>& ranges, const address& a) -> bool {
   return std::any_of(ranges.begin(), ranges.end(), [&](const prefix& p) { return p.contains(a); });
 }
 
+auto plain_ranges(const fleet& f, const owner& o, range_role role) -> std::vector<prefix> {
+  std::vector<prefix> out;
+  for (auto k : o.ranges) {
+    // A range the input gives only a size of (`pods: /15`) has no address yet: nothing uses it.
+    const auto& r = f.ranges[k];
+    if (r.role == role && r.is_plain() && r.cidr.is_valid()) out.push_back(r.cidr);
+  }
+  return out;
+}
+
 auto ranges_of(const setting_value* value) -> std::vector<prefix> {
   if (value == nullptr) return {};
   if (const auto* list = std::get_if<std::vector<prefix>>(value)) return *list;
@@ -1176,13 +1186,8 @@ struct executor {
 
   // The owner's ranges of a role as the plan numbers them.
   auto planned_ranges(std::uint32_t owner, range_role role) const -> std::vector<prefix> {
-    std::vector<prefix> out;
-    if (owner >= planned.owners.size()) return out;
-    for (auto k : planned.owners[owner].ranges) {
-      const auto& r = planned.ranges[k];
-      if (r.is_plain() && r.role == role && r.cidr.is_valid()) out.push_back(r.cidr);
-    }
-    return out;
+    if (owner >= planned.owners.size()) return {};
+    return plain_ranges(planned, planned.owners[owner], role);
   }
 
   // A network deleted takes everything in it along: every range of the runbook's

@@ -230,6 +230,8 @@ struct world {
 auto inside(const std::vector<prefix>& ranges, const address& a) -> bool;
 
 /// The ranges a setting holds, or empty when it holds none.
+/// The owner's ranges of a role that have an address (not only a size), in fleet f.
+auto plain_ranges(const fleet& f, const owner& o, range_role role) -> std::vector<prefix>;
 auto ranges_of(const setting_value* value) -> std::vector<prefix>;
 auto addresses_of(const setting_value* value) -> std::vector<address>;
 
