@@ -23,7 +23,6 @@
 #include <cidrcheck/io/input_limits.hpp>
 #include <cidrcheck/plan_request.hpp>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -91,7 +90,7 @@ struct judgement {
   catalog cat;
   std::vector<rule_override> rules;
   std::vector<suppression> suppressions;
-  std::chrono::year_month_day today;
+  calendar_date today;
 
   /// The triage options: a copy of the rule settings and suppressions, which
   /// outlives this object.
@@ -101,7 +100,7 @@ struct judgement {
 /// Returns the judgement of a run with configuration cfg on a fleet whose
 /// files hold fleet_suppressions.
 auto judgement_for(const config& cfg, std::span<const suppression> fleet_suppressions,
-                   std::chrono::year_month_day today = today_utc()) -> judgement;
+                   calendar_date today = today_utc()) -> judgement;
 
 /// What a run finds in one fleet: the findings as reported (rule settings and
 /// suppressions applied; expired and unused suppressions are findings), the
@@ -184,7 +183,7 @@ struct run_request {
   input_limits limits;
   check_options checking;
   std::unordered_set<std::string> baseline;  ///< fingerprints to leave out
-  std::chrono::year_month_day today = today_utc();
+  calendar_date today = today_utc();
   /// Reads the inputs in another version (diff --rev); nullopt: the files as they are.
   std::optional<version_reader> version;
 };

@@ -12,7 +12,6 @@
 namespace cidrcheck {
 namespace {
 
-using namespace std::chrono;
 
 constexpr std::string_view mesh = R"(
 clusters:
@@ -34,7 +33,7 @@ struct fixture {
     findings = check(loaded.value, builtin_catalog());
   }
   auto run(std::vector<suppression> s, std::vector<rule_override> o = {},
-           year_month_day today = 2025y / June / 30) const -> triage_result {
+           calendar_date today = calendar_date{2025, 6, 30}) const -> triage_result {
     return triage(loaded.value, findings, {o, s, today});
   }
   auto count(const triage_result& t, rule r) const -> std::size_t {
@@ -43,7 +42,7 @@ struct fixture {
   }
 };
 
-auto suppress(rule id, std::vector<std::string_view> entities, std::optional<year_month_day> expires = {})
+auto suppress(rule id, std::vector<std::string_view> entities, std::optional<calendar_date> expires = {})
     -> suppression {
   suppression s;
   s.id = id;
@@ -77,9 +76,9 @@ TEST(Triage, MatchesExactlyTheEntitiesNeverMoreOrFewer) {
 
 TEST(Triage, AnExpiredSuppressionHidesNothingAndIsReported) {
   fixture f(mesh);
-  auto on_the_day = f.run({suppress(rule::overlap, {"a/pods", "b/pods"}, 2025y / June / 30)});
+  auto on_the_day = f.run({suppress(rule::overlap, {"a/pods", "b/pods"}, calendar_date{2025, 6, 30})});
   EXPECT_EQ(on_the_day.suppressed.size(), 1u);  // applies through its expiry day
-  auto day_after = f.run({suppress(rule::overlap, {"a/pods", "b/pods"}, 2025y / June / 29)});
+  auto day_after = f.run({suppress(rule::overlap, {"a/pods", "b/pods"}, calendar_date{2025, 6, 29})});
   EXPECT_EQ(day_after.suppressed.size(), 0u);
   EXPECT_EQ(f.count(day_after, rule::overlap), f.count(f.run({}), rule::overlap));
   ASSERT_EQ(f.count(day_after, rule::expired_suppression), 1u);
@@ -102,7 +101,7 @@ TEST(Triage, AnUnusedSuppressionIsANoteThatSuggestsTheOwner) {
 
 TEST(Triage, TheFirstLiveSuppressionWins) {
   fixture f(mesh);
-  auto t = f.run({suppress(rule::overlap, {"a/pods", "b/pods"}, 2020y / January / 1),
+  auto t = f.run({suppress(rule::overlap, {"a/pods", "b/pods"}, calendar_date{2020, 1, 1}),
                   suppress(rule::overlap, {"a/pods", "b/pods"}), suppress(rule::overlap, {"a", "b"})});
   ASSERT_EQ(t.suppressed.size(), 2u);
   EXPECT_EQ(t.suppressed[0].suppression, 1u);  // the pods overlap: the expired one is skipped

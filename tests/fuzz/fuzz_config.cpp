@@ -10,7 +10,6 @@
 #include <cidrcheck/io/config_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -57,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   catalog c = builtin_catalog();
   c.blocks.insert(c.blocks.end(), cfg.reserved.begin(), cfg.reserved.end());
   const auto& f = sample_fleet();
-  auto today = std::chrono::year_month_day{std::chrono::year{2025}, std::chrono::month{6}, std::chrono::day{1}};
+  auto today = calendar_date{2025, 6, 1};
   auto result = triage(f, check(f, c), {cfg.rules, cfg.suppressions, today});
   for (const auto& x : result.suppressed) require(x.suppression < cfg.suppressions.size());
   return 0;

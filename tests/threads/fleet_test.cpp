@@ -20,7 +20,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,7 +36,7 @@ constexpr auto same = [](const std::string& s) { return s; };
 
 const std::string fleet_file = CIDRCHECK_DATA "/examples/platform-fleet.yaml";
 const std::string config_file = CIDRCHECK_FIXTURES "/config/settings.yaml";
-constexpr std::chrono::year_month_day today = std::chrono::year{2025} / 6 / 1;
+constexpr calendar_date today{2025, 6, 1};
 
 auto describe(const catalog& c) -> answers {
   answers out;

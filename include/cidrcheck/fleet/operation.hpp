@@ -8,7 +8,6 @@
 #include <cidrcheck/fleet/plan_limits.hpp>
 #include <cidrcheck/fleet/profile.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -85,7 +84,7 @@ struct pod_numbering {
 /// cluster that names no IPAM mode when it lists "" (the CNI's default).
 inline auto applies(const operation_kind& k, const owner& o, const pod_numbering& pods) -> bool {
   if (o.kind != k.owners) return false;
-  auto listed = [](const std::vector<std::string>& list, const std::string& value) {
+  auto listed = [](const auto& list, const auto& value) {
     for (const auto& x : list) {
       if (x == value) return true;
     }
@@ -96,7 +95,7 @@ inline auto applies(const operation_kind& k, const owner& o, const pod_numbering
   if (!k.cni.empty() && !listed(k.cni, pods.cni)) return false;
   if (!k.ipam.empty() && !listed(k.ipam, o.ipam)) return false;
   const auto& sources = k.pod_addresses.value;
-  if (!sources.empty() && std::find(sources.begin(), sources.end(), pods.addresses) == sources.end()) return false;
+  if (!sources.empty() && !listed(sources, pods.addresses)) return false;
   if ((k.kubernetes_from || k.kubernetes_to) && !o.kubernetes) return false;
   if (k.kubernetes_from && *o.kubernetes < *k.kubernetes_from) return false;
   if (k.kubernetes_to && *o.kubernetes > *k.kubernetes_to) return false;
@@ -129,7 +128,7 @@ inline auto cost_of(const operation_kind& k, const owner& o, const std::optional
   auto scale = [&](const std::optional<std::uint64_t>& count, std::uint64_t per, const char* what) {
     if (per == 0 || !count) return;
     auto extra = *count / per;
-    extra = std::min(extra, static_cast<std::uint64_t>(max_plan_cost));  // the total stays an int
+    if (extra > static_cast<std::uint64_t>(max_plan_cost)) extra = max_plan_cost;  // the total stays an int
     c.total += static_cast<int>(extra);
     c.counted.push_back("+" + std::to_string(extra) + " for " + std::to_string(*count) + " " + what + " (1 per " +
                         std::to_string(per) + ")");

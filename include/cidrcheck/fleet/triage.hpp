@@ -8,7 +8,6 @@
 #include <cidrcheck/fleet/fleet.hpp>
 #include <cidrcheck/fleet/suppression.hpp>
 
-#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -26,7 +25,7 @@ struct rule_override {
 struct triage_options {
   std::vector<rule_override> overrides;   ///< the last one for a rule wins
   std::vector<suppression> suppressions;
-  std::chrono::year_month_day today;      ///< a suppression applies through its `expires` day
+  calendar_date today;                    ///< a suppression applies through its `expires` day
 };
 
 /// A finding a suppression hides.

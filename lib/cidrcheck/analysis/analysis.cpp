@@ -145,7 +145,7 @@ auto resolve_policy(const config& cfg, std::optional<fail_threshold> fail_on, st
 }
 
 auto judgement_for(const config& cfg, std::span<const suppression> fleet_suppressions,
-                   std::chrono::year_month_day today) -> judgement {
+                   calendar_date today) -> judgement {
   judgement j{catalog_for(cfg), cfg.rules, cfg.suppressions, today};
   j.suppressions.insert(j.suppressions.end(), fleet_suppressions.begin(), fleet_suppressions.end());
   return j;

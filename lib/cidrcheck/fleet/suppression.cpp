@@ -1,6 +1,7 @@
 #include <cidrcheck/fleet/suppression.hpp>
 
 #include <charconv>
+#include <chrono>
 
 namespace cidrcheck {
 
@@ -61,13 +62,12 @@ auto entity_pattern::to_string() const -> std::string {
   return role ? name + "/" + std::string(cidrcheck::to_string(*role)) : name;
 }
 
-auto to_iso_date(std::chrono::year_month_day date) -> std::string {
+auto to_iso_date(calendar_date date) -> std::string {
   auto two = [](unsigned n) { return std::string(n < 10 ? "0" : "") + std::to_string(n); };
-  return std::to_string(static_cast<int>(date.year())) + "-" + two(static_cast<unsigned>(date.month())) + "-" +
-         two(static_cast<unsigned>(date.day()));
+  return std::to_string(date.year) + "-" + two(date.month) + "-" + two(date.day);
 }
 
-auto parse_iso_date(std::string_view text) -> std::optional<std::chrono::year_month_day> {
+auto parse_iso_date(std::string_view text) -> std::optional<calendar_date> {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
   auto number = [&](std::size_t at, std::size_t length) -> std::optional<unsigned> {
     unsigned value = 0;
@@ -80,11 +80,12 @@ auto parse_iso_date(std::string_view text) -> std::optional<std::chrono::year_mo
   std::chrono::year_month_day date{std::chrono::year(static_cast<int>(*y)), std::chrono::month(*m),
                                    std::chrono::day(*d)};
   if (!date.ok()) return std::nullopt;
-  return date;
+  return calendar_date{*y, *m, *d};
 }
 
-auto today_utc() -> std::chrono::year_month_day {
-  return std::chrono::year_month_day{std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())};
+auto today_utc() -> calendar_date {
+  std::chrono::year_month_day today{std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())};
+  return {static_cast<int>(today.year()), static_cast<unsigned>(today.month()), static_cast<unsigned>(today.day())};
 }
 
 }  // namespace cidrcheck
