@@ -85,8 +85,9 @@ auto operation_runbook(const fleet& planned, const catalog& c, const plan_operat
                        const std::vector<plan_change>& changes) -> runbook;
 
 /// The runbook of a change outside any operation: a range created at a
-/// requested size, or a DNS address put back into its service range.
-void change_runbook(const fleet& planned, const catalog& c, const plan_change& change, runbook& out);
+/// requested size (or with the cluster, plan_change::created), or a DNS address
+/// put back into its service range.
+auto change_runbook(const fleet& planned, const catalog& c, const plan_change& change) -> runbook;
 
 /// The route steps of an operation: for each connection that carries a moved
 /// range (its `routes` holds the range's role, or a declared route leads to
