@@ -849,8 +849,9 @@ class planner {
     // An operation's steps, its table row chosen by its kind; a change that is its
     // operation's only one carries them too. A replacement or a shared VPC is one
     // runbook for all its changes.
+    const detail::owner_connections connections(applied);
     for (auto& op : result_.operations) {
-      op.steps = render_steps(applied, detail::operation_runbook(applied, c_, op, result_.changes), c_);
+      op.steps = render_steps(applied, detail::operation_runbook(applied, c_, op, result_.changes, connections), c_);
       if (op.changes.size() == 1) result_.changes[op.changes.front()].steps = op.steps;
     }
     result_.owners_changed = owners.size();
