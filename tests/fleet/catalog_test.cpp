@@ -49,7 +49,7 @@ TEST(Catalog, AClusterThatNamesNoCniRunsItsDistributionsDefault) {
 }
 
 // Where pods take their addresses from: the IPAM profile's `addresses`, else
-// network for a mode the catalog says takes them from the network, else unknown.
+// network or external where the mode's `pods_from` says so, else unknown.
 TEST(Catalog, PodNumberingReadsTheIpamProfile) {
   const auto& c = builtin_catalog();
   EXPECT_EQ(c.pod_numbering_of(cluster("eks")).addresses, address_source::network);
@@ -57,8 +57,12 @@ TEST(Catalog, PodNumberingReadsTheIpamProfile) {
   EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "calico")).addresses, address_source::cni_pool);
   EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "calico", "host-local")).addresses, address_source::node_pod_cidr);
   EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "cilium", "azure")).addresses, address_source::network);  // no profile
-  EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "cilium", "crd")).addresses, address_source::unknown);
+  EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "cilium", "crd")).addresses, address_source::external);
+  EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm", "cilium", "delegated-plugin")).addresses, address_source::unknown);
   EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm")).addresses, address_source::unknown);
+  // A k3s cluster that names no CNI runs k3s's flannel (dist-k3s-cni).
+  EXPECT_EQ(c.pod_numbering_of(cluster("k3s")).cni, "flannel");
+  EXPECT_EQ(c.pod_numbering_of(cluster("k3s")).addresses, address_source::node_pod_cidr);
   EXPECT_EQ(c.pod_numbering_of(cluster("kubeadm")).cni, "");
 }
 

@@ -82,6 +82,34 @@ TEST(PodRunbooks, OrderingRuleOnEveryPodFixture) {
   }
 }
 
+// Was: a cluster whose IPAM the catalog does not know (no CNI named, a delegated
+// plugin) got the node-IPAM runbook with nothing asking whether its pods take
+// Node podCIDRs at all (kcm-moves-node-pods): the runbook now asks before the drain.
+TEST(PodRunbooks, NodeIpamAsksFirstWhereTheIpamIsUnknown) {
+  for (const char* cni : {"", ", cni: cilium, ipam: delegated-plugin"}) {
+    SCOPED_TRACE(cni);
+    auto p = plan_text(std::string("clusters:\n  - {name: lab, distribution: kubeadm, kubernetes: \"1.30\"") + cni +
+                       ", nodes: 4, network: 10.70.0.0/16, pods: 10.244.0.0/16}\n"
+                       "networks:\n  - {name: office, type: office, cidrs: [10.244.0.0/16]}\n"
+                       "connections:\n  - [lab, office]\n");
+    ASSERT_EQ(p.result.operations.size(), 1u);
+    ASSERT_EQ(p.result.operations[0].kind, "kcm-node-ipam");
+    auto r = typed(p);
+    const int ask = find_step<find_out>(r, [](const find_out& f) { return f.field == "ipam.addresses"; });
+    ASSERT_GE(ask, 0);
+    EXPECT_LT(ask, first<drain_nodes>(r));
+    EXPECT_EQ(r.steps[static_cast<std::size_t>(first<drain_nodes>(r))].needs, r.steps[static_cast<std::size_t>(ask)].makes);
+    EXPECT_TRUE(simulated(p).passed()) << failures_of(simulated(p));
+  }
+  // Flannel, named or k3s's own (dist-k3s-cni), is known: nothing to ask.
+  auto asks = [](const planned_runbooks& p) {
+    return find_step<find_out>(typed(p), [](const find_out& f) { return f.field == "ipam.addresses"; }) >= 0;
+  };
+  EXPECT_FALSE(asks(flannel_move("k3s")));
+  EXPECT_FALSE(asks(plan_fixture("pods-kcm-k3s")));  // names no CNI
+  EXPECT_FALSE(asks(plan_fixture("pods-kcm-kubeadm")));
+}
+
 // Was: a Calico cluster with `ipam: host-local` was priced kcm-node-ipam but got Calico pool-swap steps.
 TEST(PodRunbooks, CalicoHostLocalGetsTheNodeIpamRunbookItIsPricedFor) {
   auto p = calico("host-local");

@@ -149,8 +149,12 @@ TEST(PlanOperations, NodeIpamOnlyForPodsNumberedFromNodePodCidrs) {
   EXPECT_EQ(shared_pods("kubeadm", ", cni: flannel").kinds(), std::vector<std::string>{"b kcm-node-ipam"});
   EXPECT_EQ(shared_pods("kubeadm", ", cni: calico, ipam: host-local").kinds(), std::vector<std::string>{"b kcm-node-ipam"});
   EXPECT_EQ(shared_pods("kubeadm", "").kinds(), std::vector<std::string>{"b kcm-node-ipam"});  // IPAM unknown
+  EXPECT_EQ(shared_pods("kubeadm", ", cni: cilium, ipam: delegated-plugin").kinds(),
+            std::vector<std::string>{"b kcm-node-ipam"});  // the delegated plugin's IPAM is unknown
+  // Was: Cilium's CRD-backed pools (written per node from outside, cilium-crd-external) were taken
+  // for an unknown IPAM and planned kcm-node-ipam, which moves none of their pods.
   for (const char* network : {", cni: vpc-cni", ", cni: vpc-cni, ipam: prefix-delegation", ", cni: cilium, ipam: eni",
-                              ", cni: cilium, ipam: azure"}) {
+                              ", cni: cilium, ipam: azure", ", cni: cilium, ipam: crd"}) {
     auto p = shared_pods("kubeadm", network);
     ASSERT_TRUE(p.result.complete()) << network;
     EXPECT_EQ(p.kinds(), std::vector<std::string>{"b replacement-cluster"}) << network;

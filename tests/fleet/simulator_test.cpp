@@ -853,6 +853,42 @@ TEST(SimulateNewRange, AClusterCreatedWithAnotherRangeIsNotThePlannedFleet) {
   EXPECT_NE(r.failures.front().message.find("services 10.99.0.0/16, where the plan has"), std::string::npos) << describe(r);
 }
 
+// Was: a runbook of no catalog kind ended as the original fleet for every role its steps did not name,
+// so one that created nothing passed.
+TEST(SimulateNewRange, ARunbookThatCreatesNothingFailsItsEnd) {
+  planned p(creation_fleet);
+  auto book = plan_book(p, "new-range");
+  book.steps.clear();
+  auto r = simulate_runbook(p.context, book);
+  expect_refused(r, 0, simulation_check::end_state, std::nullopt);
+}
+
+// A cluster whose kubelets hand out a DNS address outside its service range (dns-outside-service-range):
+// no Service can hold that address, so pods have had no DNS; the plan puts the address back.
+constexpr std::string_view dead_dns_fleet =
+    "clusters:\n"
+    "  - {name: lab, distribution: kubeadm, kubernetes: \"1.30\", cni: flannel, network: 10.70.0.0/16, "
+    "pods: 10.244.0.0/16, services: 10.96.0.0/12, dns: 10.200.0.10}\n";
+
+// Was: the model put kube-dns at the dead address, so the runbook "lost" a DNS that never answered,
+// and the end state held the kubelets to the old address (2 failures).
+TEST(SimulateDnsAddress, PuttingTheAddressBackPasses) {
+  planned p(dead_dns_fleet);
+  auto r = simulate_runbook(p.context, plan_book(p, "dns-address"));
+  EXPECT_TRUE(r.passed()) << describe(r);
+}
+
+TEST(SimulateDnsAddress, KubeletsLeftOnTheDeadAddressFailTheEnd) {
+  planned p(dead_dns_fleet);
+  auto book = plan_book(p, "dns-address");
+  erase_step(book, index_of(book, is<set_flag>([](const set_flag& s) { return s.target == component::kubelet; })));
+  auto r = simulate_runbook(p.context, book);
+  ASSERT_FALSE(r.passed());
+  EXPECT_EQ(r.failures.back().check, simulation_check::end_state) << describe(r);
+  EXPECT_NE(r.failures.back().message.find("DNS address 10.200.0.10, where the plan has 10.96.0.10"), std::string::npos)
+      << describe(r);
+}
+
 // A GKE cluster whose node subnet overlaps an on-premises network: replaced by one numbered as planned.
 constexpr std::string_view replacement_fleet =
     "networks:\n"

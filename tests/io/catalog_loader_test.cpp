@@ -177,7 +177,7 @@ TEST(CatalogDefaults, AnOperationsPodAddressesAreWordsWithAFact) {
   d = errors_of(operation_with("{value: [vpc], fact: kcm-moves-node-pods}"));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].code, "unknown-value");
-  EXPECT_NE(d[0].message.find("node-pod-cidr, cni-pool, network, unknown"), std::string::npos) << d[0].message;
+  EXPECT_NE(d[0].message.find("node-pod-cidr, cni-pool, network, external, unknown"), std::string::npos) << d[0].message;
   d = errors_of(operation_with("{value: [network]}"));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_NE(d[0].message.find("names no fact"), std::string::npos) << d[0].message;

@@ -45,7 +45,9 @@ enum class pod_source : std::uint8_t {
   cni,           ///< its own pool (`pods`), whatever the distribution's cluster CIDR (Cilium cluster-pool)
   distribution,  ///< the distribution's cluster CIDR; `pods` only when the distribution has none (Calico, Flannel)
   network,       ///< the cluster's network: pods have no range of their own (VPC CNI, Cilium ENI)
-  none,          ///< pools configured elsewhere (Cilium multi-pool, CRD): no default to fill in
+  none,          ///< pools configured elsewhere (Cilium multi-pool, a delegated plugin): no default to fill in
+  external,      ///< written per node by a component outside the cluster's IPAM (Cilium CRD-backed): no default,
+                 ///< and nothing the catalog can move (docs/migration-facts.md cilium-crd-external)
 };
 
 /// One IPAM mode of a CNI: what a cluster on it gets when it omits its pods.
@@ -160,8 +162,8 @@ struct catalog {
     return o.ipam.empty() ? &cni->modes.front() : cni->find_mode(o.ipam);
   }
   /// Returns how a cluster's pods are numbered: its CNI (cni_of) and where its
-  /// IPAM mode takes pod addresses from, by the mode's profile, else network
-  /// where the mode takes them from the network (`pods_from: network`), else unknown.
+  /// IPAM mode takes pod addresses from, by the mode's profile, else network or
+  /// external where the mode's `pods_from` says so, else unknown.
   auto pod_numbering_of(const owner& o) const -> pod_numbering {
     pod_numbering out{std::string(cni_of(o)), address_source::unknown};
     if (const auto* mode = ipam_of(o)) {
@@ -169,6 +171,8 @@ struct catalog {
         out.addresses = mode->profile->addresses.value;
       } else if (mode->pods_from == pod_source::network) {
         out.addresses = address_source::network;
+      } else if (mode->pods_from == pod_source::external) {
+        out.addresses = address_source::external;
       }
     }
     return out;

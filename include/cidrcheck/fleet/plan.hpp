@@ -75,6 +75,9 @@ struct plan_change {
   std::vector<std::string> reasons;      ///< why it moves: the findings it resolves
   std::optional<address> dns_from, dns_to;  ///< the cluster DNS address moves with its service range
   bool transition_safe = true;           ///< free of every old range routed beside it during the move
+  /// A range the cluster is created with though it had one before: the service
+  /// default that follows a network the plan fills from a request.
+  bool created = false;
   std::vector<migration_step> steps;
   /// The simulation of its own runbook (a change outside any operation), set by
   /// the plan run (plan_fleet(), plan_run()); nullopt from plan() alone and for

@@ -145,6 +145,7 @@ enum class address_source : std::uint8_t {
   node_pod_cidr,  ///< each Node's spec.podCIDRs, cut by kube-controller-manager from --cluster-cidr
   cni_pool,       ///< the CNI's own pools
   network,        ///< the provider network's subnets (VPC CNI, Cilium ENI)
+  external,       ///< a per-node pool written from outside the IPAM (Cilium CRD-backed): no operation moves it
   unknown,
 };
 

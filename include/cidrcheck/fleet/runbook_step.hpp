@@ -419,6 +419,9 @@ struct runbook_step {
 struct runbook {
   std::string kind;                   ///< the catalog's operation kind, or "dns-address", "new-range"
   std::vector<std::uint32_t> owners;  ///< indexes into fleet::owners
+  /// For a change outside any operation: the role it creates or puts the DNS
+  /// address back into (an operation's kind says what it moves).
+  std::optional<range_role> role;
   std::vector<runbook_step> steps;
 };
 

@@ -212,7 +212,13 @@ void renumber_network_row(const row_input& in, runbook& out) {
   }
 }
 
-void change_runbook(const fleet& planned, const catalog& c, const plan_change& change, runbook& out) {
+auto change_runbook(const fleet& planned, const catalog& c, const plan_change& planned_change) -> runbook {
+  auto change = planned_change;
+  if (change.created) change.from = prefix{};  // no old range to leave
+  runbook out;
+  out.kind = change.from.is_valid() ? "dns-address" : "new-range";
+  out.owners = {change.owner};
+  out.role = change.role;
   step_writer w(out);
   const auto k = change.owner;
   const auto& o = planned.owners[k];
@@ -233,18 +239,18 @@ void change_runbook(const fleet& planned, const catalog& c, const plan_change& c
     d.needs = {"kubelets-use-new-dns"};
     d.makes = {"old-range-unused"};
     d.why = "pods keep the DNS address they started with";
-    return;
+    return out;
   }
   if (change.role == range_role::external) {
     w.add(k, manual{"number the network from " + change.to.to_string()}, {});
-    return;
+    return out;
   }
   if (change.role == range_role::network) {
     auto& s = w.add(k, resource(resource_kind::network, resource_action::create, {change.to}, std::nullopt,
                                        std::nullopt),
                     {});
     cite(s, c.cloud_of(o));
-    return;
+    return out;
   }
   // A cluster range created at a requested size: set where the cluster is created.
   auto& s = w.add(k, resource(resource_kind::cluster, resource_action::create, {change.to}, std::nullopt,
@@ -260,6 +266,7 @@ void change_runbook(const fleet& planned, const catalog& c, const plan_change& c
     cite(s, "prof-no-source");
   }
   if (change.role == range_role::services) cite(s, "svc-dns-tenth");
+  return out;
 }
 
 }  // namespace cidrcheck::detail

@@ -113,12 +113,27 @@ void kcm_node_ipam_row(const row_input& in, runbook& out) {
     const auto m = move_of(in, k);
     if (m.from.empty()) continue;
     const auto p = in.profile(k);
+    // The catalog offers this row to a cluster whose IPAM it does not know (no
+    // CNI named, a delegated plugin): whether its pods move with the Node
+    // podCIDRs is asked before anything is drained (kcm-moves-node-pods).
+    std::vector<std::string> start;
+    if (!p.ipam) {
+      auto& ask = unknown_step(w, k, "ipam.addresses",
+                               "whether this cluster's pods take their addresses from each Node's spec.podCIDR "
+                               "(Flannel, host-local, Cilium's kubernetes IPAM) and not from a CNI's own pools or the "
+                               "network: only then does this runbook move them; name the CNI and its IPAM mode as the "
+                               "cluster's `cni:` and `ipam:` and plan again",
+                               "kcm-moves-node-pods");
+      ask.makes = {"pods-from-node-podcidrs"};
+      start = ask.makes;
+    }
     // A Node's podCIDR is set once, and kube-controller-manager refuses to start
     // while a Node holds one outside --cluster-cidr: the old Nodes leave first,
     // the flag moves, and the nodes register anew (kcm-flag-when).
     auto& cordon = w.add(k, drain_nodes{{node_selection::role::all, {}}},
                          {"kcm-one-per-family", "node-podcidr-immutable", "kcm-flag-when"});
     if (p.ipam) cite(cordon, p.ipam->addresses);
+    cordon.needs = std::move(start);
     cordon.makes = {"nodes-drained"};
     cordon.why = "this is a window: kube-controller-manager hands out node ranges from one range per family, and a "
                  "node that joins now gets a range in the old one that never changes";
@@ -162,12 +177,9 @@ void kcm_node_ipam_row(const row_input& in, runbook& out) {
     flag.needs = {"no-node-has-old-podcidr"};
     flag.makes = {"kcm-allocates-new-range"};
     flag.why = "now, and not before: no Node holds a range outside it, so kube-controller-manager starts";
-    runbook_step* container = nullptr;
     if (p.distribution && !p.distribution->pod_range_container.value.empty()) {
       container_step(w, in, m, p, {"no-node-has-old-podcidr"}, "pod-range-container-set");
-      container = &w.steps().back();
     }
-    (void)container;
     std::string registered = cni_ready;
     if (servers_stay) {
       // The servers first, each restarted in turn, so that one always serves.

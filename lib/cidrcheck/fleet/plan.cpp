@@ -680,6 +680,7 @@ class planner {
         change.from = r.cidr;
         change.to = *now;
         change.operation = result_.changes[changes.front()].operation;
+        change.created = !change.operation;  // the network fills a request: the cluster is created with it
         change.reasons.push_back(o.type + "'s service default for a network in " +
                                  c_.find_distribution(o.type)->services_if_network_in->to_string() +
                                  ", where the plan puts the network of " + o.name);
@@ -843,22 +844,14 @@ class planner {
     // Steps as people read them, rendered from each typed runbook (files are
     // built by runbook_files when asked for).
     for (auto& change : result_.changes) {
-      if (change.operation) continue;
-      // A service default that follows a requested network: the cluster is created with it.
-      bool created = change.range && rederived(*change.range);
-      auto view = change;
-      if (created) view.from = prefix{};
-      runbook r;
-      r.kind = view.from.is_valid() ? "dns-address" : "new-range";
-      r.owners = {change.owner};
-      detail::change_runbook(applied, c_, view, r);
-      change.steps = render_steps(applied, r, c_);
+      if (!change.operation) change.steps = render_steps(applied, detail::change_runbook(applied, c_, change), c_);
     }
     // An operation's steps, its table row chosen by its kind; a change that is its
     // operation's only one carries them too. A replacement or a shared VPC is one
     // runbook for all its changes.
+    const detail::owner_connections connections(applied);
     for (auto& op : result_.operations) {
-      op.steps = render_steps(applied, detail::operation_runbook(applied, c_, op, result_.changes), c_);
+      op.steps = render_steps(applied, detail::operation_runbook(applied, c_, op, result_.changes, connections), c_);
       if (op.changes.size() == 1) result_.changes[op.changes.front()].steps = op.steps;
     }
     result_.owners_changed = owners.size();

@@ -180,14 +180,10 @@ auto plan_runbooks(const fleet& f, const plan_result& p, const catalog& c) -> st
   auto planned = apply_plan(f, p);
   std::vector<runbook> out;
   out.reserve(p.operations.size());
-  for (const auto& op : p.operations) out.push_back(detail::operation_runbook(planned, c, op, p.changes));
+  const detail::owner_connections connections(planned);
+  for (const auto& op : p.operations) out.push_back(detail::operation_runbook(planned, c, op, p.changes, connections));
   for (const auto& change : p.changes) {
-    if (change.operation) continue;
-    runbook r;
-    r.kind = change.from.is_valid() ? "dns-address" : "new-range";
-    r.owners = {change.owner};
-    detail::change_runbook(planned, c, change, r);
-    out.push_back(std::move(r));
+    if (!change.operation) out.push_back(detail::change_runbook(planned, c, change));
   }
   return out;
 }

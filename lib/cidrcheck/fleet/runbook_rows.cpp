@@ -126,6 +126,19 @@ auto container_block(const fleet& planned, const owner& o, const cluster_profile
   return std::nullopt;
 }
 
+owner_connections::owner_connections(const fleet& f) : start_(f.owners.size() + 1, 0) {
+  // Counted, then filled in place: one allocation per array, in connection order per owner.
+  for (const auto& conn : f.connections) {
+    for (auto m : conn.members) ++start_[m + 1];
+  }
+  for (std::size_t k = 1; k < start_.size(); ++k) start_[k] += start_[k - 1];
+  ids_.resize(start_.back());
+  auto next = start_;
+  for (std::uint32_t n = 0; n < f.connections.size(); ++n) {
+    for (auto m : f.connections[n].members) ids_[next[m]++] = n;
+  }
+}
+
 void add_route_steps(const row_input& in, runbook& out) {
   // A connection carries a moved range when its `routes` holds the range's
   // role (a VPN pushing `services`, a tunnel carrying `pods`, a peering, a
@@ -145,10 +158,9 @@ void add_route_steps(const row_input& in, runbook& out) {
       moves.push_back({r.owner, {c.to, c.from, std::nullopt, r.route}, {c.from, std::nullopt, r.route}});
       continue;
     }
-    for (std::uint32_t n = 0; n < in.planned.connections.size(); ++n) {
+    for (auto n : in.connections.of(c.owner)) {
       const auto& conn = in.planned.connections[n];
       if (conn.translates() || !conn.routes.has(c.role)) continue;
-      if (std::find(conn.members.begin(), conn.members.end(), c.owner) == conn.members.end()) continue;
       moves.push_back({c.owner, {c.to, c.from, n, std::nullopt}, {c.from, n, std::nullopt}});
     }
   }

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,11 +24,27 @@ namespace cidrcheck::detail {
 
 /// What a row reads: the fleet with the plan applied, the catalog, and the
 /// operation with the plan's changes (which its `changes` index).
+/// The connections each owner is a member of (indexes into fleet::connections),
+/// built once for all the runbooks of a plan, so that finding the connections
+/// that carry a moved range costs its owner's connections, not the fleet's.
+class owner_connections {
+ public:
+  explicit owner_connections(const fleet& f);
+  auto of(std::uint32_t owner) const -> std::span<const std::uint32_t> {
+    return {ids_.data() + start_[owner], ids_.data() + start_[owner + 1]};
+  }
+
+ private:
+  std::vector<std::uint32_t> start_;  // per owner, where its ids begin; one more at the end
+  std::vector<std::uint32_t> ids_;
+};
+
 struct row_input {
   const fleet& planned;
   const catalog& cat;
   const plan_operation& op;
   const std::vector<plan_change>& changes;
+  const owner_connections& connections;
 
   auto owner_of(std::uint32_t k) const -> const owner& { return planned.owners[k]; }
   auto profile(std::uint32_t k) const -> cluster_profile { return cat.profile_of(planned.owners[k]); }
@@ -82,11 +99,12 @@ void renumber_network_row(const row_input& in, runbook& out);
 /// The runbook of operation op, written by the table's row for its kind, with
 /// the route steps of the connections that carry what it moves (runbook_table.cpp).
 auto operation_runbook(const fleet& planned, const catalog& c, const plan_operation& op,
-                       const std::vector<plan_change>& changes) -> runbook;
+                       const std::vector<plan_change>& changes, const owner_connections& connections) -> runbook;
 
 /// The runbook of a change outside any operation: a range created at a
-/// requested size, or a DNS address put back into its service range.
-void change_runbook(const fleet& planned, const catalog& c, const plan_change& change, runbook& out);
+/// requested size (or with the cluster, plan_change::created), or a DNS address
+/// put back into its service range.
+auto change_runbook(const fleet& planned, const catalog& c, const plan_change& change) -> runbook;
 
 /// The route steps of an operation: for each connection that carries a moved
 /// range (its `routes` holds the range's role, or a declared route leads to

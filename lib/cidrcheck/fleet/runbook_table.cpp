@@ -49,11 +49,11 @@ auto row_of(std::string_view kind) -> runbook_row {
 }  // namespace
 
 auto operation_runbook(const fleet& planned, const catalog& c, const plan_operation& op,
-                       const std::vector<plan_change>& changes) -> runbook {
+                       const std::vector<plan_change>& changes, const owner_connections& connections) -> runbook {
   runbook out;
   out.kind = op.kind;
   out.owners = op.owners;
-  row_input in{planned, c, op, changes};
+  row_input in{planned, c, op, changes, connections};
   row_of(op.kind)(in, out);
   add_route_steps(in, out);
   return out;

@@ -69,7 +69,8 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   const auto* kube = profile.kubernetes;
   c.provider_control_plane = dist != nullptr && dist->control_plane.value == control_plane_config::provider;
   switch (cat.pod_numbering_of(o).addresses) {
-    case address_source::cni_pool: c.addresses = pod_addresses::pools; break;
+    case address_source::cni_pool:
+    case address_source::external: c.addresses = pod_addresses::pools; break;  // not from Node podCIDRs
     case address_source::network: c.addresses = pod_addresses::network; break;
     case address_source::node_pod_cidr:
     case address_source::unknown: c.addresses = pod_addresses::node_pod_cidr; break;
@@ -174,6 +175,12 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
       return address::from_bits(primary.version(), primary.network().bits() + offset);
     };
     c.services.push_back({"default", "kubernetes", service_kind::kubernetes, {primary.network().next()}});
+    // kube-apiserver refuses a cluster IP outside its ranges (svc-clusterip-immutable): where kubelets hand
+    // out an address outside them, kube-dns is elsewhere (the tenth address, svc-dns-tenth) and that one is dead.
+    if (dns && !inside(services, *dns)) {
+      c.dead_dns = dns;
+      dns = at(10);
+    }
     if (dns) c.services.push_back({"kube-system", "kube-dns", service_kind::dns, {*dns}});
     // On a dual-stack cluster the ClusterIP and LoadBalancer Services are dual-stack
     // (PreferDualStack); kubernetes and the DNS Service stay in the primary family.
@@ -442,11 +449,9 @@ auto named_ranges(const runbook_step& s) -> std::vector<prefix> {
 
 // The roles an operation of scope s moves on its own owners, whatever its steps
 // name: one role in place (the network of a VPC and of the clusters in it),
-// every role of a replaced cluster; none for a runbook of no catalog kind (a
-// requested range, a DNS address put back), whose steps alone say what it moves.
-auto scope_roles(std::optional<operation_scope> s) -> std::vector<range_role> {
-  if (!s) return {};
-  switch (*s) {
+// every role of a replaced cluster.
+auto scope_roles(operation_scope s) -> std::vector<range_role> {
+  switch (s) {
     case operation_scope::services: return {range_role::services};
     case operation_scope::pods:
     case operation_scope::pod_space: return {range_role::pods};
@@ -494,8 +499,13 @@ auto moved_roles(const fleet& original, const fleet& planned, const catalog& cat
     mark(after, before);
     mark(before, after);
   }
+  // A runbook of no catalog kind (a requested range, a DNS address put back) says its role, which
+  // ends as planned even where its range stays (the DNS address moves inside it).
   const auto* kind = cat.find_operation(book.kind);
-  for (auto role : scope_roles(kind != nullptr ? std::optional(kind->changes) : std::nullopt)) {
+  std::vector<range_role> roles;
+  if (kind != nullptr) roles = scope_roles(kind->changes);
+  else if (book.role) roles = {*book.role};
+  for (auto role : roles) {
     for (auto o : book.owners) {
       auto before = plain(original, o), after = plain(planned, o);
       auto other_role = [role](const std::pair<range_role, prefix>& r) { return r.first != role; };
@@ -503,7 +513,7 @@ auto moved_roles(const fleet& original, const fleet& planned, const catalog& cat
       std::erase_if(after, other_role);
       std::sort(before.begin(), before.end());
       std::sort(after.begin(), after.end());
-      if (before != after) out.push_back({o, role});
+      if (before != after || kind == nullptr) out.push_back({o, role});
     }
   }
   std::sort(out.begin(), out.end());

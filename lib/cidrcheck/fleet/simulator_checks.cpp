@@ -232,7 +232,7 @@ auto check_state(world& w, std::size_t step, const std::vector<reach_target>& ba
     bool coredns = std::any_of(c.pods.begin(), c.pods.end(), [](const pod& p) { return p.workload == "coredns" && running(p); });
     auto handed_out = addresses_of(c.kubelet.get(cluster_dns_field));
     for (const auto& a : handed_out) {
-      if ((dns_service_ip(c, a) && coredns) || interrupted) continue;
+      if ((dns_service_ip(c, a) && coredns) || interrupted || a == c.dead_dns) continue;
       std::pair<std::optional<simulation_rule>, std::string> why{std::nullopt, "no DNS Service has that address"};
       if (!coredns) {
         for (const auto& p : c.pods) {
@@ -244,7 +244,10 @@ auto check_state(world& w, std::size_t step, const std::vector<reach_target>& ba
            "kubelets hand out DNS address " + a.to_string() + ", where nothing answers: " + why.second);
     }
     for (const auto& p : c.pods) {
-      if (!running(p) || !p.nameserver || (dns_service_ip(c, *p.nameserver) && coredns) || interrupted) continue;
+      if (!running(p) || !p.nameserver || (dns_service_ip(c, *p.nameserver) && coredns) || interrupted ||
+          p.nameserver == c.dead_dns) {
+        continue;
+      }
       fail(w, step, simulation_check::dns, simulation_rule::pod_nameserver,
            "a pod started with DNS address " + p.nameserver->to_string() + ", where no DNS Service answers any more");
     }

@@ -164,6 +164,10 @@ struct cluster_world {
   std::vector<prefix> pod_subnets;
   std::vector<std::string> eniconfigs;
   bool dns_at_start = false;  // CoreDNS ran when the runbook began: the dns check holds it to that
+  /// The DNS address kubelets handed out at the start where no Service could
+  /// answer (outside the service ranges, dns-outside-service-range): pods were
+  /// without DNS already, so its silence is no loss.
+  std::optional<address> dead_dns;
   /// Where the profile says each setting is stored (kubeadm's ClusterConfiguration
   /// beside the static pod flag): what the next upgrade renders the component from.
   struct place {
@@ -229,9 +233,10 @@ struct world {
 /// Reports whether any prefix of `ranges` holds a.
 auto inside(const std::vector<prefix>& ranges, const address& a) -> bool;
 
-/// The ranges a setting holds, or empty when it holds none.
 /// The owner's ranges of a role that have an address (not only a size), in fleet f.
 auto plain_ranges(const fleet& f, const owner& o, range_role role) -> std::vector<prefix>;
+
+/// The ranges (addresses) a setting holds, or empty when it holds none.
 auto ranges_of(const setting_value* value) -> std::vector<prefix>;
 auto addresses_of(const setting_value* value) -> std::vector<address>;
 

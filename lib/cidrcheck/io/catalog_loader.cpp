@@ -76,11 +76,13 @@ constexpr word_of<changeable> changeable_words[] = {{"any-time", changeable::any
                                                     {"at-creation", changeable::at_creation}};
 constexpr word_of<address_source> address_words[] = {{"node-pod-cidr", address_source::node_pod_cidr},
                                                      {"cni-pool", address_source::cni_pool},
-                                                     {"network", address_source::network}};
+                                                     {"network", address_source::network},
+                                                     {"external", address_source::external}};
 // An operation's `pod_addresses` may also admit clusters whose IPAM the catalog does not know.
 constexpr word_of<address_source> pod_address_words[] = {{"node-pod-cidr", address_source::node_pod_cidr},
                                                          {"cni-pool", address_source::cni_pool},
                                                          {"network", address_source::network},
+                                                         {"external", address_source::external},
                                                          {"unknown", address_source::unknown}};
 constexpr word_of<pool_kind> pool_words[] = {{"none", pool_kind::none},
                                              {"calico-ippool", pool_kind::calico_ippool},
@@ -436,7 +438,9 @@ void read_ipam_mode(yaml_reader& r, std::uint32_t node, cni_defaults& cni) {
       else if (*v == "distribution") m.pods_from = pod_source::distribution;
       else if (*v == "network") m.pods_from = pod_source::network;
       else if (*v == "none") m.pods_from = pod_source::none;
-      else r.error(e.value, diag::invalid_value, "pods_from must be cni, distribution, network or none, not \"" + *v + "\"");
+      else if (*v == "external") m.pods_from = pod_source::external;
+      else r.error(e.value, diag::invalid_value,
+                   "pods_from must be cni, distribution, network, none or external, not \"" + *v + "\"");
     } else if (e.key == "pods") {
       m.pods = prefixes(r, e.value, "pods");
     } else if (e.key == "block_size") {

@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/runbook/pods-kcm-unknown-cni.yaml

@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/runbook/services-dns-address.yaml
