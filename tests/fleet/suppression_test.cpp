@@ -32,8 +32,8 @@ TEST(EntityPattern, ReadsAndWritesEscapedSlashesAsEntityIdsDo) {
 }
 
 TEST(IsoDate, ParsesAndPrintsValidDatesOnly) {
-  EXPECT_EQ(parse_iso_date("2026-12-31"), calendar_date{2026, 12, 31});
-  EXPECT_EQ(parse_iso_date("2024-02-29"), calendar_date{2024, 2, 29});
+  EXPECT_EQ(parse_iso_date("2026-12-31"), (calendar_date{2026, 12, 31}));
+  EXPECT_EQ(parse_iso_date("2024-02-29"), (calendar_date{2024, 2, 29}));
   EXPECT_FALSE(parse_iso_date("2023-02-29"));  // not a leap year
   EXPECT_FALSE(parse_iso_date("2026-13-01"));
   EXPECT_FALSE(parse_iso_date("2026-1-01"));

@@ -62,7 +62,7 @@ suppressions:
   EXPECT_EQ(s.id, rule::overlap);
   EXPECT_EQ(s.entities, (std::vector<entity_pattern>{{"a", range_role::pods}, {"b", std::nullopt}}));
   EXPECT_EQ(s.reason, "filtered");
-  EXPECT_EQ(s.expires, calendar_date{2026, 12, 31});
+  EXPECT_EQ(s.expires, (calendar_date{2026, 12, 31}));
   EXPECT_EQ(s.where, (source_location{"c.yaml", 12, 11}));
   EXPECT_EQ(s.end_column, 18u);
 }

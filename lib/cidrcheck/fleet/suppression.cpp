@@ -80,7 +80,7 @@ auto parse_iso_date(std::string_view text) -> std::optional<calendar_date> {
   std::chrono::year_month_day date{std::chrono::year(static_cast<int>(*y)), std::chrono::month(*m),
                                    std::chrono::day(*d)};
   if (!date.ok()) return std::nullopt;
-  return calendar_date{*y, *m, *d};
+  return calendar_date{static_cast<int>(*y), *m, *d};
 }
 
 auto today_utc() -> calendar_date {
