@@ -158,13 +158,60 @@ connections:
   ASSERT_EQ(replaced.result.operations.size(), 1u);
   EXPECT_EQ(replaced.result.operations[0].kind, "replacement-cluster");
   plan_options options;
+  // Its network is kept by a replacement, so pinning it blocks nothing; its service range is renumbered.
   options.settings.pins.push_back({"payments/network", {}});
+  EXPECT_TRUE(run(fleet_text, options).result.complete());
+  options.settings.pins.push_back({"payments/services", {}});
   auto p = run(fleet_text, options);
   EXPECT_FALSE(p.result.complete());
   EXPECT_TRUE(p.result.operations.empty());
   ASSERT_EQ(p.result.problems.size(), 1u);
   EXPECT_NE(p.result.problems[0].message.find("the catalog offers no operation that moves it in place"), std::string::npos)
       << p.result.problems[0].message;
+}
+
+// An EKS cluster whose only conflict is its service range is replaced in the same
+// VPC and subnets: its network and its pod range (VPC CNI: addresses from the
+// network) are kept, only the service range is new (replace-scoped).
+TEST(Plan, AReplacementRenumbersOnlyWhatConflicts) {
+  auto p = run(R"(
+networks:
+  - {name: office, type: office, cidrs: 10.96.0.0/16}
+clusters:
+  - {name: eks, distribution: eks, kubernetes: "1.30", cni: vpc-cni, network: 10.20.0.0/16, pods: 10.244.0.0/16, services: 10.96.0.0/12, nodes: 63}
+connections:
+  - {between: [eks, office], via: vpn}
+)");
+  ASSERT_TRUE(p.result.complete());
+  ASSERT_EQ(p.result.operations.size(), 1u);
+  EXPECT_EQ(p.result.operations[0].kind, "replacement-cluster");
+  ASSERT_EQ(p.moves().size(), 1u) << ::testing::PrintToString(p.moves());
+  EXPECT_EQ(p.moves()[0].rfind("eks services 10.96.0.0/12 -> ", 0), 0u) << p.moves()[0];
+  EXPECT_EQ(p.errors_left(), 0u);
+}
+
+// A pod range of the cluster's own (AKS kubenet) would be held by old and new
+// cluster at once: it is new, and sized for the nodes, not copied (63 nodes x 1.25
+// = 79 node blocks of /24: a /17, not the old /11).
+TEST(Plan, AReplacementSizesItsNewPodRangeFromItsNodes) {
+  auto p = run(R"(
+networks:
+  - {name: office, type: office, cidrs: 10.96.0.0/16}
+clusters:
+  - {name: aks, distribution: aks, kubernetes: "1.30", network: 10.20.0.0/16, pods: 10.128.0.0/11, services: 10.96.0.0/12, nodes: 63}
+connections:
+  - {between: [aks, office], via: vpn}
+)");
+  ASSERT_TRUE(p.result.complete());
+  ASSERT_EQ(p.result.operations.size(), 1u);
+  EXPECT_EQ(p.result.operations[0].kind, "replacement-cluster");
+  auto moves = p.moves();
+  ASSERT_EQ(moves.size(), 2u) << ::testing::PrintToString(moves);  // the network is kept
+  auto pods = std::find_if(p.result.changes.begin(), p.result.changes.end(),
+                           [](const plan_change& c) { return c.role == range_role::pods; });
+  ASSERT_NE(pods, p.result.changes.end());
+  EXPECT_EQ(pods->to.length(), 17);
+  EXPECT_EQ(p.errors_left(), 0u);
 }
 
 TEST(Plan, NetworksArePinnedUnlessMovable) {

@@ -6,6 +6,7 @@
 
 #include "runbook_rows.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace cidrcheck::detail {
@@ -171,13 +172,30 @@ void new_vpc_row(const row_input& in, runbook& out) {
   retire_network(w, first, from, moved);
 }
 
+// A replacement keeps every range the plan does not change (replace-scoped):
+// the build step names them.
 void replacement_cluster_row(const row_input& in, runbook& out) {
   step_writer w(out);
   for (auto k : in.op.owners) {
+    const auto first = out.steps.size();
     replacement_steps(w, in, k, {}, false);
-    std::vector<prefix> old;
+    std::vector<prefix> old, created;
     for (const auto* c : changes_of(in, k)) {
       if (c->from.is_valid()) old.push_back(c->from);
+      created.push_back(c->to);
+    }
+    std::string kept;
+    for (auto role : {range_role::network, range_role::pods, range_role::services}) {
+      for (const auto& r : ranges_of(in.planned, in.owner_of(k), role)) {
+        if (std::find(created.begin(), created.end(), r) == created.end()) kept += (kept.empty() ? "" : ", ") + r.to_string();
+      }
+    }
+    if (!kept.empty()) {
+      auto& build = out.steps[first];
+      build.why += "; the replacement keeps " + kept +
+                   ", which nothing asks to change: it is built in the same network and subnets, and shares with the "
+                   "old cluster only what that network hands out one address at a time";
+      cite(build, "replace-scoped");
     }
     auto& r = w.add(k, resource(resource_kind::cluster, resource_action::remove, old, std::nullopt, std::nullopt),
                     {"blend-mirror"});

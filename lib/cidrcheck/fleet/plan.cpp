@@ -289,6 +289,7 @@ class planner {
         for (auto k : o.ranges) {
           if (!working_.ranges[k].is_plain()) continue;  // the connection's translated ranges stay
           if (members_->holder_of(k)) continue;  // stays in the network the cluster runs in
+          if (kept_by_replacement(index, k, capacity_needed[index])) continue;
           if (pinned_[k]) possible = false;
           replace.ranges.push_back(k);
         }
@@ -305,6 +306,23 @@ class planner {
       }
     }
     (void)n;
+  }
+
+  // Whether a replacement of cluster o keeps range k: only a range nothing asks to
+  // change (no finding, no lack of pod space of its version) whose reuse cannot
+  // overlap while old and new cluster run side by side (blend-mirror): the
+  // network, as the replacement is built in the same VPC and subnets
+  // (replace-scoped), and pods that take their addresses from that network,
+  // which hands each address out once. A pod or service range of the cluster's
+  // own would be the same range in two clusters during the move: it is new.
+  auto kept_by_replacement(std::uint32_t owner_index, std::uint32_t k, bool capacity_needed) const -> bool {
+    const auto& r = working_.ranges[k];
+    if (!reasons_[k].empty()) return false;
+    if (r.role == range_role::network) return true;
+    if (r.role != range_role::pods) return false;
+    if (capacity_needed && r.cidr.version() == capacity_version_.at(owner_index)) return false;
+    auto p = c_.profile_of(working_.owners[owner_index]);
+    return p.ipam && p.ipam->addresses.known && p.ipam->addresses.value == address_source::network;
   }
 
   // One in-place operation moves any set of a cluster's ranges of its role at one
@@ -487,9 +505,16 @@ class planner {
   }
 
   // The length each moved range gets: its own, unless capacity needs more or a rule less.
+  // A replacement creates its pod range anew, so it is sized for the cluster's nodes
+  // (x headroom), not copied from the old one. A service range keeps its length: the
+  // catalog does not hold the bounds a managed distribution puts on it.
   void size_changes() {
     for (auto& m : moved_) {
       const auto& r = working_.ranges[m.range];
+      bool created = result_.operations[m.operation].scope == operation_scope::cluster;
+      if (created && r.role == range_role::pods && working_.owners[r.owner].nodes) {
+        m.length = pod_length_needed(r.owner, m.range, r.cidr.version());
+      }
       m.length = fit_length(r.owner, r.role, r.cidr.version(), m.length, m.range);
     }
   }
@@ -917,12 +942,12 @@ class planner {
     if (none_offered) {
       return "the catalog offers no operation that moves it in place on a cluster of its distribution, CNI and IPAM "
              "mode (docs/planning.md lists the operations and where each applies), and the cluster cannot be replaced "
-             "while one of its ranges is pinned";
+             "while a range its replacement renumbers is pinned";
     }
     return "the range that should move found no free space (see above)";
   }
 
-  // Whether a candidate replaces cluster `owner_index` (none does while one of its ranges is pinned).
+  // Whether a candidate replaces cluster `owner_index` (none does while a range it renumbers is pinned).
   auto replaceable(std::uint32_t owner_index) const -> bool {
     return std::any_of(candidates_.begin(), candidates_.end(), [&](const candidate& op) {
       return op.kind->changes == operation_scope::cluster && op.owners.front() == owner_index;
