@@ -321,8 +321,7 @@ class planner {
     if (r.role == range_role::network) return true;
     if (r.role != range_role::pods) return false;
     if (capacity_needed && r.cidr.version() == capacity_version_.at(owner_index)) return false;
-    auto p = c_.profile_of(working_.owners[owner_index]);
-    return p.ipam && p.ipam->addresses.known && p.ipam->addresses.value == address_source::network;
+    return c_.pod_numbering_of(working_.owners[owner_index]).addresses == address_source::network;
   }
 
   // One in-place operation moves any set of a cluster's ranges of its role at one
@@ -511,8 +510,8 @@ class planner {
   void size_changes() {
     for (auto& m : moved_) {
       const auto& r = working_.ranges[m.range];
-      bool created = result_.operations[m.operation].scope == operation_scope::cluster;
-      if (created && r.role == range_role::pods && working_.owners[r.owner].nodes) {
+      const bool replaced = result_.operations[m.operation].scope == operation_scope::cluster;
+      if (replaced && r.role == range_role::pods && working_.owners[r.owner].nodes) {
         m.length = pod_length_needed(r.owner, m.range, r.cidr.version());
       }
       m.length = fit_length(r.owner, r.role, r.cidr.version(), m.length, m.range);
