@@ -34,6 +34,34 @@ TEST(Profile, PlaceFindsASettingOfOneComponent) {
   EXPECT_EQ(d.place(component::kube_apiserver, "--cluster-cidr"), nullptr);
 }
 
+TEST(Profile, OnlyEditsOfASeparatelyAppliedControlPlaneWaitForAnApply) {
+  distribution_profile d;
+  d.settings.push_back({component::kube_controller_manager, "--cluster-cidr", config_store::control_plane,
+                        "spec.podCIDR", "", {}, changeable::any_time, "f"});
+  d.settings.push_back({component::kubelet, "clusterDNS", config_store::kubelet_configuration, "clusterDNS", "", {},
+                        changeable::any_time, "f"});
+  d.sans = {san_method::spec_field, "f", true};
+  const step_action flag = set_flag{component::kube_controller_manager, "--cluster-cidr", std::vector<prefix>{}};
+  const step_action kubelet = set_flag{component::kubelet, "clusterDNS", std::vector<address>{}};
+  const step_action spec = edit_field{config_store::control_plane, "spec.nonMasqueradeCIDR", std::string("x")};
+  const step_action cni = edit_field{config_store::cni_configuration, "Network", std::string("x")};
+  const step_action sans = reissue_certificate{};
+  // Applied by itself (a static pod manifest): nothing waits.
+  d.apply_control_plane = {{}, "f", true};
+  for (const auto* a : {&flag, &kubelet, &spec, &cni, &sans}) EXPECT_FALSE(d.edit_waits_for_apply(*a));
+  // Applied by the distribution's commands: edits of the control-plane configuration wait.
+  d.apply_control_plane = {{"kops update cluster --yes"}, "f", true};
+  EXPECT_TRUE(d.edit_waits_for_apply(flag));
+  EXPECT_TRUE(d.edit_waits_for_apply(spec));
+  EXPECT_TRUE(d.edit_waits_for_apply(sans));
+  EXPECT_FALSE(d.edit_waits_for_apply(kubelet));  // placed in another store
+  EXPECT_FALSE(d.edit_waits_for_apply(cni));
+  EXPECT_FALSE(d.edit_waits_for_apply(step_action{drain_nodes{}}));
+  // Not known: nothing is held back on a guess.
+  d.apply_control_plane = {{}, "prof-no-source", false};
+  EXPECT_FALSE(d.edit_waits_for_apply(flag));
+}
+
 TEST(Profile, TheShippedCatalogResolvesDistributionIpamAndMinor) {
   const auto& c = builtin_catalog();
   owner o;

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -193,6 +194,52 @@ auto catalog_kinds() -> std::vector<std::string> {
   std::vector<std::string> out;
   for (const auto& k : builtin_catalog().operations) out.push_back(k.name);
   return out;
+}
+
+// Was: a kops cluster rolled after every spec edit, 10 rolls for a pod and a
+// service move (kops-tailnet). Edits in a row now share one apply and one roll
+// (config-apply-separate), and the checks and states of the edits hold after it.
+TEST(RunbookApply, EditsOfAKopsSpecInARowShareOneApply) {
+  auto p = run("clusters:\n"
+               "  - {name: prod-eu, distribution: kops, kubernetes: \"1.29\", cni: flannel, nodes: 180}\n"
+               "networks:\n  - {name: tailscale, type: tailscale}\n"
+               "connections:\n  - {between: [prod-eu, tailscale], via: tailscale}\n");
+  auto books = plan_runbooks(p.model, p.result, builtin_catalog());
+  ASSERT_EQ(books.size(), 2U);
+  std::map<std::string, std::size_t> applies;
+  for (const auto& book : books) {
+    const auto profile = builtin_catalog().profile_of(p.model.owners.at(book.owners.at(0)));
+    ASSERT_NE(profile.distribution, nullptr);
+    for (std::size_t k = 0; k < book.steps.size(); ++k) {
+      const auto& s = book.steps[k];
+      if (std::holds_alternative<apply_configuration>(s.action)) {
+        ++applies[book.kind];
+        ASSERT_GT(k, 0U);
+        EXPECT_TRUE(profile.distribution->edit_waits_for_apply(book.steps[k - 1].action)) << book.kind << " step " << k;
+        continue;
+      }
+      if (!profile.distribution->edit_waits_for_apply(s.action)) continue;
+      // An edit is followed by another edit or the apply, and carries no check of its own.
+      ASSERT_LT(k + 1, book.steps.size());
+      const auto& next = book.steps[k + 1].action;
+      EXPECT_TRUE(std::holds_alternative<apply_configuration>(next) || profile.distribution->edit_waits_for_apply(next))
+          << book.kind << " step " << k;
+      EXPECT_TRUE(s.checks.empty() && s.makes.empty()) << book.kind << " step " << k;
+    }
+  }
+  // Pods: --cluster-cidr, nonMasqueradeCIDR and kube-proxy's clusterCIDR in one apply.
+  EXPECT_EQ(applies["kcm-node-ipam"], 1U);
+  // Services: gates, group version and both SANs; the range; the DNS address; the old SAN dropped.
+  EXPECT_EQ(applies["service-cidr-api"], 4U);
+}
+
+TEST(RunbookApply, AStaticPodClusterHasNoApplyStep) {
+  auto p = run(two_kubeadm);
+  ASSERT_FALSE(p.result.operations.empty());
+  auto books = plan_runbooks(p.model, p.result, builtin_catalog());
+  for (const auto& book : books) {
+    for (const auto& s : book.steps) EXPECT_FALSE(std::holds_alternative<apply_configuration>(s.action));
+  }
 }
 
 TEST(RunbookTable, EveryCatalogOperationHasExactlyOneRowAndEveryRowNamesOne) {

@@ -487,6 +487,7 @@ struct calico_case {
     s.push_back(step(o, set_flag{component::kube_controller_manager, "--allocate-node-cidrs", false}));
     s.push_back(step(o, set_flag{component::kube_controller_manager, "--cluster-cidr", std::vector<prefix>{to}}));
     s.push_back(step(o, set_flag{component::kube_proxy, "clusterCIDR", std::vector<prefix>{to}}));
+    s.push_back(step(o, apply_configuration{}));  // kops update and rolling-update (config-apply-separate)
     auto moving = restart(workload_selection::all_pods);
     moving.scale_up_first = {"kube-system/coredns"};
     s.push_back(step(o, moving, {expect(observable::pod_addresses, expectation::none_in, {from})}));
@@ -544,7 +545,32 @@ TEST(SimulateCalicoPoolSwap, PodCidrMovedWhileNodeIpamRunsStopsKubeControllerMan
   calico_case c;
   auto allocate_at = c.at<set_flag>([](const set_flag& f) { return f.flag == "--allocate-node-cidrs"; });
   c.book.steps.erase(c.book.steps.begin() + static_cast<std::ptrdiff_t>(allocate_at));
-  expect_refused(c.run(), allocate_at, simulation_check::control_plane, simulation_rule::kcm_refuses);
+  expect_refused(c.run(), c.at<apply_configuration>(any), simulation_check::control_plane, simulation_rule::kcm_refuses);
+}
+
+// Was: a kops spec edit took effect as it was written, so a runbook that never
+// applied the spec passed, and one that applied each edit alone rolled the
+// cluster once per edit. Edits now run only once applied (config-apply-separate).
+TEST(SimulateCalicoPoolSwap, ASpecEditedAndNeverAppliedLeavesTheOldValuesRunning) {
+  calico_case c;
+  c.book.steps.erase(c.book.steps.begin() + static_cast<std::ptrdiff_t>(c.at<apply_configuration>(any)));
+  auto r = c.run();
+  ASSERT_FALSE(r.passed());
+  bool unapplied = std::any_of(r.failures.begin(), r.failures.end(), [](const simulation_failure& f) {
+    return f.rule == simulation_rule::configuration_applied && f.check == simulation_check::end_state;
+  });
+  EXPECT_TRUE(unapplied) << describe(r);
+}
+
+TEST(SimulateCalicoPoolSwap, AnEditTakesEffectAtTheApplyNotBefore) {
+  // The pod range moved while Nodes still hold old podCIDRs: kube-controller-manager
+  // stops at the apply that makes it read the flag, not at the edit.
+  calico_case c;
+  auto allocate_at = c.at<set_flag>([](const set_flag& f) { return f.flag == "--allocate-node-cidrs"; });
+  c.book.steps.erase(c.book.steps.begin() + static_cast<std::ptrdiff_t>(allocate_at));
+  auto r = c.run();
+  ASSERT_FALSE(r.passed());
+  EXPECT_EQ(r.failures.front().step, c.at<apply_configuration>(any)) << describe(r);
 }
 
 TEST(SimulateCalicoPoolSwap, CoreDnsNotScaledUpBeforePodsMove) {

@@ -138,6 +138,14 @@ struct distribution_profile {
 
   /// Returns where `setting` of `target` is set, or nullptr when the profile does not say.
   auto place(component target, std::string_view setting) const -> const setting_place*;
+  /// An edit of the control-plane configuration takes effect only when applied
+  /// by the apply_control_plane commands (kops), not by itself.
+  auto applies_separately() const -> bool { return apply_control_plane.known && !apply_control_plane.value.empty(); }
+  /// Step s edits the control-plane configuration where it applies separately:
+  /// a flag, gate or group version the profile places there, an edit of that
+  /// store, or SANs listed in the cluster spec. Such edits wait for an
+  /// apply_configuration step (config-apply-separate).
+  auto edit_waits_for_apply(const step_action& s) const -> bool;
 };
 
 /// Where a CNI's IPAM mode takes pod addresses from.
@@ -224,6 +232,25 @@ inline auto distribution_profile::place(component target, std::string_view setti
     if (p.target == target && p.setting == setting) return &p;
   }
   return nullptr;
+}
+
+inline auto distribution_profile::edit_waits_for_apply(const step_action& s) const -> bool {
+  if (!applies_separately()) return false;
+  auto placed = [&](component target, std::string_view setting) {
+    const auto* p = place(target, setting);
+    return p != nullptr && p->store == config_store::control_plane;
+  };
+  if (const auto* f = std::get_if<set_flag>(&s)) return placed(f->target, f->flag);
+  if (const auto* g = std::get_if<set_feature_gate>(&s)) {
+    for (auto target : g->targets) {
+      if (placed(target, "--feature-gates")) return true;
+    }
+    return false;
+  }
+  if (std::holds_alternative<enable_api>(s)) return placed(component::kube_apiserver, "--runtime-config");
+  if (const auto* e = std::get_if<edit_field>(&s)) return e->store == config_store::control_plane;
+  if (std::holds_alternative<reissue_certificate>(s)) return sans.known && sans.value == san_method::spec_field;
+  return false;
 }
 
 inline auto cluster_profile::at_minor(const std::vector<versioned>& values) const -> const versioned* {

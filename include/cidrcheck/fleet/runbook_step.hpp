@@ -263,6 +263,16 @@ struct edit_field {
   enum class mode : std::uint8_t { set, add, remove } how = mode::set;
 };
 
+/// Applies the edits made to a configuration that takes effect only when
+/// applied: the profile's apply commands (distribution_profile::
+/// applies_separately: kops updates the cluster and rolls its instance groups),
+/// after which each component that reads the store restarts. The runbook
+/// builder puts one after each run of such edits, so edits in a row share one
+/// roll, and a runbook that edits without applying fails the simulation.
+struct apply_configuration {
+  config_store store = config_store::control_plane;
+};
+
 /// Creates (or applies, or patches) an object with `tool`. The renderer
 /// writes it as the step's file.
 struct apply_object {
@@ -391,7 +401,7 @@ struct manual {
 };
 
 /// What a step does: one of the kinds above.
-using step_action = std::variant<set_flag, set_feature_gate, enable_api, edit_field, apply_object, delete_object,
+using step_action = std::variant<set_flag, set_feature_gate, enable_api, edit_field, apply_configuration, apply_object, delete_object,
                                  recreate_services, reissue_certificate, drain_nodes, remove_nodes, register_nodes,
                                  roll_nodes, restart_workloads, advertise_route, withdraw_route, change_resource,
                                  take_backup, verify, find_out, manual>;

@@ -230,10 +230,11 @@ void renumber_network_row(const row_input& in, runbook& out) {
   }
 }
 
-auto change_runbook(const fleet& planned, const catalog& c, const plan_change& planned_change) -> runbook {
+namespace {
+
+void write_change_runbook(const fleet& planned, const catalog& c, const plan_change& planned_change, runbook& out) {
   auto change = planned_change;
   if (change.created) change.from = prefix{};  // no old range to leave
-  runbook out;
   out.kind = change.from.is_valid() ? "dns-address" : "new-range";
   out.owners = {change.owner};
   out.role = change.role;
@@ -257,18 +258,18 @@ auto change_runbook(const fleet& planned, const catalog& c, const plan_change& p
     d.needs = {"kubelets-use-new-dns"};
     d.makes = {"old-range-unused"};
     d.why = "pods keep the DNS address they started with";
-    return out;
+    return;
   }
   if (change.role == range_role::external) {
     w.add(k, manual{"number the network from " + change.to.to_string()}, {});
-    return out;
+    return;
   }
   if (change.role == range_role::network) {
     auto& s = w.add(k, resource(resource_kind::network, resource_action::create, {change.to}, std::nullopt,
                                        std::nullopt),
                     {});
     cite(s, c.cloud_of(o));
-    return out;
+    return;
   }
   // A cluster range created at a requested size: set where the cluster is created.
   auto& s = w.add(k, resource(resource_kind::cluster, resource_action::create, {change.to}, std::nullopt,
@@ -284,6 +285,14 @@ auto change_runbook(const fleet& planned, const catalog& c, const plan_change& p
     cite(s, "prof-no-source");
   }
   if (change.role == range_role::services) cite(s, "svc-dns-tenth");
+}
+
+}  // namespace
+
+auto change_runbook(const fleet& planned, const catalog& c, const plan_change& change) -> runbook {
+  runbook out;
+  write_change_runbook(planned, c, change, out);
+  add_apply_steps(planned, c, out);
   return out;
 }
 

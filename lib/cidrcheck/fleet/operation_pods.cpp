@@ -180,6 +180,11 @@ void kcm_node_ipam_row(const row_input& in, runbook& out) {
     if (p.distribution && !p.distribution->pod_range_container.value.empty()) {
       container_step(w, in, m, p, {"no-node-has-old-podcidr"}, "pod-range-container-set");
     }
+    // kube-proxy's clusterCIDR too while no node runs: each node's kube-proxy
+    // starts with it when the node returns (and a separately applied spec
+    // takes it in the same apply as the flag).
+    auto& kp = kube_proxy_step(w, m, {"no-node-has-old-podcidr"}, {"kadm-kube-proxy-cm"});
+    kp.why = "kube-proxy tells pod traffic from outside traffic by it";
     std::string registered = cni_ready;
     if (servers_stay) {
       // The servers first, each restarted in turn, so that one always serves.
@@ -195,14 +200,12 @@ void kcm_node_ipam_row(const row_input& in, runbook& out) {
                                         !servers_stay},
                       {"kcm-allocate", "node-podcidr-immutable"});
     if (p.distribution && !servers_stay) cite(reg, p.distribution->restore_control_plane);
-    reg.needs = {"kcm-allocates-new-range", registered};
+    reg.needs = {"kcm-allocates-new-range", "kube-proxy-on-new-range", registered};
     reg.makes = {"nodes-on-new-range"};
     reg.why = "one at a time, restarting the CNI's pod on each: every node takes a podCIDR in the new range; uncordon "
               "it and let workloads come back";
     reg.checks.push_back({observable::node_pod_cidrs, expectation::all_in, m.after, {}, {}});
-    auto& kp = kube_proxy_step(w, m, {"nodes-on-new-range"}, {"kadm-kube-proxy-cm"});
-    kp.why = "kube-proxy tells pod traffic from outside traffic by it";
-    retire_pods(w, m, {"kube-proxy-on-new-range"}, {"node-podcidr-immutable"}, true);
+    retire_pods(w, m, {"nodes-on-new-range"}, {"node-podcidr-immutable"}, true);
   }
 }
 

@@ -117,7 +117,7 @@ auto catalog_command(std::string_view text, const owner& o) -> shell_command {
 class renderer {
  public:
   renderer(const fleet& planned, const catalog& c, const runbook& r, std::size_t k, bool with_files)
-      : planned_(planned), cat_(c), number_(k + 1), step_(r.steps[k]), owner_(planned.owners[step_.owner]),
+      : planned_(planned), cat_(c), book_(r), number_(k + 1), step_(r.steps[k]), owner_(planned.owners[step_.owner]),
         profile_(c.profile_of(owner_)), with_files_(with_files), many_owners_(r.owners.size() > 1) {
     out_.facts = step_.facts;
   }
@@ -170,10 +170,29 @@ class renderer {
     if (a.store == config_store::control_plane && control_plane() == control_plane_config::cluster_spec) {
       sentence(how + what + " in the cluster spec");
       fragment("cluster-spec.yaml", nested(a.path, value_node(a.value)));
-      apply_control_plane();
+      apply_unless_separate();
       return;
     }
     sentence(how + what + " in the cluster's configuration");
+  }
+
+  void operator()(const apply_configuration&) {
+    const auto* d = profile_.distribution;
+    if (d == nullptr || !d->apply_control_plane.known) return apply_control_plane();
+    fact(d->apply_control_plane.fact);
+    // The edits this step applies: the run of waiting edits right before it (add_apply_steps).
+    std::size_t first = number_ - 1;
+    while (first > 0 && book_.steps[first - 1].owner == step_.owner &&
+           d->edit_waits_for_apply(book_.steps[first - 1].action)) {
+      --first;
+    }
+    const std::string edits = first + 1 == number_ - 1 ? "the edit of step " + std::to_string(first + 1)
+                              : first + 1 < number_ - 1 ? "the edits of steps " + std::to_string(first + 1) + " to " +
+                                                              std::to_string(number_ - 1) + ", all at once"
+                                                        : "its edits";
+    sentence("apply the cluster spec with " + edits + ", and roll the cluster: each instance whose specification "
+             "changed is replaced once");
+    for (const auto& c : d->apply_control_plane.value) run(catalog_command(c, owner_));
   }
 
   void operator()(const apply_object& a) {
@@ -295,7 +314,7 @@ class renderer {
         doc_list names;
         for (const auto& s : a.sans) names.emplace_back(s.to_string());
         fragment("cluster-spec.yaml", nested(d->sans_field.value, doc_node{names}));
-        apply_control_plane();
+        apply_unless_separate();
         break;
       }
       case san_method::server_flag: {
@@ -605,6 +624,13 @@ class renderer {
     return d && d->control_plane.known ? d->control_plane.value : control_plane_config::unknown;
   }
 
+  // An edit of the cluster spec: applied here, unless an apply_configuration
+  // step applies it with the edits beside it (config-apply-separate).
+  void apply_unless_separate() {
+    const auto* d = profile_.distribution;
+    if (d == nullptr || !d->applies_separately()) apply_control_plane();
+  }
+
   void apply_control_plane() {
     const auto* d = profile_.distribution;
     if (d == nullptr) return;
@@ -726,7 +752,7 @@ class renderer {
               v = doc_node{text};
             }
             fragment("cluster-spec.yaml", nested(place->field, std::move(v)));
-            apply_control_plane();
+            apply_unless_separate();
             return;
           }
           case control_plane_config::server_flags:
@@ -1111,6 +1137,7 @@ class renderer {
 
   const fleet& planned_;
   const catalog& cat_;
+  const runbook& book_;
   std::size_t number_;
   const runbook_step& step_;
   const owner& owner_;

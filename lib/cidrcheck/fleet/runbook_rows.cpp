@@ -1,10 +1,11 @@
-// What the rows share: the step writer, ranges and addresses of a cluster, and
-// the route steps every operation gets for the connections that carry what it
-// moves.
+// What the rows share: the step writer, ranges and addresses of a cluster, the
+// route steps every operation gets for the connections that carry what it
+// moves, and the apply steps of a configuration applied separately.
 
 #include "runbook_rows.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace cidrcheck::detail {
 
@@ -192,6 +193,44 @@ void add_route_steps(const row_input& in, runbook& out) {
     s.checks.push_back({observable::routes, expectation::none_in, {m.drop.cidr}, {}, {}});
     out.steps.push_back(std::move(s));
   }
+}
+
+void add_apply_steps(const fleet& planned, const catalog& c, runbook& out) {
+  std::vector<runbook_step> steps;
+  steps.reserve(out.steps.size() + 2);
+  std::optional<std::uint32_t> profiled;
+  cluster_profile p;
+  auto waits = [&](const runbook_step& s) {
+    if (profiled != s.owner) {
+      p = c.profile_of(planned.owners[s.owner]);
+      profiled = s.owner;
+    }
+    return p.distribution != nullptr && p.distribution->edit_waits_for_apply(s.action);
+  };
+  for (std::size_t k = 0; k < out.steps.size();) {
+    if (!waits(out.steps[k])) {
+      steps.push_back(std::move(out.steps[k++]));
+      continue;
+    }
+    const auto owner = out.steps[k].owner;
+    runbook_step apply{owner, apply_configuration{config_store::control_plane}, {}, {}, {}, {}, {}};
+    cite(apply, p.distribution->apply_control_plane);
+    cite(apply, "config-apply-separate");
+    for (; k < out.steps.size() && out.steps[k].owner == owner && waits(out.steps[k]); ++k) {
+      auto& s = out.steps[k];
+      // What an earlier edit of the run makes is there when both are applied together.
+      std::erase_if(s.needs, [&](const std::string& n) {
+        return std::find(apply.makes.begin(), apply.makes.end(), n) != apply.makes.end();
+      });
+      apply.makes.insert(apply.makes.end(), s.makes.begin(), s.makes.end());
+      apply.checks.insert(apply.checks.end(), s.checks.begin(), s.checks.end());
+      s.makes.clear();
+      s.checks.clear();
+      steps.push_back(std::move(s));
+    }
+    steps.push_back(std::move(apply));
+  }
+  out.steps = std::move(steps);
 }
 
 }  // namespace cidrcheck::detail

@@ -112,6 +112,14 @@ auto change_runbook(const fleet& planned, const catalog& c, const plan_change& c
 /// withdrawn after the runbook's last step.
 void add_route_steps(const row_input& in, runbook& out);
 
+/// Puts one apply_configuration step after each run of consecutive steps of
+/// one owner that edit a configuration applied separately
+/// (distribution_profile::edit_waits_for_apply; config-apply-separate): the
+/// run's edits take effect together, at one apply and one roll, so the states
+/// they make and the checks that hold after them move to the apply step, and a
+/// need of one edit met by an earlier edit of the run is met by applying both.
+void add_apply_steps(const fleet& planned, const catalog& c, runbook& out);
+
 // --- shared by the rows (runbook_rows.cpp) ---------------------------------------
 
 /// A named object with its body (everything but apiVersion, kind and metadata).

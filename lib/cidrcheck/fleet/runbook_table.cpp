@@ -56,6 +56,7 @@ auto operation_runbook(const fleet& planned, const catalog& c, const plan_operat
   row_input in{planned, c, op, changes, connections};
   row_of(op.kind)(in, out);
   add_route_steps(in, out);
+  add_apply_steps(planned, c, out);
   return out;
 }
 

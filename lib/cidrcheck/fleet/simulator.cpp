@@ -96,6 +96,7 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
     c.sans_field = dist->sans_field.value;
     c.kubelet_in_server = dist->kubelet_in_server.value;
     c.dns_by_distribution = dist->dns_addon.value == dns_addon_owner::distribution;
+    c.distribution = dist;
     for (const auto& p : dist->settings) c.places.push_back({p.target, p.setting, p.store, p.field});
   }
 

@@ -655,6 +655,11 @@ void check_end(world& w, std::size_t steps, const fleet& original, const fleet& 
         }
       }
     }
+    if (c.unapplied) {
+      fail(w, steps, simulation_check::end_state, simulation_rule::configuration_applied,
+           planned.owners[c.owner].name + "'s control-plane configuration was edited and never applied: what runs "
+           "still has the old values");
+    }
     // kube_proxy_cluster_cidr: where kube-proxy has a clusterCIDR, it holds every pool pods use.
     auto proxy = ranges_of(c.kube_proxy.get(proxy_cluster_cidr_field));
     for (const auto& pl : c.pools) {

@@ -396,6 +396,9 @@ struct executor {
   std::size_t index;
   const runbook_step& step;
   cluster_world* c = nullptr;
+  /// The step edits a configuration that takes effect only at the next
+  /// apply_configuration (config-apply-separate): it writes, restarts nothing.
+  bool waits = false;
 
   void refuse(std::optional<simulation_rule> rule, std::string message) {
     fail(w, index, simulation_check::step_refused, rule, std::move(message));
@@ -468,11 +471,16 @@ struct executor {
     }
   }
 
-  void reissue(const std::vector<address>& add, const std::vector<address>& drop) {
+  // The extra SANs the configuration lists: `add` in, `drop` out.
+  void list_sans(const std::vector<address>& add, const std::vector<address>& drop) {
     for (const auto& a : add) {
       if (std::find(c->extra_sans.begin(), c->extra_sans.end(), a) == c->extra_sans.end()) c->extra_sans.push_back(a);
     }
     std::erase_if(c->extra_sans, [&](const address& a) { return std::find(drop.begin(), drop.end(), a) != drop.end(); });
+  }
+
+  void reissue(const std::vector<address>& add, const std::vector<address>& drop) {
+    list_sans(add, drop);
     // certificate_sans: the first address of the range the issuer reads (the stored
     // configuration where the profile keeps one, else the running flag) and the extra SANs.
     c->certificate = c->extra_sans;
@@ -550,6 +558,10 @@ struct executor {
         readers.push_back(other.target);
       }
     }
+    if (waits) {
+      c->unapplied = true;
+      return;
+    }
     for (auto r : readers) restart(r);
     rerender_dns();
   }
@@ -582,7 +594,11 @@ struct executor {
       auto& gates = state->gates_written;
       std::erase(gates, s.gate);
       if (s.enabled) gates.push_back(s.gate);
-      restart(target);
+      if (!waits) restart(target);
+    }
+    if (waits) {
+      c->unapplied = true;
+      return;
     }
     rerender_dns();
   }
@@ -590,13 +606,34 @@ struct executor {
   void operator()(const enable_api& s) {
     auto& apis = c->apiserver.apis_written;
     if (std::find(apis.begin(), apis.end(), s.group_version) == apis.end()) apis.push_back(s.group_version);
+    if (waits) {
+      c->unapplied = true;
+      return;
+    }
     restart(component::kube_apiserver);
+  }
+
+  // config-apply-separate: the edits written since the last apply take effect
+  // together; each component the control-plane configuration sets restarts once
+  // (the control plane first, as a kops rolling update goes), and a
+  // distribution that renders kube-dns re-applies it.
+  void operator()(const apply_configuration& s) {
+    for (auto target : {component::kube_apiserver, component::kube_controller_manager, component::kubelet,
+                        component::kube_proxy}) {
+      bool configured = std::any_of(c->places.begin(), c->places.end(), [&](const auto& place) {
+        return place.target == target && place.store == s.store;
+      });
+      if (configured) restart(target);
+    }
+    c->unapplied = false;
+    rerender_dns();
   }
 
   // A stored configuration field: kept as what the next upgrade renders from
   // (upgrade_reverts compares it with what runs at the end), and written for
   // the component that reads it, which takes it at its next restart.
   void operator()(const edit_field& s) {
+    if (waits) c->unapplied = true;
     auto& value = stored_value(s.store, s.path);
     value = edited(value, s);
     for (const auto& place : c->places) {
@@ -1023,6 +1060,12 @@ struct executor {
 
   void operator()(const reissue_certificate& s) {
     if (c->provider_control_plane) return refuse(std::nullopt, "the provider issues the API server certificate");
+    if (waits) {
+      // Listed in the cluster spec: the certificate follows when kube-apiserver restarts at the apply.
+      list_sans(s.sans, s.drop);
+      c->unapplied = true;
+      return;
+    }
     reissue(s.sans, s.drop);
   }
 
@@ -1304,6 +1347,7 @@ auto execute(world& w, const fleet& planned, std::size_t index, const runbook_st
   if (std::holds_alternative<manual>(step.action) || std::holds_alternative<find_out>(step.action)) return false;
   executor e{w, planned, index, step};
   e.c = w.cluster_of(step.owner);
+  e.waits = e.c != nullptr && e.c->distribution != nullptr && e.c->distribution->edit_waits_for_apply(step.action);
   const bool on_cluster = !std::holds_alternative<advertise_route>(step.action) &&
                           !std::holds_alternative<withdraw_route>(step.action) &&
                           !std::holds_alternative<change_resource>(step.action) &&

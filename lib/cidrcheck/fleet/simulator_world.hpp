@@ -8,6 +8,7 @@
 
 #include <cidrcheck/address.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/profile.hpp>
 #include <cidrcheck/fleet/runbook_step.hpp>
 #include <cidrcheck/fleet/simulator.hpp>
 #include <cidrcheck/prefix.hpp>
@@ -141,6 +142,10 @@ struct cluster_world {
   bool sans_from_spec = false;           // a control-plane roll reissues the certificate from the spec
   bool kubelet_in_server = false;        // a server's kubelet and API server are one process (kubelet_in_server)
   bool dns_by_distribution = false;      // the distribution renders kube-dns from its settings (dns_addon_rerender)
+  /// The distribution's profile, where the catalog has one: it says which
+  /// edits wait for an apply_configuration step (config-apply-separate).
+  const distribution_profile* distribution = nullptr;
+  bool unapplied = false;                // such edits written since the last apply (configuration_applied)
 
   component_state apiserver, controller_manager, kubelet, kube_proxy, cni_agent;
   /// The state of a component the model runs with flags; null for the others
