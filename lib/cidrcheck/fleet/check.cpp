@@ -960,6 +960,11 @@ class checker {
     return *defaults_;
   }
 
+  // Findings in the order of their first range's place, rule and second range's
+  // place, ties in the order found. The keys are sorted with each finding's
+  // index and the findings then moved into place along the permutation's
+  // cycles, so that a million findings (a clique's conflicts) are neither
+  // copied into a sort buffer nor held twice.
   void sort_findings() {
     auto key = [&](const finding& x) {
       const auto& first = f_.ranges[x.ranges.front()].where;
@@ -968,7 +973,25 @@ class checker {
                              second ? second->line : 0u, second ? second->column : 0u,
                              x.ranges.size() > 1 ? x.ranges[1] : 0u);
     };
-    std::stable_sort(findings_.begin(), findings_.end(), [&](const finding& a, const finding& b) { return key(a) < key(b); });
+    using keyed = std::pair<decltype(key(std::declval<const finding&>())), std::size_t>;
+    std::vector<keyed> keys;
+    keys.reserve(findings_.size());
+    for (std::size_t k = 0; k < findings_.size(); ++k) keys.emplace_back(key(findings_[k]), k);
+    std::sort(keys.begin(), keys.end());  // the index breaks ties: stable
+    // Position k takes the finding at keys[k].second; each cycle is walked once.
+    for (std::size_t start = 0; start < keys.size(); ++start) {
+      if (keys[start].second == start) continue;
+      finding held = std::move(findings_[start]);
+      std::size_t at = start;
+      while (keys[at].second != start) {
+        const std::size_t from = keys[at].second;
+        findings_[at] = std::move(findings_[from]);
+        keys[at].second = at;
+        at = from;
+      }
+      findings_[at] = std::move(held);
+      keys[at].second = at;
+    }
   }
 
   // Quiet pairs examined per max-findings: the bound on the pairs no grouping covers.
