@@ -233,6 +233,25 @@ TEST(RunbookApply, EditsOfAKopsSpecInARowShareOneApply) {
   EXPECT_EQ(applies["service-cidr-api"], 4U);
 }
 
+TEST(RunbookApply, TheRunbookSaysItsRollsAndItsWindowUpFront) {
+  auto p = run("clusters:\n"
+               "  - {name: prod-eu, distribution: kops, kubernetes: \"1.29\", cni: flannel, nodes: 180}\n"
+               "networks:\n  - {name: tailscale, type: tailscale}\n"
+               "connections:\n  - {between: [prod-eu, tailscale], via: tailscale}\n");
+  auto files = runbook_files(p.model, p.result, builtin_catalog());
+  std::map<std::string, std::string> maintenance;
+  for (const auto& f : files) {
+    if (!f.path.ends_with("/runbook.md")) continue;
+    auto at = f.text.find("\nMaintenance: ");
+    maintenance[f.path] = at == std::string::npos ? "" : f.text.substr(at + 14, f.text.find('\n', at + 1) - at - 14);
+  }
+  EXPECT_EQ(maintenance["01-kcm-node-ipam-prod-eu/runbook.md"],
+            "1 roll of the cluster to apply its configuration (step 8); every node drained from step 2 until the "
+            "nodes return at step 9: a window in which workloads are down");
+  EXPECT_EQ(maintenance["02-service-cidr-api-prod-eu/runbook.md"],
+            "4 rolls of the cluster to apply its configuration (steps 5, 11, 14 and 18)");
+}
+
 TEST(RunbookApply, AStaticPodClusterHasNoApplyStep) {
   auto p = run(two_kubeadm);
   ASSERT_FALSE(p.result.operations.empty());
