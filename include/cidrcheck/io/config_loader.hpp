@@ -17,16 +17,6 @@
 
 namespace cidrcheck {
 
-/// When a run fails: at or above a severity, or never.
-struct fail_threshold {
-  std::optional<severity> level;  ///< nullopt: never
-
-  /// Parses "error", "warning", "note" or "never".
-  static auto parse(std::string_view text) -> std::optional<fail_threshold>;
-  /// Reports whether a finding of this severity fails the run.
-  auto fails(severity s) const -> bool { return level && s >= *level; }
-};
-
 /// The settings of one .cidrcheck.yaml. What the file leaves out is absent, so
 /// that command-line options and built-in defaults can fill it.
 struct config {

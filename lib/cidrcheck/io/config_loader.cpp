@@ -174,12 +174,6 @@ auto read_severity(yaml_reader& r, std::uint32_t node) -> std::optional<severity
 
 }  // namespace
 
-auto fail_threshold::parse(std::string_view text) -> std::optional<fail_threshold> {
-  if (text == "never") return fail_threshold{};
-  if (auto s = parse_severity(text)) return fail_threshold{*s};
-  return std::nullopt;
-}
-
 auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory,
                   const input_limits& limits) -> config_load_result {
   config_load_result out;
