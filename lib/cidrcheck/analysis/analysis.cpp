@@ -93,8 +93,8 @@ auto locate_run_config(const config_choice& choice) -> config_location {
   }
   if (auto found = find_config(choice.start)) {
     // find_config() answers relative to start; the CLI's start "." keeps the short name.
-    out.path = (found->is_relative() && choice.start != "." ? std::filesystem::path(choice.start) / *found : *found)
-                   .string();
+    const std::filesystem::path path(*found);
+    out.path = (path.is_relative() && choice.start != "." ? std::filesystem::path(choice.start) / path : path).string();
   }
   return out;
 }
