@@ -8,6 +8,9 @@
 // analyse_run() and plan_run() (or their stages after loading,
 // analyse_fleet() and plan_fleet(), for a fleet loaded once and used often),
 // so a program that links cidrcheck gets the CLI's exact results (docs/cpp.md).
+// The request and the run's status are in run.hpp, which also offers the same
+// runs behind a compile firewall (run_check(), plan_of()) to a program that
+// reads the results and need not parse this header's fleet model and plan.
 
 #include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/fleet/check.hpp>
