@@ -71,7 +71,7 @@ auto run_check(std::span<const std::string> args) -> int {
   if (vm.count("baseline")) {
     auto read = read_baseline(vm["baseline"].as<std::string>(), request.limits);
     if (!read) return exit_trouble;
-    request.baseline = std::move(*read);
+    request.baseline.assign(read->begin(), read->end());
   }
 
   const auto run = analyse_run(request);

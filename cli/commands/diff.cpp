@@ -118,9 +118,7 @@ auto run_diff(std::span<const std::string> args) -> int {
       return exit_trouble;
     }
     if (version) {
-      auto old_request = request;
-      old_request.version = std::move(version);
-      before = analyse_run(old_request);
+      before = analyse_run(request, &*version);
       if (before->status == run_status::absent) before.reset();
     }
   } else {

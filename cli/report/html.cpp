@@ -14,6 +14,7 @@
 #include <cidrcheck/detail/xml.hpp>
 #include <cidrcheck/fleet/rules.hpp>
 #include <cidrcheck/fleet/simulator.hpp>
+#include <cidrcheck/records.hpp>
 #include <cidrcheck/version.hpp>
 
 #include <algorithm>
@@ -183,7 +184,7 @@ void write_plan(std::string& buf, const check_report& r) {
     buf += "<table id=\"plan\">\n<thead><tr><th>owner</th><th>role</th><th>from</th><th>to</th><th>cost</th>"
            "<th>why, and the steps</th></tr></thead>\n<tbody>\n";
     for (const auto& c : p.changes) {
-      std::string role = c.range ? f.role_name(f.ranges[*c.range]) : std::string(to_string(c.role));
+      std::string role = change_role(f, c);
       buf += "<tr><td>" + esc(f.owners[c.owner].name) + "</td><td>" + esc(role) + "</td><td class=\"cidr\">" +
              (c.from.is_valid() ? esc(c.from.to_string()) : "(new)") + "</td><td class=\"cidr\">" +
              esc(c.to.to_string()) + "</td><td>" + std::to_string(c.cost) + "</td><td>";

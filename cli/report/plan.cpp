@@ -14,11 +14,6 @@ namespace cidrcheck::cli {
 
 namespace {
 
-auto change_role(const fleet& f, const plan_change& c) -> std::string {
-  if (c.range) return f.role_name(f.ranges[*c.range]);
-  return std::string(to_string(c.role));
-}
-
 auto old_text(const fleet& f, const plan_change& c) -> std::string {
   if (!c.from.is_valid()) return "(new)";
   std::string out = c.from.to_string();

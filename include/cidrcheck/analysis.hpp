@@ -8,6 +8,9 @@
 // analyse_run() and plan_run() (or their stages after loading,
 // analyse_fleet() and plan_fleet(), for a fleet loaded once and used often),
 // so a program that links cidrcheck gets the CLI's exact results (docs/cpp.md).
+// The request and the run's status are in run.hpp, which also offers the same
+// runs behind a compile firewall (run_check(), plan_of()) to a program that
+// reads the results and need not parse this header's fleet model and plan.
 
 #include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/fleet/check.hpp>
@@ -22,6 +25,7 @@
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/io/input_limits.hpp>
 #include <cidrcheck/plan_request.hpp>
+#include <cidrcheck/run.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -33,22 +37,6 @@
 #include <vector>
 
 namespace cidrcheck {
-
-/// The environment variable that names the configuration of every run of a
-/// shell or a CI job, as --config would; --config and --no-config override it.
-inline constexpr char config_environment_variable[] = "CIDRCHECK_CONFIG";
-
-/// Which configuration a run reads, first match wins: `file` (--config);
-/// none with `none` (--no-config); the file CIDRCHECK_CONFIG names, when
-/// `environment` is set and the variable is not empty; else the
-/// .cidrcheck.yaml found from `start` upward (find_config()).
-/// `file` and `none` exclude each other.
-struct config_choice {
-  std::optional<std::string> file;
-  bool none = false;
-  bool environment = true;
-  std::string start = ".";
-};
 
 /// The configuration file a choice leads to: its path (nullopt: none), or the
 /// error that CIDRCHECK_CONFIG names no regular file (a FIFO would block the run).
@@ -174,29 +162,6 @@ auto load_run_fleet(std::span<const std::string> sources, std::span<const source
                     const input_limits& limits = {}, bool keep_text = false, const version_reader* version = nullptr)
     -> run_fleet;
 
-/// Everything one run takes: the whole of `cidrcheck check`'s input.
-struct run_request {
-  std::vector<std::string> inputs;  ///< fleet files, KIND:FILE sources, directories; empty: the configuration's
-  config_choice configuration;
-  std::optional<fail_threshold> fail_on;     ///< overrides the configuration's
-  std::optional<severity> min_severity;      ///< overrides the configuration's
-  input_limits limits;
-  check_options checking;
-  std::unordered_set<std::string> baseline;  ///< fingerprints to leave out
-  calendar_date today = today_utc();
-  /// Reads the inputs in another version (diff --rev); nullopt: the files as they are.
-  std::optional<version_reader> version;
-};
-
-/// How far a run got.
-enum class run_status : std::uint8_t {
-  done,                 ///< the fleet was read (and, by analyse_run(), checked)
-  no_inputs,            ///< nothing names a fleet: no inputs, and no configuration inputs
-  configuration_error,  ///< the configuration has errors (in `diagnostics`)
-  load_error,           ///< the fleet has errors, or (plan_run(), YAML) a construct its file cannot be rewritten in (in `diagnostics`)
-  absent,               ///< the version read has none of the inputs: nothing to check, no error
-};
-
 /// What a run finds in a fleet it has read: the policy, the judgement, every
 /// finding (the baseline's too) and what the reports show.
 struct run_verdict {
@@ -237,11 +202,12 @@ struct run_result {
 /// Runs the analysis as `cidrcheck check` does: configuration (discovery and
 /// precedence), inputs, load, check, triage, fingerprints, baseline and policy.
 /// Never throws for bad input (limit_error past checking.max_findings).
-auto analyse_run(const run_request& request) -> run_result;
+/// With a version, the inputs are read as it has them (load_run_fleet()).
+auto analyse_run(const run_request& request, const version_reader* version = nullptr) -> run_result;
 
 /// The stages of analyse_run() up to the load, without checking (`cidrcheck
 /// capacity`): found and shown stay empty; judged and policy are set.
-auto load_run(const run_request& request) -> run_result;
+auto load_run(const run_request& request, const version_reader* version = nullptr) -> run_result;
 
 /// Everything one plan takes: the whole of `cidrcheck plan`'s input.
 struct plan_run_request {

@@ -118,6 +118,10 @@ void write_simulation_record(record_sink& out, const simulation_result& r);
 /// simulation record; null when not simulated)}.
 void write_operation_record(record_sink& out, const fleet& f, const plan_operation& op);
 
+/// Returns the role a change's record names: its range's (fleet::role_name()),
+/// or for a new range the role requested.
+auto change_role(const fleet& f, const plan_change& c) -> std::string;
+
 /// Writes a plan change of f: {owner, owner_kind, role, from (null for a new
 /// range), to, cost, operation (index, null), origin (the moved range's, or
 /// "new"), file, line, column (the range, the request it fills, or the

@@ -28,4 +28,18 @@ constexpr auto parse_severity(std::string_view text) noexcept -> std::optional<s
   return std::nullopt;
 }
 
+/// When a run fails: at or above a severity, or never.
+struct fail_threshold {
+  std::optional<severity> level;  ///< nullopt: never
+
+  /// Parses "error", "warning", "note" or "never".
+  static constexpr auto parse(std::string_view text) noexcept -> std::optional<fail_threshold> {
+    if (text == "never") return fail_threshold{};
+    if (auto s = parse_severity(text)) return fail_threshold{*s};
+    return std::nullopt;
+  }
+  /// Reports whether a finding of this severity fails the run.
+  constexpr auto fails(severity s) const noexcept -> bool { return level && s >= *level; }
+};
+
 }  // namespace cidrcheck

@@ -1,12 +1,10 @@
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
-#include <cidrcheck/limit_error.hpp>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,23 +50,6 @@ auto pods_of(const checked& c) -> std::vector<std::string> {
     }
   }
   return out;
-}
-
-TEST(CheckLimits, MoreFindingsThanMaxFindingsIsALimitErrorAndACidrcheckError) {
-  auto c = run("clusters:\n  - {name: a, pods: 10.0.0.0/16}\n  - {name: b, pods: 10.0.0.0/16}\n");
-  ASSERT_FALSE(c.findings.empty());
-  check_options options;
-  options.max_findings = c.findings.size() - 1;
-  try {
-    (void)check(c.loaded.value, builtin_catalog(), options);
-    FAIL() << "no limit_error";
-  } catch (const error& e) {
-    const auto* limit = dynamic_cast<const limit_error*>(&e);
-    ASSERT_NE(limit, nullptr) << e.what();
-    EXPECT_EQ(limit->limit(), "max-findings");
-    EXPECT_EQ(limit->value(), options.max_findings);
-  }
-  EXPECT_THROW((void)check(c.loaded.value, builtin_catalog(), options), std::length_error);
 }
 
 TEST(CheckCni, EachIpamModeTakesPodsFromItsSource) {

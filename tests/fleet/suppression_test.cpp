@@ -31,17 +31,6 @@ TEST(EntityPattern, ReadsAndWritesEscapedSlashesAsEntityIdsDo) {
   }
 }
 
-TEST(IsoDate, ParsesAndPrintsValidDatesOnly) {
-  EXPECT_EQ(parse_iso_date("2026-12-31"), (calendar_date{2026, 12, 31}));
-  EXPECT_EQ(parse_iso_date("2024-02-29"), (calendar_date{2024, 2, 29}));
-  EXPECT_FALSE(parse_iso_date("2023-02-29"));  // not a leap year
-  EXPECT_FALSE(parse_iso_date("2026-13-01"));
-  EXPECT_FALSE(parse_iso_date("2026-1-01"));
-  EXPECT_FALSE(parse_iso_date("2026/01/01"));
-  EXPECT_FALSE(parse_iso_date("+026-01-01"));
-  EXPECT_EQ(to_iso_date(calendar_date{2026, 1, 5}), "2026-01-05");
-}
-
 TEST(EntityName, EscapingReadsBack) {
   for (std::string name : {"plain", "a/pods", "100%", "%2F", "a%2Fb/c"}) {
     auto escaped = escape_entity_name(name);

@@ -113,8 +113,6 @@ TEST(ConfigLoader, NeverMeansNoThreshold) {
   ASSERT_TRUE(r.value.fail_on);
   EXPECT_FALSE(r.value.fail_on->level);
   EXPECT_FALSE(r.value.fail_on->fails(severity::error));
-  EXPECT_TRUE(fail_threshold{severity::warning}.fails(severity::error));
-  EXPECT_FALSE(fail_threshold{severity::warning}.fails(severity::note));
 }
 
 TEST(ConfigLoader, ReportsEveryProblemInReadingOrder) {
@@ -161,13 +159,13 @@ class FindConfig : public ::testing::Test {
 };
 
 TEST_F(FindConfig, WalksUpToTheRepositoryRoot) {
-  EXPECT_FALSE(find_config(root_ / "repo/a/b"));
+  EXPECT_FALSE(find_config((root_ / "repo/a/b").string()));
   write(root_ / "repo/.cidrcheck.yaml");
-  EXPECT_EQ(find_config(root_ / "repo/a/b"), fs::path("../../.cidrcheck.yaml"));
+  EXPECT_EQ(find_config((root_ / "repo/a/b").string()), std::string("../../.cidrcheck.yaml"));
   write(root_ / "repo/a/.cidrcheck.yml");
-  EXPECT_EQ(find_config(root_ / "repo/a/b"), fs::path("../.cidrcheck.yml"));
+  EXPECT_EQ(find_config((root_ / "repo/a/b").string()), std::string("../.cidrcheck.yml"));
   write(root_ / "repo/a/b/.cidrcheck.yaml");
-  EXPECT_EQ(find_config(root_ / "repo/a/b"), fs::path(".cidrcheck.yaml"));
+  EXPECT_EQ(find_config((root_ / "repo/a/b").string()), std::string(".cidrcheck.yaml"));
 }
 
 // Inputs of a configuration (which a pull request controls) stay in its tree:
@@ -205,7 +203,7 @@ TEST_F(FindConfig, InputsStayInTheConfigurationsTree) {
 
 TEST_F(FindConfig, StopsAtTheRepositoryRoot) {
   write(root_ / ".cidrcheck.yaml");  // above the repository: not this repository's settings
-  EXPECT_FALSE(find_config(root_ / "repo/a"));
+  EXPECT_FALSE(find_config((root_ / "repo/a").string()));
 }
 
 }  // namespace

@@ -34,10 +34,10 @@ TEST(InputLimits, TheYamlLayerDefaultsToThem) {
 // The configuration loader takes them too: a lowered max-depth refuses what the default reads.
 TEST(InputLimits, TheConfigurationLoaderObeysThem) {
   const std::string text = "rules:\n  overlap: warning\n";  // two levels
-  EXPECT_TRUE(parse_config(text, ".cidrcheck.yaml", std::filesystem::path(".")).ok());
+  EXPECT_TRUE(parse_config(text, ".cidrcheck.yaml", ".").ok());
   input_limits shallow;
   shallow.max_depth = 1;
-  auto refused = parse_config(text, ".cidrcheck.yaml", std::filesystem::path("."), shallow);
+  auto refused = parse_config(text, ".cidrcheck.yaml", ".", shallow);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.diagnostics.front().code, "limit");
   EXPECT_NE(refused.diagnostics.front().message.find("max-depth"), std::string::npos)

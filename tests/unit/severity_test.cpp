@@ -23,4 +23,17 @@ TEST(Severity, RefusesOtherWords) {
   EXPECT_EQ(parse_severity(""), std::nullopt);
 }
 
+TEST(FailThreshold, FailsAtOrAboveItsLevelAndNeverMeansNone) {
+  using cidrcheck::fail_threshold;
+  EXPECT_TRUE(fail_threshold{severity::warning}.fails(severity::error));
+  EXPECT_TRUE(fail_threshold{severity::warning}.fails(severity::warning));
+  EXPECT_FALSE(fail_threshold{severity::warning}.fails(severity::note));
+  const auto never = fail_threshold::parse("never");
+  ASSERT_TRUE(never);
+  EXPECT_FALSE(never->level);
+  EXPECT_FALSE(never->fails(severity::error));
+  EXPECT_EQ(fail_threshold::parse("note")->level, severity::note);
+  EXPECT_FALSE(fail_threshold::parse("critical"));
+}
+
 }  // namespace

@@ -324,7 +324,7 @@ auto request_from(double capacity_warning, const std::optional<std::string>& fai
     if (!s) throw py::value_error("min_severity must be 'error', 'warning' or 'note', not '" + *min_severity + "'");
     r.min_severity = *s;
   }
-  r.baseline.insert(baseline.begin(), baseline.end());
+  r.baseline.assign(baseline.begin(), baseline.end());
   return r;
 }
 

@@ -9,23 +9,12 @@
 #include <cidrcheck/io/input_limits.hpp>
 #include <cidrcheck/severity.hpp>
 
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace cidrcheck {
-
-/// When a run fails: at or above a severity, or never.
-struct fail_threshold {
-  std::optional<severity> level;  ///< nullopt: never
-
-  /// Parses "error", "warning", "note" or "never".
-  static auto parse(std::string_view text) -> std::optional<fail_threshold>;
-  /// Reports whether a finding of this severity fails the run.
-  auto fails(severity s) const -> bool { return level && s >= *level; }
-};
 
 /// The settings of one .cidrcheck.yaml. What the file leaves out is absent, so
 /// that command-line options and built-in defaults can fill it.
@@ -55,7 +44,7 @@ inline constexpr std::string_view config_file_names[] = {".cidrcheck.yaml", ".ci
 /// file system. The path is relative to start when it is below or beside it
 /// (`../.cidrcheck.yaml`), so paths in reports stay short. nullopt when there is
 /// none, or when start cannot be made absolute.
-auto find_config(const std::filesystem::path& start) -> std::optional<std::filesystem::path>;
+auto find_config(std::string_view start) -> std::optional<std::string>;
 
 /// Reads a configuration file, reporting every problem at its position (an
 /// unreadable file too). Inputs are resolved against the file's directory. The
@@ -64,9 +53,8 @@ auto find_config(const std::filesystem::path& start) -> std::optional<std::files
 auto load_config(const std::string& path, const input_limits& limits = {}) -> config_load_result;
 
 /// Parses configuration text named `name`; inputs are resolved against `directory`.
-auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory,
-                  const input_limits& limits = {})
-    -> config_load_result;
+auto parse_config(std::string_view text, const std::string& name, std::string_view directory,
+                  const input_limits& limits = {}) -> config_load_result;
 
 /// Returns the built-in catalog (builtin_catalog()) plus the configuration's
 /// extra reserved blocks: the catalog a run with this configuration checks against.

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/io/source_location.hpp>
 #include <cidrcheck/severity.hpp>
 
@@ -32,19 +31,6 @@ inline auto has_errors(const std::vector<diagnostic>& diagnostics) -> bool {
 /// File names and messages (which quote names from the input) are printed
 /// with control characters escaped (detail::append_printable): each line is
 /// one line, and no name can start a CI workflow command or a terminal escape.
-inline auto format_diagnostic(const diagnostic& d) -> std::string {
-  std::string out;
-  auto line = [&](const diagnostic& x) {
-    detail::append_printable(out, x.where.file.empty() ? std::string("cidrcheck") : to_string(x.where));
-    out += ": ";
-    out += to_string(x.level);
-    out += ": ";
-    detail::append_printable(out, x.message);
-    out += '\n';
-  };
-  line(d);
-  for (const auto& n : d.notes) line(n);
-  return out;
-}
+auto format_diagnostic(const diagnostic& d) -> std::string;
 
 }  // namespace cidrcheck

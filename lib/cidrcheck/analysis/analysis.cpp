@@ -68,10 +68,6 @@ auto load_version(std::span<const std::string> sources, const catalog& c, const 
   out.loaded = loader.finish();
 }
 
-auto optional_version(const run_request& request) -> const version_reader* {
-  return request.version ? &*request.version : nullptr;
-}
-
 }  // namespace
 
 auto locate_run_config(const config_choice& choice) -> config_location {
@@ -97,8 +93,8 @@ auto locate_run_config(const config_choice& choice) -> config_location {
   }
   if (auto found = find_config(choice.start)) {
     // find_config() answers relative to start; the CLI's start "." keeps the short name.
-    out.path = (found->is_relative() && choice.start != "." ? std::filesystem::path(choice.start) / *found : *found)
-                   .string();
+    const std::filesystem::path path(*found);
+    out.path = (path.is_relative() && choice.start != "." ? std::filesystem::path(choice.start) / path : path).string();
   }
   return out;
 }
@@ -210,11 +206,12 @@ auto analyse_fleet(const config& cfg, const fleet_load_result& loaded, const run
   out.policy = resolve_policy(cfg, request.fail_on, request.min_severity);
   out.judged = judgement_for(cfg, loaded.suppressions, request.today);
   out.found = analyse(loaded.value, out.judged, request.checking);
-  out.shown = select(out.found.triaged.findings, out.found.fingerprints, out.policy, request.baseline);
+  const std::unordered_set<std::string> baseline(request.baseline.begin(), request.baseline.end());
+  out.shown = select(out.found.triaged.findings, out.found.fingerprints, out.policy, baseline);
   return out;
 }
 
-auto load_run(const run_request& request) -> run_result {
+auto load_run(const run_request& request, const version_reader* version) -> run_result {
   run_result out;
   if (!read_configuration(request.configuration, request.limits, out)) return out;
   out.policy = resolve_policy(out.cfg, request.fail_on, request.min_severity);
@@ -224,7 +221,7 @@ auto load_run(const run_request& request) -> run_result {
     return out;
   }
   out.judged = judgement_for(out.cfg, {}, request.today);
-  auto read = load_run_fleet(out.inputs, {}, out.judged.cat, request.limits, false, optional_version(request));
+  auto read = load_run_fleet(out.inputs, {}, out.judged.cat, request.limits, false, version);
   out.loaded = std::move(read.loaded);
   out.source = std::move(read.source);
   append(out.diagnostics, out.loaded.diagnostics);
@@ -242,8 +239,8 @@ auto load_run(const run_request& request) -> run_result {
   return out;
 }
 
-auto analyse_run(const run_request& request) -> run_result {
-  auto out = load_run(request);
+auto analyse_run(const run_request& request, const version_reader* version) -> run_result {
+  auto out = load_run(request, version);
   if (!out.ok()) return out;
   auto verdict = analyse_fleet(out.cfg, out.loaded, request);
   out.judged = std::move(verdict.judged);

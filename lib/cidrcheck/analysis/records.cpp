@@ -37,10 +37,6 @@ void owner_names(record_sink& out, std::string_view k, const fleet& f, const std
   array(out, k, owners, [&](std::uint32_t o) { out.value(f.owners[o].name); });
 }
 
-auto change_role(const fleet& f, const plan_change& c) -> std::string {
-  return c.range ? f.role_name(f.ranges[*c.range]) : std::string(to_string(c.role));
-}
-
 // The members of a finding's record; the caller opens and closes the object.
 void finding_members(record_sink& out, const fleet& f, const finding& x, std::string_view fingerprint,
                             bool with_via) {
@@ -97,6 +93,10 @@ void finding_members(record_sink& out, const fleet& f, const finding& x, std::st
 }
 
 }  // namespace
+
+auto change_role(const fleet& f, const plan_change& c) -> std::string {
+  return c.range ? f.role_name(f.ranges[*c.range]) : std::string(to_string(c.role));
+}
 
 void write_range_record(record_sink& out, const fleet& f, std::uint32_t k) {
   const auto& r = f.ranges[k];

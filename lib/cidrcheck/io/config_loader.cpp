@@ -9,6 +9,7 @@
 #include "yaml_reader.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <tuple>
 
 namespace cidrcheck {
@@ -174,14 +175,9 @@ auto read_severity(yaml_reader& r, std::uint32_t node) -> std::optional<severity
 
 }  // namespace
 
-auto fail_threshold::parse(std::string_view text) -> std::optional<fail_threshold> {
-  if (text == "never") return fail_threshold{};
-  if (auto s = parse_severity(text)) return fail_threshold{*s};
-  return std::nullopt;
-}
-
-auto parse_config(std::string_view text, const std::string& name, const std::filesystem::path& directory,
+auto parse_config(std::string_view text, const std::string& name, std::string_view directory_text,
                   const input_limits& limits) -> config_load_result {
+  const std::filesystem::path directory(directory_text);
   config_load_result out;
   out.value.file = name;
   auto doc = detail::parse_yaml(text, name, detail::yaml_limits_of(limits), out.diagnostics);
@@ -232,19 +228,19 @@ auto load_config(const std::string& path, const input_limits& limits) -> config_
     out.diagnostics.push_back({severity::error, diag::unreadable, file.error, {path, 0, 0}, {}});
     return out;
   }
-  return parse_config(file.text, path, std::filesystem::path(path).parent_path(), limits);
+  return parse_config(file.text, path, std::filesystem::path(path).parent_path().string(), limits);
 }
 
-auto find_config(const std::filesystem::path& start) -> std::optional<std::filesystem::path> {
+auto find_config(std::string_view start) -> std::optional<std::string> {
   std::error_code ec;
-  auto base = std::filesystem::weakly_canonical(std::filesystem::absolute(start, ec), ec);
+  auto base = std::filesystem::weakly_canonical(std::filesystem::absolute(std::filesystem::path(start), ec), ec);
   if (ec) return std::nullopt;
   for (auto dir = base;; dir = dir.parent_path()) {
     for (auto name : config_file_names) {
       auto candidate = dir / name;
       if (std::filesystem::is_regular_file(candidate, ec)) {
         auto relative = candidate.lexically_relative(base);
-        return relative.empty() ? candidate : relative;
+        return (relative.empty() ? candidate : relative).string();
       }
     }
     if (std::filesystem::exists(dir / ".git", ec) || dir == dir.parent_path()) return std::nullopt;

@@ -1,5 +1,6 @@
 #include "yaml_reader.hpp"
 
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 
 #include "too_many_errors.hpp"
