@@ -140,7 +140,7 @@ void read_sourced(yaml_reader& r, std::uint32_t node, std::string_view what, sou
     } else if (e.key == "value") {
       has_value = true;
       const auto& n = r.node(e.value);
-      if (n.kind == detail::yaml_kind::scalar && !n.quoted && n.value == "unknown") {
+      if (n.kind == detail::yaml_kind::scalar && !n.quoted && r.value(e.value) == "unknown") {
         into.known = false;
       } else if (auto v = read_value(e.value)) {
         into.value = std::move(*v);

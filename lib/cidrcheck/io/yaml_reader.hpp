@@ -40,6 +40,10 @@ class yaml_reader {
 
   auto document() const -> const yaml_document& { return doc_; }
   auto node(std::uint32_t k) const -> const yaml_node& { return doc_[k]; }
+  /// Returns a scalar's text (yaml_document::value()).
+  auto value(std::uint32_t k) const -> std::string_view { return doc_.value(k); }
+  /// Returns a collection's children (yaml_document::children()).
+  auto children(std::uint32_t k) const -> std::span<const std::uint32_t> { return doc_.children(k); }
   auto where(std::uint32_t k) const -> source_location;
   /// Reports whether the visit budget or the errors allowed are spent (accessors then return nullopt).
   auto exhausted() const -> bool { return exhausted_; }

@@ -41,7 +41,7 @@ void read_service(source_reader& in, std::uint32_t node, const source_reader::ob
   bool any = false, bad = false;
   for (auto k : ips) {
     const auto& n = in.yaml().node(k);
-    if (n.kind == yaml_kind::scalar && n.value == "None") continue;  // headless
+    if (n.kind == yaml_kind::scalar && in.yaml().value(k) == "None") continue;  // headless
     if (auto a = in.address_at(k, "a cluster IP")) {
       out.ips.push_back({*a, in.where(k), user});
       any = true;
