@@ -187,10 +187,9 @@ void yaml_reader::only_top_level_keys(const std::vector<entry>& entries,
   only_keys(checked, allowed, what);
 }
 
-auto yaml_reader::sequence(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>> {
+auto yaml_reader::sequence(std::uint32_t k, std::string_view what) -> std::optional<std::span<const std::uint32_t>> {
   if (!expect(k, yaml_kind::sequence, what)) return std::nullopt;
-  auto items = doc_.children(k);
-  return std::vector<std::uint32_t>(items.begin(), items.end());
+  return doc_.children(k);
 }
 
 auto yaml_reader::list(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>> {
@@ -199,7 +198,9 @@ auto yaml_reader::list(std::uint32_t k, std::string_view what) -> std::optional<
     if (is_null(k)) return std::vector<std::uint32_t>{};
     return std::vector<std::uint32_t>{k};
   }
-  return sequence(k, what);
+  auto items = sequence(k, what);
+  if (!items) return std::nullopt;
+  return std::vector<std::uint32_t>(items->begin(), items->end());
 }
 
 auto yaml_reader::string(std::uint32_t k, std::string_view what) -> std::optional<std::string> {

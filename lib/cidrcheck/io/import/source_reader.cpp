@@ -90,9 +90,9 @@ auto source_reader::object_at(std::optional<std::uint32_t> k, std::string_view w
   return object_at(*k, what, fold_case);
 }
 
-auto source_reader::items(std::optional<std::uint32_t> k, std::string_view what) -> std::vector<std::uint32_t> {
+auto source_reader::items(std::optional<std::uint32_t> k, std::string_view what) -> std::span<const std::uint32_t> {
   if (!k) return {};
-  return r_.sequence(*k, what).value_or(std::vector<std::uint32_t>{});
+  return r_.sequence(*k, what).value_or(std::span<const std::uint32_t>{});
 }
 
 auto source_reader::text(std::optional<std::uint32_t> k, std::string_view what) -> std::optional<std::string> {

@@ -41,7 +41,7 @@ class terraform_resources::attrs {
     if (!k) return out;
     auto u = is_true(unknown_) ? unknown_ : child(unknown_, key);
     bool list = in_->yaml().node(*k).kind == yaml_kind::sequence;
-    auto items = list ? in_->items(k, key) : std::vector<std::uint32_t>{*k};
+    auto items = list ? in_->items(k, key) : std::span<const std::uint32_t>(&*k, 1);
     auto unknown_items = u && in_->yaml().node(*u).kind == yaml_kind::sequence ? in_->yaml().children(*u)
                                                                                : std::span<const std::uint32_t>{};
     for (std::size_t i = 0; i < items.size(); ++i) {
