@@ -47,7 +47,9 @@ TEST(YamlDocument, ScalarsReadTheirTextWithQuotesAndEscapesResolved) {
   EXPECT_EQ(doc.value(value_of(doc, root, "folded")), "one two\n");
   EXPECT_EQ(doc.value(value_of(doc, root, "empty")), "");
   EXPECT_FALSE(doc[value_of(doc, root, "plain")].quoted);
-  for (auto key : {"double", "single", "literal", "folded", "empty"}) EXPECT_TRUE(doc[value_of(doc, root, key)].quoted) << key;
+  for (auto key : {"double", "single", "literal", "folded", "empty"}) {
+    EXPECT_TRUE(doc[value_of(doc, root, key)].quoted) << key;
+  }
   // A collection has no text; a scalar has no children.
   EXPECT_EQ(doc.value(root), "");
   EXPECT_TRUE(doc.children(value_of(doc, root, "plain")).empty());

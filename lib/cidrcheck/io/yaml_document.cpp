@@ -121,7 +121,8 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
     auto at = offset_of(mark);
     const auto& starts = same_lines ? yaml_line_starts : line_starts;
     std::size_t line = mark.line;  // where the tables agree, a mark's line is the offset's: checked, not assumed
-    if (!same_lines || line >= starts.size() || starts[line] > at || (line + 1 < starts.size() && starts[line + 1] <= at)) {
+    if (!same_lines || line >= starts.size() || starts[line] > at ||
+        (line + 1 < starts.size() && starts[line + 1] <= at)) {
       line = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), at) - starts.begin()) - 1;
     }
     return {to_u32(line + 1), to_u32(at - starts[line] + 1)};
@@ -131,10 +132,6 @@ auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits&
     auto at = position_of(mark);
     return {severity::error, std::move(code), std::move(message), {std::string(name), at.line, at.column}, {}};
   };
-
-  // The sequences and mappings being filled, innermost last, each with where
-  // its children start in `pending`. A collection's children go to
-  // doc.child_index in one piece when it ends, so each collection's are contiguous.
 
   // Storage sized from the text, so that it is not copied as it grows: JSON
   // and YAML exports take 8 to 20 bytes of text a node (a reservation is

@@ -45,7 +45,9 @@ struct yaml_node {
   std::uint32_t end_line = 0;
   std::uint32_t end_column = 0;  ///< one past the last byte
   std::uint32_t size = 0;        ///< scalar: bytes of text; sequence and mapping: children
-  std::uint64_t first = 0;       ///< scalar: offset of its text in yaml_document::text; else of its first child in yaml_document::child_index
+  /// scalar: where its text starts in yaml_document::scalar_text; sequence and
+  /// mapping: where its children start in yaml_document::child_index
+  std::uint64_t first = 0;
 };
 static_assert(sizeof(yaml_node) == 32, "the tree's memory is 32 bytes a node");
 
@@ -77,7 +79,8 @@ inline auto yaml_limits_of(const input_limits& limits) -> yaml_limits {
 struct yaml_document {
   std::vector<yaml_node> nodes;
   std::string scalar_text;                ///< every scalar's text, one after another (value() reads it)
-  std::vector<std::uint32_t> child_index;  ///< every collection's children, each collection's contiguous (children() reads it)
+  /// every collection's children, each collection's contiguous (children() reads it)
+  std::vector<std::uint32_t> child_index;
   std::vector<std::uint32_t> roots;       ///< one per document in the stream ("---" separated)
   /// The max-depth limit the text was parsed with; readers bound merge keys by it too.
   std::size_t max_depth = yaml_limits{}.max_depth;

@@ -118,7 +118,8 @@ void yaml_reader::merge_into(const entry& merge, std::vector<entry>& out, key_in
   ++merge_depth_;
   // A merge value is a mapping or a list of mappings; earlier ones win.
   auto k = merge.value;
-  auto sources = doc_[k].kind == yaml_kind::sequence ? doc_.children(k) : std::span<const std::uint32_t>(&merge.value, 1);
+  auto sources =
+      doc_[k].kind == yaml_kind::sequence ? doc_.children(k) : std::span<const std::uint32_t>(&merge.value, 1);
   for (auto s : sources) {
     if (!expect(s, yaml_kind::mapping, "a merge key (<<) value")) continue;
     auto merged = mapping(s, "a merged mapping");
