@@ -1,6 +1,10 @@
 // Google Benchmark cases for the importers (issue 16, item 11): each reads an
 // export of N entries and merges it into a fleet, as `cidrcheck import` does.
-// Every case should grow as n log n: compare /10000 with /100000.
+// Every case should grow as n log n: compare /10000 with /100000, and with
+// /1000000, which runs only with CIDRCHECK_BENCH_1M=1 in the environment
+// (minutes and gigabytes: not for a default run). Counters: the export's size
+// (input_MB) and the memory the case touched (touched_MB: its minor page
+// faults, 4 KiB each), so that memory reads as a multiple of the input.
 
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
@@ -8,9 +12,15 @@
 
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -143,13 +153,38 @@ auto terraform_plan(std::size_t n) -> std::string {
   return out + "]}},\n\"resource_changes\": [" + changes + "]}\n";
 }
 
+// The minor page faults so far. Memory freed by an earlier case is handed back
+// first (glibc keeps it otherwise), so that a case's faults count all it touches.
+auto minor_faults() -> long {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// Sets the counters of a case that read `text`: its size, and the memory it touched since `faults_before`.
+void count_memory(benchmark::State& state, const std::string& text, long faults_before) {
+  auto touched = static_cast<double>(minor_faults() - faults_before) * 4096.0 / static_cast<double>(state.iterations());
+  state.counters["input_MB"] = static_cast<double>(text.size()) / 1e6;
+  state.counters["touched_MB"] = touched / 1e6;
+}
+
+// The limits that let the largest generated exports read.
+auto bench_limits() -> input_limits {
+  input_limits limits;
+  limits.max_file_bytes = std::size_t{1} << 30;
+  limits.max_nodes = 50'000'000;
+  return limits;
+}
+
 template <auto Generate>
 void import_case(benchmark::State& state, import_kind kind) {
   auto n = static_cast<std::size_t>(state.range(0));
   const auto text = Generate(n);
-  input_limits limits;
-  limits.max_file_bytes = std::size_t{1} << 30;
-  limits.max_nodes = 50'000'000;
+  const auto limits = bench_limits();
+  auto faults = minor_faults();
   for (auto _ : state) {
     fleet_loader loader(builtin_catalog(), limits);
     loader.add_import_text(kind, text, "export");
@@ -157,7 +192,15 @@ void import_case(benchmark::State& state, import_kind kind) {
     if (!r.ok()) throw std::runtime_error("the generated export does not read: " + r.diagnostics.front().message);
     benchmark::DoNotOptimize(r.value.ranges.data());
   }
+  count_memory(state, text, faults);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * state.range(0));
+}
+
+// 10,000 and 100,000 entries; 1,000,000 too with CIDRCHECK_BENCH_1M=1.
+void export_sizes(benchmark::internal::Benchmark* b) {
+  b->Arg(10'000)->Arg(100'000);
+  const char* large = std::getenv("CIDRCHECK_BENCH_1M");
+  if (large != nullptr && std::string(large) == "1") b->Arg(1'000'000);
 }
 
 void kubectl_nodes_case(benchmark::State& s) { import_case<kubectl_nodes>(s, import_kind::kubectl); }
@@ -170,7 +213,7 @@ void tailscale_case(benchmark::State& s) { import_case<tailscale_policy>(s, impo
 void terraform_plan_case(benchmark::State& s) { import_case<terraform_plan>(s, import_kind::terraform_plan); }
 
 #define CIDRCHECK_IMPORT_BENCH(fn, name) \
-  BENCHMARK(fn)->Name(name)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->Iterations(1)
+  BENCHMARK(fn)->Name(name)->Apply(export_sizes)->Unit(benchmark::kMillisecond)->Iterations(1)
 
 CIDRCHECK_IMPORT_BENCH(kubectl_nodes_case, "BM_Import_KubectlNodes");
 CIDRCHECK_IMPORT_BENCH(kubectl_ippools_case, "BM_Import_KubectlIPPools");
@@ -180,7 +223,15 @@ CIDRCHECK_IMPORT_BENCH(gcp_subnets_case, "BM_Import_GcpSubnets");
 CIDRCHECK_IMPORT_BENCH(kops_subnets_case, "BM_Import_KopsSubnets");
 CIDRCHECK_IMPORT_BENCH(terraform_plan_case, "BM_Import_TerraformPlan");
 // hosts: 16k and 64k are the sizes issue 16 timed (1.7 s and 47 s before the fix).
-CIDRCHECK_IMPORT_BENCH(tailscale_case, "BM_Import_Tailscale")->Arg(1'000)->Arg(16'000)->Arg(64'000);
+BENCHMARK(tailscale_case)
+    ->Name("BM_Import_Tailscale")
+    ->Arg(1'000)
+    ->Arg(10'000)
+    ->Arg(16'000)
+    ->Arg(64'000)
+    ->Arg(100'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 
 // Issue 18: the kinds of inventories teams already keep.
@@ -227,9 +278,8 @@ auto cilium_pools(std::size_t n) -> std::string {
 void kubectl_services_case(benchmark::State& state) {
   auto n = static_cast<std::size_t>(state.range(0));
   const auto text = kubectl_services(n);
-  input_limits limits;
-  limits.max_file_bytes = std::size_t{1} << 30;
-  limits.max_nodes = 50'000'000;
+  const auto limits = bench_limits();
+  auto faults = minor_faults();
   for (auto _ : state) {
     fleet_loader loader(builtin_catalog(), limits);
     loader.add_text("clusters:\n  - name: export\n    services: [10.96.0.0/12]\n", "fleet.yaml");
@@ -238,6 +288,7 @@ void kubectl_services_case(benchmark::State& state) {
     if (!r.ok()) throw std::runtime_error("the generated export does not read: " + r.diagnostics.front().message);
     benchmark::DoNotOptimize(r.diagnostics.data());
   }
+  count_memory(state, text, faults);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * state.range(0));
 }
 

@@ -28,8 +28,8 @@ auto parse_scalars(const std::string& text) -> std::vector<std::string> {
   auto doc = parse_yaml(text, "t.yaml", {}, d);
   EXPECT_TRUE(d.empty()) << text << (d.empty() ? "" : d[0].message);
   std::vector<std::string> out;
-  for (const auto& n : doc.nodes) {
-    if (n.kind == yaml_kind::scalar) out.push_back(n.value);
+  for (std::uint32_t k = 0; k < doc.nodes.size(); ++k) {
+    if (doc[k].kind == yaml_kind::scalar) out.emplace_back(doc.value(k));
   }
   return out;
 }

@@ -4,6 +4,8 @@
 
 #include "import_test_support.hpp"
 
+#include "../../lib/cidrcheck/io/import/read_import.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -97,6 +99,35 @@ TEST(ImportJson, MinifiedJsonOnOneLineKeepsColumns) {
                      R"({"cluster":{"name":"c","kubernetesNetworkConfig":{"serviceIpv4Cidr":"10.100.0.0/16"}}})");
   ASSERT_TRUE(r.ok()) << printed(r);
   EXPECT_EQ(r.value.ranges.front().where, (source_location{"x.json", 1, 69}));
+}
+
+// A JSON export is parsed where it lies unless prepare_json() would change it:
+// whatever it changes, may_need_mending() sees (it may also see what it leaves).
+TEST(ImportJson, TextPrepareJsonWouldChangeIsSeenBeforeItIsCopied) {
+  const std::string samples[] = {
+      R"({"a": "plain", "b": [1, 2.5e3, true, null]})",
+      "{\"a\": \"x\xC2\x85y\"}",
+      "{\"a\": \"x\xE2\x80\xA8y\"}",
+      "{\"a\": \"x\xE2\x80\xA9y\"}",
+      R"({"a": "\ud83d\ude80"})",
+      R"({"a": "\uD83D\uDE80"})",
+      R"({"a": "\u00e9 \/ \n"})",
+      "{\"a\": 1, // a comment\n}",
+      "{\"a\": /* a comment */ 1}",
+      R"({"a": "10.0.0.0/8"})",
+  };
+  for (bool hujson : {false, true}) {
+    for (const auto& text : samples) {
+      auto mended = text;
+      detail::prepare_json(mended, hujson);
+      if (mended != text) {
+        EXPECT_TRUE(detail::may_need_mending(text, hujson)) << text << (hujson ? " (HuJSON)" : "");
+      }
+    }
+  }
+  EXPECT_FALSE(detail::may_need_mending(samples[0], true));
+  EXPECT_FALSE(detail::may_need_mending(samples[6], false));
+  EXPECT_FALSE(detail::may_need_mending(samples[9], false));  // a slash is a comment only in HuJSON
 }
 
 TEST(SourceSpec, TakesAClusterName) {

@@ -140,7 +140,7 @@ void read_sourced(yaml_reader& r, std::uint32_t node, std::string_view what, sou
     } else if (e.key == "value") {
       has_value = true;
       const auto& n = r.node(e.value);
-      if (n.kind == detail::yaml_kind::scalar && !n.quoted && n.value == "unknown") {
+      if (n.kind == detail::yaml_kind::scalar && !n.quoted && r.value(e.value) == "unknown") {
         into.known = false;
       } else if (auto v = read_value(e.value)) {
         into.value = std::move(*v);
@@ -517,7 +517,7 @@ void read_mesh(yaml_reader& r, std::uint32_t node, catalog& c) {
     if (e.key == "name") {
       if (auto v = r.string(e.value, "name")) m.name = *v;
     } else if (e.key == "routes") {
-      for (auto item : r.sequence(e.value, "routes").value_or(std::vector<std::uint32_t>{})) {
+      for (auto item : r.sequence(e.value, "routes").value_or(std::span<const std::uint32_t>{})) {
         auto word = r.string(item, "a role");
         if (!word) continue;
         if (auto roles = parse_cluster_roles(*word)) {
@@ -527,7 +527,7 @@ void read_mesh(yaml_reader& r, std::uint32_t node, catalog& c) {
         }
       }
     } else if (e.key == "facts") {
-      for (auto item : r.sequence(e.value, "facts").value_or(std::vector<std::uint32_t>{})) {
+      for (auto item : r.sequence(e.value, "facts").value_or(std::span<const std::uint32_t>{})) {
         if (auto v = r.string(item, "a fact id")) m.facts.push_back(*v);
       }
     } else if (e.key == "source") {

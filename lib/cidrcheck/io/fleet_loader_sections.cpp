@@ -462,7 +462,7 @@ auto read_request(fleet_reading& s, yaml_reader& r, std::uint32_t item, std::uin
                   const std::string& what) -> bool {
   const auto& n = r.node(item);
   if (n.kind != yaml_kind::scalar) return false;
-  std::string_view text = n.value;
+  std::string_view text = r.value(item);
   range_request q;
   q.owner = owner_at;
   q.role = role;
@@ -481,7 +481,7 @@ auto read_request(fleet_reading& s, yaml_reader& r, std::uint32_t item, std::uin
   parse_failure failure;
   if (!parse_length(text.substr(1), 1, bit_width(q.version), length, failure)) {
     r.error(item, diag::invalid_size,
-            what + ": \"" + n.value + "\" is not a size: write /LENGTH (IPv4), ipv6/LENGTH or auto");
+            what + ": \"" + std::string(r.value(item)) + "\" is not a size: write /LENGTH (IPv4), ipv6/LENGTH or auto");
     return true;
   }
   q.length = length;

@@ -7,6 +7,12 @@
 // and because building our own tree lets the loader enforce depth, size and
 // alias-expansion limits and see duplicate keys.
 //
+// The tree is three arrays, each written once from front to back: 32-byte
+// nodes, the scalars' text, and the collections' children (a collection's
+// children are contiguous, appended when it ends). Their capacity is reserved
+// from the text's size. A reader asks the document for a node's text and
+// children (value(), children()).
+//
 // Aliases point at their anchored node (the tree is a DAG); nothing is copied,
 // so an alias bomb costs nothing to hold. The limits count the document as if
 // every alias were expanded, so a billion-laughs document is refused while it
@@ -17,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +32,10 @@ namespace cidrcheck::detail {
 
 enum class yaml_kind : std::uint8_t { scalar, sequence, mapping };
 
+/// One node, 32 bytes: what it is, where it is, and where its text or its
+/// children are in the document (read them with yaml_document::value() and
+/// yaml_document::children()). Small and fixed so that a tree of millions of
+/// nodes is one array written once, without an allocation per node.
 struct yaml_node {
   yaml_kind kind = yaml_kind::scalar;
   bool quoted = false;       ///< a scalar written in quotes or as a block: never null, a number or a bool
@@ -33,9 +44,12 @@ struct yaml_node {
   std::uint32_t column = 0;  ///< 1-based, in bytes
   std::uint32_t end_line = 0;
   std::uint32_t end_column = 0;  ///< one past the last byte
-  std::string value;              ///< scalars: the text (without quotes)
-  std::vector<std::uint32_t> children;  ///< sequence: items; mapping: key, value, key, value, ...
+  std::uint32_t size = 0;        ///< scalar: bytes of text; sequence and mapping: children
+  /// scalar: where its text starts in yaml_document::scalar_text; sequence and
+  /// mapping: where its children start in yaml_document::child_index
+  std::uint64_t first = 0;
 };
+static_assert(sizeof(yaml_node) == 32, "the tree's memory is 32 bytes a node");
 
 /// Limits on what a stream of documents may hold, counted with every alias
 /// expanded (each use of an alias counts the nodes and text it refers to
@@ -64,11 +78,26 @@ inline auto yaml_limits_of(const input_limits& limits) -> yaml_limits {
 
 struct yaml_document {
   std::vector<yaml_node> nodes;
-  std::vector<std::uint32_t> roots;  ///< one per document in the stream ("---" separated)
+  std::string scalar_text;                ///< every scalar's text, one after another (value() reads it)
+  /// every collection's children, each collection's contiguous (children() reads it)
+  std::vector<std::uint32_t> child_index;
+  std::vector<std::uint32_t> roots;       ///< one per document in the stream ("---" separated)
   /// The max-depth limit the text was parsed with; readers bound merge keys by it too.
   std::size_t max_depth = yaml_limits{}.max_depth;
 
   auto operator[](std::uint32_t k) const -> const yaml_node& { return nodes[k]; }
+  /// Returns a scalar's text (without quotes, escapes resolved); empty for a sequence or mapping.
+  auto value(std::uint32_t k) const -> std::string_view {
+    const auto& n = nodes[k];
+    return n.kind == yaml_kind::scalar ? std::string_view(scalar_text).substr(n.first, n.size) : std::string_view();
+  }
+  /// Returns a collection's children: a sequence's items; a mapping's key, value,
+  /// key, value, ... (aliases are the index of the node they refer to). Empty for a scalar.
+  auto children(std::uint32_t k) const -> std::span<const std::uint32_t> {
+    const auto& n = nodes[k];
+    if (n.kind == yaml_kind::scalar) return {};
+    return std::span<const std::uint32_t>(child_index).subspan(n.first, n.size);
+  }
 };
 
 /// Parses text (named `name` in diagnostics). On a syntax error or a limit hit,

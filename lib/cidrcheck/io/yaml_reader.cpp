@@ -87,8 +87,9 @@ auto yaml_reader::type_name(std::uint32_t k) const -> std::string {
   if (is_null(k)) return "nothing";
   // A document that is one scalar is a file of another format (any file a source
   // or a configuration names): quote it only as much as detail::excerpt() allows.
-  if (std::find(doc_.roots.begin(), doc_.roots.end(), k) != doc_.roots.end()) return detail::excerpt(n.value);
-  return "\"" + (n.value.size() > 40 ? n.value.substr(0, 40) + "..." : n.value) + "\"";
+  auto text = doc_.value(k);
+  if (std::find(doc_.roots.begin(), doc_.roots.end(), k) != doc_.roots.end()) return detail::excerpt(text);
+  return "\"" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "..." : "") + "\"";
 }
 
 auto yaml_reader::expect(std::uint32_t k, yaml_kind kind, std::string_view what) -> bool {
@@ -101,8 +102,9 @@ auto yaml_reader::expect(std::uint32_t k, yaml_kind kind, std::string_view what)
 
 auto yaml_reader::is_null(std::uint32_t k) const -> bool {
   const auto& n = doc_[k];
-  return n.kind == yaml_kind::scalar && !n.quoted &&
-         (n.value.empty() || n.value == "~" || n.value == "null" || n.value == "Null" || n.value == "NULL");
+  if (n.kind != yaml_kind::scalar || n.quoted) return false;
+  auto text = doc_.value(k);
+  return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
 }
 
 void yaml_reader::merge_into(const entry& merge, std::vector<entry>& out, key_index& keys) {
@@ -117,12 +119,8 @@ void yaml_reader::merge_into(const entry& merge, std::vector<entry>& out, key_in
   ++merge_depth_;
   // A merge value is a mapping or a list of mappings; earlier ones win.
   auto k = merge.value;
-  std::vector<std::uint32_t> sources;
-  if (doc_[k].kind == yaml_kind::sequence) {
-    sources = doc_[k].children;
-  } else {
-    sources.push_back(k);
-  }
+  auto sources =
+      doc_[k].kind == yaml_kind::sequence ? doc_.children(k) : std::span<const std::uint32_t>(&merge.value, 1);
   for (auto s : sources) {
     if (!expect(s, yaml_kind::mapping, "a merge key (<<) value")) continue;
     auto merged = mapping(s, "a merged mapping");
@@ -136,7 +134,7 @@ void yaml_reader::merge_into(const entry& merge, std::vector<entry>& out, key_in
 
 auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::optional<std::vector<entry>> {
   if (!expect(k, yaml_kind::mapping, what)) return std::nullopt;
-  const auto& children = doc_[k].children;
+  auto children = doc_.children(k);
   std::vector<entry> out;
   key_index keys(out);
   std::vector<entry> merges;
@@ -147,7 +145,7 @@ auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::option
       error(key, diag::type, "keys in " + std::string(what) + " must be plain words, not " + type_name(key));
       continue;
     }
-    std::string_view name = doc_[key].value;
+    std::string_view name = doc_.value(key);
     if (name == "<<" && !doc_[key].quoted) {
       // Two merge keys are a duplicate key like any other (YAML's merge type takes a list instead).
       if (!merges.empty()) {
@@ -191,9 +189,9 @@ void yaml_reader::only_top_level_keys(const std::vector<entry>& entries,
   only_keys(checked, allowed, what);
 }
 
-auto yaml_reader::sequence(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>> {
+auto yaml_reader::sequence(std::uint32_t k, std::string_view what) -> std::optional<std::span<const std::uint32_t>> {
   if (!expect(k, yaml_kind::sequence, what)) return std::nullopt;
-  return doc_[k].children;
+  return doc_.children(k);
 }
 
 auto yaml_reader::list(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>> {
@@ -202,7 +200,9 @@ auto yaml_reader::list(std::uint32_t k, std::string_view what) -> std::optional<
     if (is_null(k)) return std::vector<std::uint32_t>{};
     return std::vector<std::uint32_t>{k};
   }
-  return sequence(k, what);
+  auto items = sequence(k, what);
+  if (!items) return std::nullopt;
+  return std::vector<std::uint32_t>(items->begin(), items->end());
 }
 
 auto yaml_reader::string(std::uint32_t k, std::string_view what) -> std::optional<std::string> {
@@ -211,19 +211,19 @@ auto yaml_reader::string(std::uint32_t k, std::string_view what) -> std::optiona
     error(k, diag::type, std::string(what) + " must not be empty");
     return std::nullopt;
   }
-  return doc_[k].value;
+  return std::string(doc_.value(k));
 }
 
 auto yaml_reader::integer(std::uint32_t k, std::int64_t min, std::int64_t max, std::string_view what)
     -> std::optional<std::int64_t> {
   if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
-  const auto& text = doc_[k].value;
+  auto text = doc_.value(k);
   std::int64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec == std::errc::result_out_of_range && end == text.data() + text.size() && !doc_[k].quoted) {
     // Digits too many for 64 bits: a whole number, only too large (or too small).
     error(k, diag::range, std::string(what) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
-                          ", not " + text + (text.front() == '-' ? " (too small)" : " (too large)"));
+                          ", not " + std::string(text) + (text.front() == '-' ? " (too small)" : " (too large)"));
     return std::nullopt;
   }
   if (ec != std::errc{} || end != text.data() + text.size() || doc_[k].quoted) {
@@ -232,7 +232,7 @@ auto yaml_reader::integer(std::uint32_t k, std::int64_t min, std::int64_t max, s
   }
   if (value < min || value > max) {
     error(k, diag::range, std::string(what) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
-                          ", not " + text);
+                          ", not " + std::string(text));
     return std::nullopt;
   }
   return value;
@@ -240,7 +240,7 @@ auto yaml_reader::integer(std::uint32_t k, std::int64_t min, std::int64_t max, s
 
 auto yaml_reader::boolean(std::uint32_t k, std::string_view what) -> std::optional<bool> {
   if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
-  const auto& v = doc_[k].value;
+  auto v = doc_.value(k);
   if (!doc_[k].quoted) {
     if (v == "true" || v == "True" || v == "TRUE") return true;
     if (v == "false" || v == "False" || v == "FALSE") return false;
@@ -251,7 +251,7 @@ auto yaml_reader::boolean(std::uint32_t k, std::string_view what) -> std::option
 
 auto yaml_reader::cidr(std::uint32_t k, std::string_view what, host_bits mode) -> std::optional<prefix> {
   if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
-  return cidr_in(k, doc_[k].value, 0, what, mode);
+  return cidr_in(k, doc_.value(k), 0, what, mode);
 }
 
 auto yaml_reader::cidr_in(std::uint32_t k, std::string_view text, std::size_t offset, std::string_view what,
@@ -275,12 +275,13 @@ auto yaml_reader::cidr_in(std::uint32_t k, std::string_view text, std::size_t of
 auto yaml_reader::ip(std::uint32_t k, std::string_view what) -> std::optional<address> {
   if (!expect(k, yaml_kind::scalar, what)) return std::nullopt;
   const auto& n = doc_[k];
-  auto parsed = address::try_parse(n.value);
+  auto text = doc_.value(k);
+  auto parsed = address::try_parse(text);
   if (parsed) return *parsed;
   source_location at = where(k);
   if (n.line == n.end_line) at.column += (n.quoted ? 1 : 0) + parsed.error().offset;
   add({severity::error, diag::invalid_address,
-                  std::string(what) + ": " + parse_error_message(parse_kind::address, n.value, parsed.error()), at, {}});
+                  std::string(what) + ": " + parse_error_message(parse_kind::address, text, parsed.error()), at, {}});
   return std::nullopt;
 }
 

@@ -40,6 +40,10 @@ class yaml_reader {
 
   auto document() const -> const yaml_document& { return doc_; }
   auto node(std::uint32_t k) const -> const yaml_node& { return doc_[k]; }
+  /// Returns a scalar's text (yaml_document::value()).
+  auto value(std::uint32_t k) const -> std::string_view { return doc_.value(k); }
+  /// Returns a collection's children (yaml_document::children()).
+  auto children(std::uint32_t k) const -> std::span<const std::uint32_t> { return doc_.children(k); }
   auto where(std::uint32_t k) const -> source_location;
   /// Reports whether the visit budget or the errors allowed are spent (accessors then return nullopt).
   auto exhausted() const -> bool { return exhausted_; }
@@ -68,8 +72,8 @@ class yaml_reader {
                            std::string_view what);
   /// Reports an entry whose key is not one of `known`, suggesting the closest (the first of equals).
   void unknown_key(const entry& e, std::span<const std::string_view> known, std::string_view what);
-  /// Returns a sequence's items.
-  auto sequence(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>>;
+  /// Returns a sequence's items (a view of the document, which outlives the reader).
+  auto sequence(std::uint32_t k, std::string_view what) -> std::optional<std::span<const std::uint32_t>>;
   /// Returns a sequence's items, or the node itself where one scalar stands for a list.
   auto list(std::uint32_t k, std::string_view what) -> std::optional<std::vector<std::uint32_t>>;
   auto string(std::uint32_t k, std::string_view what) -> std::optional<std::string>;

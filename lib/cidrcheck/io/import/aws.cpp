@@ -109,7 +109,9 @@ void import_aws_vpcs(source_reader& in, const std::vector<std::uint32_t>& roots,
       in.wrong_document(root, "a mapping with a Vpcs list");
       continue;
     }
-    for (auto item : in.items(vpcs, "Vpcs")) read_vpc(in, item, out);
+    auto items = in.items(vpcs, "Vpcs");
+    out.owners.reserve(out.owners.size() + items.size());  // an owner a VPC: none moved as the list grows
+    for (auto item : items) read_vpc(in, item, out);
   }
 }
 

@@ -30,8 +30,8 @@ template <class F>
 void each_output(source_reader& in, const std::vector<std::uint32_t>& roots, std::string_view expected, F read) {
   for (auto root : roots) {
     if (in.yaml().is_null(root)) continue;
-    std::vector<std::uint32_t> outputs{root};
-    if (in.yaml().node(root).kind == yaml_kind::sequence) outputs = in.items(root, "the outputs");
+    auto outputs = in.yaml().node(root).kind == yaml_kind::sequence ? in.items(root, "the outputs")
+                                                                    : std::span<const std::uint32_t>(&root, 1);
     for (auto node : outputs) {
       if (auto top = in.document(node, expected)) read(*top);
     }

@@ -327,7 +327,9 @@ void import_azure_vnets(source_reader& in, const std::vector<std::uint32_t>& roo
       }
     }
     if (in.yaml().node(list).kind == yaml_kind::sequence) {
-      for (auto item : in.items(list, "the list")) reader.read(item);
+      auto items = in.items(list, "the list");
+      out.owners.reserve(out.owners.size() + items.size());  // an owner a network: none moved as the list grows
+      for (auto item : items) reader.read(item);
     } else if (n.kind == yaml_kind::mapping) {
       reader.read(root);
     } else {

@@ -206,6 +206,10 @@ void import_gke(source_reader& in, const std::vector<std::uint32_t>& roots, impo
 
 void import_gcp_subnets(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
   for (auto root : roots) {
+    // An owner a subnet: room for them at once, so that none is moved as the list grows.
+    if (in.yaml().node(root).kind == yaml_kind::sequence) {
+      out.owners.reserve(out.owners.size() + in.yaml().children(root).size());
+    }
     each_object(in, root, "a subnet, or a list of subnets", [&](std::uint32_t k) { read_subnet(in, k, out); });
   }
 }

@@ -179,6 +179,14 @@ auto looks_like_json(std::string_view text) -> bool {
   return false;
 }
 
+auto may_need_mending(std::string_view text, bool hujson) -> bool {
+  // What prepare_json() rewrites starts with one of these, wherever it is.
+  constexpr std::string_view starts[] = {"\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9", "\\ud", "\\uD"};
+  if (hujson && text.find('/') != std::string_view::npos) return true;
+  return std::any_of(std::begin(starts), std::end(starts),
+                     [&](std::string_view start) { return text.find(start) != std::string_view::npos; });
+}
+
 auto prepare_json(std::string& text, bool hujson) -> std::optional<std::size_t> {
   auto hex = [](char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -246,13 +254,17 @@ auto read_import(import_kind kind, std::string_view input, const std::string& na
                            {name, 0, 0}, {}});
     return out;
   }
-  std::string text(input);
+  std::string_view text = input;
   bool csv = kind == import_kind::netbox_csv;
   // HuJSON (a Tailscale policy) is JSON to looks_like_json(); the tailscale
   // kind's YAML documents (Connectors, Headscale's configuration) are not.
   bool json = !csv && looks_like_json(text);
-  if (json) {
-    if (auto open = prepare_json(text, kind == import_kind::tailscale)) {
+  bool hujson = kind == import_kind::tailscale;
+  std::string mended;  // a copy of the text, only where prepare_json() may change it (rarely: exports are large)
+  if (json && may_need_mending(input, hujson)) {
+    mended = input;
+    text = mended;
+    if (auto open = prepare_json(mended, hujson)) {
       auto [line, column] = position_of(text, *open);
       diagnostics.push_back({severity::error, diag::json_syntax, "invalid HuJSON: a /* comment that never ends",
                              {name, line, column}, {}});

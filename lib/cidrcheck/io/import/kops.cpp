@@ -59,7 +59,7 @@ void read_cluster(source_reader& in, const source_reader::object& doc, import_re
     if (!subnet) continue;
     if (auto r = in.range(subnet->get("cidr"), "cidr of a subnet")) subnets.push_back(std::move(*r));
     auto v6 = subnet->get("ipv6CIDR");
-    if (v6 && !in.yaml().node(*v6).value.starts_with("/")) {
+    if (v6 && !in.yaml().value(*v6).starts_with("/")) {
       if (auto r = in.range(v6, "ipv6CIDR of a subnet")) subnets.push_back(std::move(*r));
     }
   }

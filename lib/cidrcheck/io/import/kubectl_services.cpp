@@ -34,14 +34,13 @@ void read_service(source_reader& in, std::uint32_t node, const source_reader::ob
   if (type == "LoadBalancer" && out.load_balancers++ == 0) out.first_load_balancer = in.where(node);
   // spec.clusterIPs holds one address per IP family, its first equal to spec.clusterIP.
   auto list = o.at({"spec", "clusterIPs"});
-  auto ips = list ? in.items(list, "spec.clusterIPs") : std::vector<std::uint32_t>{};
-  if (!list) {
-    if (auto one = o.at({"spec", "clusterIP"})) ips.push_back(*one);
-  }
+  auto one = o.at({"spec", "clusterIP"});
+  auto ips = list ? in.items(list, "spec.clusterIPs")
+                  : one ? std::span<const std::uint32_t>(&*one, 1) : std::span<const std::uint32_t>();
   bool any = false, bad = false;
   for (auto k : ips) {
     const auto& n = in.yaml().node(k);
-    if (n.kind == yaml_kind::scalar && n.value == "None") continue;  // headless
+    if (n.kind == yaml_kind::scalar && in.yaml().value(k) == "None") continue;  // headless
     if (auto a = in.address_at(k, "a cluster IP")) {
       out.ips.push_back({*a, in.where(k), user});
       any = true;

@@ -21,6 +21,10 @@ namespace cidrcheck::detail {
 /// after a byte-order mark, blanks and (for HuJSON) comments is '{' or '['.
 auto looks_like_json(std::string_view text) -> bool;
 
+/// Reports whether prepare_json() may change text: false means it would not
+/// (the text can be parsed as it is, without a copy).
+auto may_need_mending(std::string_view text, bool hujson) -> bool;
+
 /// Rewrites JSON text in place so that libyaml reads it as JSON means it,
 /// keeping every byte offset (so positions stay right):
 /// - a UTF-16 surrogate escape ("\ud83d", which JSON needs for characters

@@ -27,7 +27,7 @@ auto source_reader::object::get(std::string_view key) const -> std::optional<std
   for (const auto& e : entries_) {
     if (fold_case_ ? equal_folded(e.key, key) : e.key == key) {
       const auto& n = in_->r_.node(e.value);
-      if (in_->r_.is_null(e.value) || (n.kind == yaml_kind::scalar && n.quoted && n.value.empty())) return std::nullopt;
+      if (in_->r_.is_null(e.value) || (n.kind == yaml_kind::scalar && n.quoted && n.size == 0)) return std::nullopt;
       return e.value;
     }
   }
@@ -90,9 +90,9 @@ auto source_reader::object_at(std::optional<std::uint32_t> k, std::string_view w
   return object_at(*k, what, fold_case);
 }
 
-auto source_reader::items(std::optional<std::uint32_t> k, std::string_view what) -> std::vector<std::uint32_t> {
+auto source_reader::items(std::optional<std::uint32_t> k, std::string_view what) -> std::span<const std::uint32_t> {
   if (!k) return {};
-  return r_.sequence(*k, what).value_or(std::vector<std::uint32_t>{});
+  return r_.sequence(*k, what).value_or(std::span<const std::uint32_t>{});
 }
 
 auto source_reader::text(std::optional<std::uint32_t> k, std::string_view what) -> std::optional<std::string> {
@@ -115,11 +115,12 @@ auto source_reader::whole(std::optional<std::uint32_t> k, std::int64_t min, std:
   if (!k) return std::nullopt;
   const auto& n = r_.node(*k);
   if (n.kind == yaml_kind::scalar && n.quoted) {
+    auto text = r_.value(*k);
     std::int64_t value = 0;
-    auto [end, ec] = std::from_chars(n.value.data(), n.value.data() + n.value.size(), value);
-    if (ec == std::errc{} && end == n.value.data() + n.value.size() && value >= min && value <= max) return value;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc{} && end == text.data() + text.size() && value >= min && value <= max) return value;
     r_.error(*k, diag::type, std::string(what) + " must be a whole number between " + std::to_string(min) + " and " +
-                             std::to_string(max) + ", not \"" + n.value + "\"");
+                             std::to_string(max) + ", not \"" + std::string(text) + "\"");
     return std::nullopt;
   }
   return r_.integer(*k, min, max, what);
@@ -158,14 +159,14 @@ auto source_reader::ranges(std::optional<std::uint32_t> k, std::string_view what
     }
     return out;
   }
-  if (n.kind != yaml_kind::scalar || n.value.find(',') == std::string::npos) {
+  if (n.kind != yaml_kind::scalar || r_.value(*k).find(',') == std::string_view::npos) {
     if (auto r = range(k, what)) out.push_back(std::move(*r));
     return out;
   }
   // "a,b": each part keeps its own column, when the scalar is on one line.
   bool one_line = n.line == n.end_line;
   std::uint32_t quote = n.quoted ? 1 : 0;
-  std::string_view all = n.value;
+  std::string_view all = r_.value(*k);
   std::size_t start = 0;
   while (start <= all.size()) {
     auto comma = all.find(',', start);

@@ -83,7 +83,7 @@ class source_reader {
   auto object_at(std::optional<std::uint32_t> k, std::string_view what, bool fold_case = false)
       -> std::optional<object>;
   /// Returns a list's items; absent is an empty list.
-  auto items(std::optional<std::uint32_t> k, std::string_view what) -> std::vector<std::uint32_t>;
+  auto items(std::optional<std::uint32_t> k, std::string_view what) -> std::span<const std::uint32_t>;
   auto text(std::optional<std::uint32_t> k, std::string_view what) -> std::optional<std::string>;
   /// Returns the text of a key every such object has; when it is absent, reports
   /// `missing` at the object (a value of the wrong type is reported as such).

@@ -17,7 +17,8 @@ auto index_suffix(source_reader& in, std::optional<std::uint32_t> key) -> std::s
   if (!key) return "";
   const auto& n = in.yaml().node(*key);
   if (n.kind != yaml_kind::scalar) return "";
-  return n.quoted ? "[\"" + n.value + "\"]" : "[" + n.value + "]";
+  auto text = std::string(in.yaml().value(*key));
+  return n.quoted ? "[\"" + text + "\"]" : "[" + text + "]";
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "terraform_resources.hpp"
 
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -29,7 +30,7 @@ class terraform_resources::attrs {
     if (is_true(unknown_)) return true;
     // A block that is partly unknown is a non-empty list or mapping of its own.
     auto u = child(unknown_, key);
-    return is_true(u) || (u && in_->yaml().node(*u).kind != yaml_kind::scalar && !in_->yaml().node(*u).children.empty());
+    return is_true(u) || (u && in_->yaml().node(*u).kind != yaml_kind::scalar && !in_->yaml().children(*u).empty());
   }
 
   /// Returns the nested blocks under key (Terraform writes a block as a list
@@ -40,9 +41,9 @@ class terraform_resources::attrs {
     if (!k) return out;
     auto u = is_true(unknown_) ? unknown_ : child(unknown_, key);
     bool list = in_->yaml().node(*k).kind == yaml_kind::sequence;
-    auto items = list ? in_->items(k, key) : std::vector<std::uint32_t>{*k};
-    auto unknown_items = u && in_->yaml().node(*u).kind == yaml_kind::sequence ? in_->yaml().node(*u).children
-                                                                               : std::vector<std::uint32_t>{};
+    auto items = list ? in_->items(k, key) : std::span<const std::uint32_t>(&*k, 1);
+    auto unknown_items = u && in_->yaml().node(*u).kind == yaml_kind::sequence ? in_->yaml().children(*u)
+                                                                               : std::span<const std::uint32_t>{};
     for (std::size_t i = 0; i < items.size(); ++i) {
       auto o = in_->object_at(items[i], key);
       if (!o) continue;
@@ -61,7 +62,7 @@ class terraform_resources::attrs {
     if (!all.empty()) return all.front();
     auto u = is_true(unknown_) ? unknown_ : child(unknown_, key);
     if (u && in_->yaml().node(*u).kind == yaml_kind::sequence) {
-      const auto& items = in_->yaml().node(*u).children;
+      auto items = in_->yaml().children(*u);
       u = items.empty() ? std::nullopt : std::optional(items.front());
     }
     return {*in_, std::nullopt, u};
@@ -71,7 +72,7 @@ class terraform_resources::attrs {
   auto is_true(std::optional<std::uint32_t> k) const -> bool {
     if (!k) return false;
     const auto& n = in_->yaml().node(*k);
-    return n.kind == yaml_kind::scalar && !n.quoted && n.value == "true";
+    return n.kind == yaml_kind::scalar && !n.quoted && in_->yaml().value(*k) == "true";
   }
 
   // The value of key in mapping k, read without reports: after_unknown is
@@ -80,8 +81,9 @@ class terraform_resources::attrs {
     if (!k) return std::nullopt;
     const auto& n = in_->yaml().node(*k);
     if (n.kind != yaml_kind::mapping) return std::nullopt;
-    for (std::size_t i = 0; i + 1 < n.children.size(); i += 2) {
-      if (in_->yaml().node(n.children[i]).value == key) return n.children[i + 1];
+    auto children = in_->yaml().children(*k);
+    for (std::size_t i = 0; i + 1 < children.size(); i += 2) {
+      if (in_->yaml().value(children[i]) == key) return children[i + 1];
     }
     return std::nullopt;
   }

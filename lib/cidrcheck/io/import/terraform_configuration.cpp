@@ -139,7 +139,7 @@ void terraform_configuration::walk(std::optional<std::uint32_t> module, const st
         if (!attributes_[key].refs.empty()) continue;
       }
       auto items = in_.yaml().node(e.value).kind == yaml_kind::sequence ? in_.items(e.value, e.key)
-                                                                         : std::vector<std::uint32_t>{e.value};
+                                                                         : std::span<const std::uint32_t>(&e.value, 1);
       for (auto nested_node : items) {
         if (in_.yaml().node(nested_node).kind != yaml_kind::mapping) continue;
         auto nested = in_.object_at(nested_node, e.key);

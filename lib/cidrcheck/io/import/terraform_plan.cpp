@@ -111,6 +111,8 @@ void import_terraform_plan(source_reader& in, const std::vector<std::uint32_t>& 
     };
     auto planned_values = in.object_at(planned, "planned_values");
     if (planned_values) each_resource(in, planned_values->get("root_module"), index);
+    // At most an owner a resource: room for them at once, so that none is moved as the list grows.
+    out.owners.reserve(out.owners.size() + planned_addresses.size());
     terraform_resources reader(in, out);
     std::set<std::string> seen;
     auto read = [&](std::string_view from, bool planned_side) {
