@@ -196,14 +196,18 @@ auto catalog_kinds() -> std::vector<std::string> {
   return out;
 }
 
+// A kops cluster on its defaults whose pod and service ranges both move (kops-tailnet).
+constexpr std::string_view kops_on_a_tailnet =
+    "clusters:\n"
+    "  - {name: prod-eu, distribution: kops, kubernetes: \"1.29\", cni: flannel, nodes: 180}\n"
+    "networks:\n  - {name: tailscale, type: tailscale}\n"
+    "connections:\n  - {between: [prod-eu, tailscale], via: tailscale}\n";
+
 // Was: a kops cluster rolled after every spec edit, 10 rolls for a pod and a
 // service move (kops-tailnet). Edits in a row now share one apply and one roll
 // (config-apply-separate), and the checks and states of the edits hold after it.
 TEST(RunbookApply, EditsOfAKopsSpecInARowShareOneApply) {
-  auto p = run("clusters:\n"
-               "  - {name: prod-eu, distribution: kops, kubernetes: \"1.29\", cni: flannel, nodes: 180}\n"
-               "networks:\n  - {name: tailscale, type: tailscale}\n"
-               "connections:\n  - {between: [prod-eu, tailscale], via: tailscale}\n");
+  auto p = run(kops_on_a_tailnet);
   auto books = plan_runbooks(p.model, p.result, builtin_catalog());
   ASSERT_EQ(books.size(), 2U);
   std::map<std::string, std::size_t> applies;
@@ -234,10 +238,7 @@ TEST(RunbookApply, EditsOfAKopsSpecInARowShareOneApply) {
 }
 
 TEST(RunbookApply, TheRunbookSaysItsRollsAndItsWindowUpFront) {
-  auto p = run("clusters:\n"
-               "  - {name: prod-eu, distribution: kops, kubernetes: \"1.29\", cni: flannel, nodes: 180}\n"
-               "networks:\n  - {name: tailscale, type: tailscale}\n"
-               "connections:\n  - {between: [prod-eu, tailscale], via: tailscale}\n");
+  auto p = run(kops_on_a_tailnet);
   auto files = runbook_files(p.model, p.result, builtin_catalog());
   std::map<std::string, std::string> maintenance;
   for (const auto& f : files) {

@@ -190,8 +190,10 @@ class renderer {
                               : first + 1 < number_ - 1 ? "the edits of steps " + std::to_string(first + 1) + " to " +
                                                               std::to_string(number_ - 1) + ", all at once"
                                                         : "its edits";
-    sentence("apply the cluster spec with " + edits + ", and roll the cluster: each instance whose specification "
-             "changed is replaced once");
+    // How the roll goes (which instances, in what order) is the cited facts'.
+    const std::string what = control_plane() == control_plane_config::cluster_spec ? "the cluster spec"
+                                                                                    : "the control-plane configuration";
+    sentence("apply " + what + " with " + edits + ", and roll the cluster with the distribution's commands");
     for (const auto& c : d->apply_control_plane.value) run(catalog_command(c, owner_));
   }
 
