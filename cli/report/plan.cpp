@@ -84,8 +84,11 @@ void write_changes(std::string& buf, const plan_report& r) {
   }
   buf += "\n";
   bool safe = std::all_of(p.changes.begin(), p.changes.end(), [](const plan_change& c) { return c.transition_safe; });
-  buf += safe ? "Transition: every new range is free of every old range, so old and new can run side by side during "
-                "each move.\n"
+  bool grown = std::any_of(p.changes.begin(), p.changes.end(),
+                           [](const plan_change& c) { return c.range && c.to != c.from && c.to.supernet_of(c.from); });
+  buf += safe ? std::string("Transition: every new range is free of every old range") +
+                    (grown ? " but the one it grows in place" : "") +
+                    ", so old and new can run side by side during each move.\n"
               : "Transition: NOT every new range is free of the old ones; see the changes marked unsafe in --format json.\n";
   buf += p.optimal ? "Cost: the cheapest choice of operations (exact search).\n"
                    : "Cost: the search ran out of budget on a large group of conflicts; this plan is valid but may "

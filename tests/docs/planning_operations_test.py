@@ -25,10 +25,13 @@ CHANGES = {
     "services": "one service range, in place",
     "pods": "one pod range, in place",
     "pod-space": "pod space, added beside the old range",
+    "pod-expand": "pod space, the pod range grown in place to a prefix that contains it",
     "network": "a network: a VPC and every cluster in it",
     "cluster": "every range of one cluster",
 }
 
+
+FAMILIES = {"ipv4": "IPv4", "ipv6": "IPv6"}
 
 # An operation's pod_addresses words, as the table says them.
 POD_ADDRESSES = {"node-pod-cidr": "Node podCIDRs", "cni-pool": "the CNI's pools", "network": "the network",
@@ -56,6 +59,8 @@ def when(op: dict) -> str:
         parts.append("CNI " + words(op["cni"]))
     if op.get("ipam"):
         parts.append("IPAM " + words(op["ipam"]))
+    if op.get("families"):
+        parts.append("ranges of " + " and ".join(FAMILIES[x] for x in op["families"]) + " only")
     if op.get("pod_addresses"):
         sources = [POD_ADDRESSES[x] for x in op["pod_addresses"]["value"]]
         parts.append("pods that take their addresses from " + " or ".join(sources) +

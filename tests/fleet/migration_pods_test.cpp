@@ -76,7 +76,7 @@ auto calico(const std::string& ipam) -> planned_runbooks {
 TEST(PodRunbooks, OrderingRuleOnEveryPodFixture) {
   for (const auto* name : {"calico-kops", "calico-kubeadm", "cilium-clusterpool", "cilium-multipool",
                            "eks-custom-networking", "kcm-k3s", "kcm-kubeadm", "add-calico", "add-cilium",
-                           "gke-additional"}) {
+                           "gke-additional", "aks-expand"}) {
     SCOPED_TRACE(name);
     testing::expect_ordered(plan_fixture(std::string("pods-") + name));
   }
@@ -333,6 +333,75 @@ TEST(PodRunbooks, NoRowNamesTheOtherCnisObjects) {
   for (const auto& f : cilium.files) EXPECT_EQ(f.text.find("IPPool\n"), std::string::npos) << f.path;
   auto kcm = plan_fixture("pods-kcm-kubeadm");
   for (const auto& f : kcm.files) EXPECT_EQ(f.text.find("CiliumPodIPPool"), std::string::npos) << f.path;
+}
+
+// An AKS Overlay cluster short of pod space: its pod CIDR grows in place into
+// the prefix that contains it (aks-pod-expand), not a replacement cluster.
+// Was: a replacement of the cluster, cost 40, every pod and Service moved.
+TEST(PodRunbooks, AksOverlayShortOfPodSpaceGrowsItsPodCidrInPlace) {
+  auto p = plan_fixture("pods-aks-expand");
+  ASSERT_EQ(p.result.operations.size(), 1u);
+  EXPECT_EQ(p.result.operations[0].kind, "aks-overlay-pod-expand");
+  ASSERT_EQ(p.result.changes.size(), 1u);
+  const auto& c = p.result.changes[0];
+  ASSERT_TRUE(c.range.has_value());
+  EXPECT_EQ(c.from, prefix::parse("10.244.0.0/18"));
+  EXPECT_EQ(c.to, prefix::parse("10.244.0.0/17"));  // 128 node /24s for 100 nodes
+  EXPECT_TRUE(c.transition_safe);  // it overlaps only the range it grows
+  auto r = typed(p);
+  auto expand = find_step<change_resource>(r, [](const change_resource& a) { return a.action == resource_action::expand; });
+  ASSERT_GE(expand, 0);
+  EXPECT_LT(expand, first<verify>(r));
+  EXPECT_EQ(first<drain_nodes>(r), -1);  // nothing moves: no node is drained
+  auto result = simulated(p);
+  EXPECT_TRUE(result.passed()) << failures_of(result);
+}
+
+// The simulator holds a runbook to the fact: the nodes are checked after the
+// update, and an "expansion" that does not contain the old range is refused.
+TEST(PodRunbooks, AnExpansionIsCheckedAfterItAndMustContainTheOldRange) {
+  auto p = plan_fixture("pods-aks-expand");
+  auto planned = apply_plan(p.model, p.result);
+  simulation_context context;
+  context.original = &p.model;
+  context.planned = &planned;
+  context.catalog = &builtin_catalog();
+  auto r = typed(p);
+  auto expand = static_cast<std::size_t>(first<change_resource>(r));
+  auto check = static_cast<std::size_t>(first<verify>(r));
+  auto early = r;
+  std::swap(early.steps[expand], early.steps[check]);
+  early.steps[expand].needs.clear();
+  auto result = simulate_runbook(context, early);
+  ASSERT_FALSE(result.passed());
+  EXPECT_EQ(result.failures.front().check, simulation_check::step_check) << failures_of(result);
+
+  auto beside = r;
+  std::get<change_resource>(beside.steps[expand].action).ranges = {prefix::parse("10.245.0.0/17")};
+  result = simulate_runbook(context, beside);
+  ASSERT_FALSE(result.passed());
+  EXPECT_EQ(result.failures.front().rule, simulation_rule::pod_range_superset) << failures_of(result);
+}
+
+// The expansion is offered only where the fact allows it and the space is free:
+// not where the grown prefix would meet another range, not for an IPv6 pod
+// range, and not for an AKS cluster whose network plugin the fleet does not name.
+TEST(PodRunbooks, NoExpansionWhereTheGrownPrefixIsTakenOrTheFactDoesNotAllowIt) {
+  auto kind = [](const std::string& yaml) {
+    auto p = plan_text(yaml);
+    return p.result.operations.empty() ? std::string() : p.result.operations[0].kind;
+  };
+  const std::string aks = "clusters:\n  - {name: pay, distribution: aks, kubernetes: \"1.31\", nodes: 100, "
+                          "network: 10.30.0.0/16, services: 10.31.0.0/16";
+  EXPECT_EQ(kind(aks + ", cni: azure-cni, pods: 10.244.0.0/18}\n"), "aks-overlay-pod-expand");
+  EXPECT_EQ(kind(aks + ", cni: azure-cni, pods: 10.244.0.0/18}\n"
+                       "networks:\n  - {name: lab, type: office, cidrs: [10.244.64.0/24]}\n"),
+            "replacement-cluster");
+  EXPECT_EQ(kind(aks + ", pods: 10.244.0.0/18}\n"), "replacement-cluster");
+  EXPECT_EQ(kind("clusters:\n  - {name: pay, distribution: aks, cni: azure-cni, kubernetes: \"1.31\", nodes: 100, "
+                 "block_size_v6: 120, network: 10.30.0.0/16, services: [10.31.0.0/16, fd00:31::/108], "
+                 "pods: [10.244.0.0/16, fd00:244::/114]}\n"),
+            "replacement-cluster");
 }
 
 }  // namespace

@@ -186,6 +186,21 @@ TEST(CatalogDefaults, AnOperationsPodAddressesAreWordsWithAFact) {
   EXPECT_NE(d[0].message.find("leave it out for any"), std::string::npos) << d[0].message;
 }
 
+// `families` limits a kind to ranges of one IP version (aks-pod-expand: no IPv6 expansion).
+TEST(CatalogDefaults, AnOperationsFamiliesAreIpVersions) {
+  std::vector<diagnostic> d;
+  auto c = parse_catalog("operations:\n  - {name: k, changes: pod-expand, families: [ipv4], why: w, source: s}\n", "c.yaml", d);
+  ASSERT_TRUE(d.empty()) << d.front().message;
+  EXPECT_EQ(c.operations[0].changes, operation_scope::pod_expand);
+  EXPECT_TRUE(serves_family(c.operations[0], ip_version::v4));
+  EXPECT_FALSE(serves_family(c.operations[0], ip_version::v6));
+  d = errors_of("operations:\n  - {name: k, changes: pods, families: [v4], why: w, source: s}\n");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, "unknown-value");
+  EXPECT_NE(d[0].message.find("families lists ipv4 and ipv6, not 'v4'"), std::string::npos) << d[0].message;
+  EXPECT_TRUE(serves_family(operation_kind{}, ip_version::v6));  // no list: both
+}
+
 // Every fact a sourced field of the shipped catalog names is a row of the page
 // (the loader refuses others; this pins that the shipped catalog went through it).
 template <class T>

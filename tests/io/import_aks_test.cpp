@@ -34,6 +34,22 @@ TEST(ImportAks, ArmResourceWithCapitalisedKeysAndAzureCni) {
   EXPECT_EQ(o.runs_in, "aksansibletest/aksansibletest");
 }
 
+// Azure CNI Overlay names the catalog's CNI and IPAM mode, so the plan can grow
+// its pod CIDR in place (aks-pod-expand); kubenet and flat Azure CNI name none.
+TEST(ImportAks, OverlayNamesItsCniAndIpamMode) {
+  auto r = load({{import_kind::aks, "aks/overlay.json"}});
+  ASSERT_TRUE(r.ok()) << printed(r);
+  const auto& o = owner_of(r, "payments");
+  EXPECT_EQ(o.cni, "azure-cni");
+  EXPECT_EQ(o.ipam, "overlay");
+  EXPECT_EQ(cidrs(r, "payments", range_role::pods), (v{"10.244.0.0/18"}));
+  EXPECT_EQ(o.nodes, 100u);
+  for (const auto* other : {"aks/patty-kube.json", "aks/arm-azure-cni.json"}) {
+    auto kubenet = load({{import_kind::aks, other}});
+    EXPECT_EQ(kubenet.value.owners.front().cni, "") << other;
+  }
+}
+
 TEST(ImportAks, ItsVirtualNetworkFromTerraformBecomesItsNetwork) {
   auto r = load({{import_kind::aks, "aks/patty-kube.json"}, {import_kind::terraform, "terraform/terraform.tfstate"}});
   ASSERT_TRUE(r.ok()) << printed(r);

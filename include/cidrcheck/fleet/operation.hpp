@@ -21,16 +21,18 @@ enum class operation_scope : std::uint8_t {
   services,   ///< moves one service range in place
   pods,       ///< moves one pod range in place
   pod_space,  ///< adds a pod range beside the existing ones (grows, moves nothing)
+  pod_expand, ///< grows a pod range in place into the larger prefix that contains it (moves nothing)
   network,    ///< moves a network (a cluster's VPC, with every cluster in it, or a network owner's range)
   cluster,    ///< replaces the cluster: every range at once
 };
 
-/// Returns the scope's word in the catalog: "services", "pods", "pod-space", "network", "cluster".
+/// Returns the scope's word in the catalog: "services", "pods", "pod-space", "pod-expand", "network", "cluster".
 constexpr auto to_string(operation_scope s) noexcept -> std::string_view {
   switch (s) {
     case operation_scope::services: return "services";
     case operation_scope::pods: return "pods";
     case operation_scope::pod_space: return "pod-space";
+    case operation_scope::pod_expand: return "pod-expand";
     case operation_scope::network: return "network";
     case operation_scope::cluster: return "cluster";
   }
@@ -39,8 +41,8 @@ constexpr auto to_string(operation_scope s) noexcept -> std::string_view {
 
 /// Returns the scope a catalog word names, or nullopt.
 constexpr auto parse_operation_scope(std::string_view word) noexcept -> std::optional<operation_scope> {
-  for (auto s : {operation_scope::services, operation_scope::pods, operation_scope::pod_space, operation_scope::network,
-                 operation_scope::cluster}) {
+  for (auto s : {operation_scope::services, operation_scope::pods, operation_scope::pod_space, operation_scope::pod_expand,
+                 operation_scope::network, operation_scope::cluster}) {
     if (to_string(s) == word) return s;
   }
   return std::nullopt;
@@ -56,6 +58,8 @@ struct operation_kind {
   owner_kind owners = owner_kind::cluster;
   std::vector<std::string> distributions, not_distributions, cni, ipam;
   std::optional<kube_version> kubernetes_from, kubernetes_to;
+  /// The IP versions of the ranges it may change or add (`families: [ipv4]`); empty: both.
+  std::vector<ip_version> families;
   /// Where the pods of a cluster it applies to take their addresses from (its IPAM
   /// profile's `addresses`; address_source::unknown for a cluster whose IPAM the catalog
   /// does not know), with the fact that says why; empty: any. Moving kube-controller-manager's
@@ -100,6 +104,14 @@ inline auto applies(const operation_kind& k, const owner& o, const pod_numbering
   if (k.kubernetes_from && *o.kubernetes < *k.kubernetes_from) return false;
   if (k.kubernetes_to && *o.kubernetes > *k.kubernetes_to) return false;
   return true;
+}
+
+/// Reports whether kind k may change or add a range of IP version v.
+inline auto serves_family(const operation_kind& k, ip_version v) -> bool {
+  for (auto f : k.families) {
+    if (f == v) return true;
+  }
+  return k.families.empty();
 }
 
 /// A cost and what it counted ("base 2", "+3 for 250 nodes (1 per 100)").

@@ -69,6 +69,7 @@ enum class simulation_rule : std::uint8_t {
   operator_reads_pools,        ///< a CNI operator hands out node blocks from the pools it read when it started
   custom_networking,           ///< with VPC CNI custom networking, a node started since takes pod addresses from its ENIConfig's subnet
   configuration_applied,       ///< an edit of a separately applied configuration (a kops spec) runs only once applied
+  pod_range_superset,          ///< a pod range expanded in place must contain the whole old one
 };
 
 /// A rule's name (kebab-case, stable), the fact id it rests on and what it says.
@@ -79,7 +80,7 @@ struct simulation_rule_info {
   std::string_view summary;
 };
 
-inline constexpr std::array<simulation_rule_info, 33> simulation_rule_table_data{{
+inline constexpr std::array<simulation_rule_info, 34> simulation_rule_table_data{{
     {simulation_rule::servicecidr_kind, "servicecidr-kind", "svc-api-1.27-1.28",
      "Kubernetes before 1.29 has no ServiceCIDR kind: applying one fails"},
     {simulation_rule::servicecidr_served, "servicecidr-served", "svc-alpha-1.29",
@@ -158,6 +159,9 @@ inline constexpr std::array<simulation_rule_info, 33> simulation_rule_table_data
     {simulation_rule::configuration_applied, "configuration-applied", "config-apply-separate",
      "an edit of a configuration the distribution applies with its own commands (a kops cluster spec) changes "
      "nothing that runs until they run; edits made in a row take effect together, at one apply and one roll"},
+    {simulation_rule::pod_range_superset, "pod-range-superset", "aks-pod-expand",
+     "a pod range expanded in place must contain the whole old one: the provider does not shrink, move or add a "
+     "discontiguous pod range"},
 }};
 
 /// Every simulation rule, in enum order.

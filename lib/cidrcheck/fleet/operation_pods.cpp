@@ -574,6 +574,23 @@ void add_pod_range_row(const row_input& in, runbook& out) {
   }
 }
 
+// The pod range grown in place: the provider's update, then what the nodes see.
+// Nothing moves, so no pod restarts and no route changes (aks-pod-expand).
+void aks_overlay_pod_expand_row(const row_input& in, runbook& out) {
+  step_writer w(out);
+  for (auto k : in.op.owners) {
+    const auto m = move_of(in, k);
+    auto& s = w.add(k, resource(resource_kind::pod_range, resource_action::expand, m.to), {"aks-pod-expand", "aks-pod-expand-cmd"});
+    s.makes = {"range-expanded"};
+    s.why = "the new range contains the whole old one, so every pod and node keeps its addresses";
+    auto& v = w.add(k, verify{}, {"aks-pod-expand-cmd"});
+    v.needs = {"range-expanded"};
+    v.makes = {"new-range-verified"};
+    v.why = "the update can finish before the nodes take the new range: go on once every node pool shows it";
+    v.checks.push_back({observable::pool_expansion, expectation::includes, m.to, {}, {}});
+  }
+}
+
 void gke_additional_pod_range_row(const row_input& in, runbook& out) {
   step_writer w(out);
   for (auto k : in.op.owners) {

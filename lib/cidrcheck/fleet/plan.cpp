@@ -132,6 +132,16 @@ class planner {
     ip_version version;
     std::uint32_t operation;
   };
+  // A pod range grown in place into the larger prefix that contains it.
+  struct expansion {
+    std::uint32_t range;
+    prefix to;
+  };
+  struct move_in_place {
+    std::uint32_t range;
+    prefix to;
+    std::uint32_t operation;
+  };
 
   // The reasons a change shows: the first few findings it resolves, then a count.
   static constexpr std::size_t shown_reasons = 3;
@@ -181,14 +191,18 @@ class planner {
     std::vector<std::uint32_t> grows;                               // the clusters whose pod space it grows
     operation_cost cost;
     std::uint32_t extra_ranges = 0;  // an in-place operation's ranges past one: on a tie, fewer win
+    std::optional<expansion> expands = std::nullopt;  // how it grows the pod space in `grows` in place (pod-expand)
   };
 
-  // The cheapest kind of the given scope that applies to o (the earlier on a tie), with its cost.
-  auto best_kind(operation_scope scope, const owner& o) const -> std::optional<std::pair<const operation_kind*, operation_cost>> {
+  // The cheapest kind of the given scope that applies to o (the earlier on a tie), with its cost;
+  // for a range of version `family`, only kinds that serve that version.
+  auto best_kind(operation_scope scope, const owner& o, std::optional<ip_version> family = std::nullopt) const
+      -> std::optional<std::pair<const operation_kind*, operation_cost>> {
     std::optional<std::pair<const operation_kind*, operation_cost>> best;
     const auto pods = c_.pod_numbering_of(o);
     for (const auto& k : c_.operations) {
       if (k.changes != scope || !applies(k, o, pods)) continue;
+      if (family && !serves_family(k, *family)) continue;
       auto cost = cost_of(k, o, base_override(k, o));
       if (!best || cost.total < best->second.total) best = std::pair(&k, std::move(cost));
     }
@@ -262,7 +276,7 @@ class planner {
         auto scope = r.role == range_role::services ? operation_scope::services
                      : r.role == range_role::pods   ? operation_scope::pods
                                                     : operation_scope::network;
-        auto kind = best_kind(scope, o);
+        auto kind = best_kind(scope, o, r.cidr.version());
         if (!kind) {
           no_in_place_[k] = true;
           continue;
@@ -277,9 +291,15 @@ class planner {
         }
       }
       if (capacity_needed[index]) {
-        if (auto kind = best_kind(operation_scope::pod_space, o)) {
+        if (auto kind = best_kind(operation_scope::pod_space, o, capacity_version_[index])) {
           dearest = std::max(dearest, kind->second.total);
           candidates_.push_back({kind->first, {index}, {}, {}, {index}, kind->second});
+        }
+        auto kind = best_kind(operation_scope::pod_expand, o, capacity_version_[index]);
+        if (auto grown = kind ? expansion_of(index) : std::nullopt) {
+          dearest = std::max(dearest, kind->second.total);
+          candidates_.push_back({kind->first, {index}, {}, {}, {index}, kind->second});
+          candidates_.back().expands = grown;
         }
       }
       add_range_sets(first);
@@ -306,6 +326,51 @@ class planner {
       }
     }
     (void)n;
+  }
+
+  // How cluster o's pod space grows in place: its one pod range of the version
+  // that lacks space, grown into the prefix that contains it and holds the
+  // nodes (aks-pod-expand: a superset containing the whole range, one pod CIDR,
+  // never several). None where the range is pinned, or where the grown prefix
+  // meets anything but the range itself: another range of the fleet (as it is
+  // now, even one the plan moves away), a well-known or reserved block the range
+  // is not in already, its distribution's reserved space, or the avoided space.
+  auto expansion_of(std::uint32_t owner_index) const -> std::optional<expansion> {
+    const auto v = capacity_version_.at(owner_index);
+    const auto& o = working_.owners[owner_index];
+    std::optional<std::uint32_t> range;
+    for (auto k : o.ranges) {
+      const auto& r = working_.ranges[k];
+      if (r.role != range_role::pods || r.cidr.version() != v) continue;
+      if (range) return std::nullopt;
+      range = k;
+    }
+    if (!range || pinned_[*range] || !working_.ranges[*range].is_plain()) return std::nullopt;
+    const auto& old = working_.ranges[*range].cidr;
+    const int length = pod_length_needed(owner_index, *range, v);
+    if (length >= old.length()) return std::nullopt;
+    const auto to = old.supernet(length);
+    for (std::uint32_t k = 0; k < working_.ranges.size(); ++k) {
+      if (k != *range && working_.ranges[k].cidr.overlaps(to)) return std::nullopt;
+    }
+    for (const auto& block : c_.blocks) {
+      // A block the range already lies in was judged with it; growing adds none of its kind.
+      if (block.cidr.overlaps(to) && !block.cidr.overlaps(old) && !wide_default(block)) return std::nullopt;
+    }
+    if (const auto* d = c_.find_distribution(o.type)) {
+      for (const auto& p : d->reserved) {
+        if (p.overlaps(to)) return std::nullopt;
+      }
+    }
+    for (const auto& p : settings_.avoid) {
+      if (p.overlaps(to)) return std::nullopt;
+    }
+    return expansion{*range, to};
+  }
+
+  // Defaults wider than a /12 (Cilium's 10.0.0.0/8) forbid no new range: they would forbid whole pools.
+  static auto wide_default(const catalog_block& block) -> bool {
+    return block.rule == "well-known-default" && block.cidr.length() < 12 && block.cidr.version() == ip_version::v4;
   }
 
   // Whether a replacement of cluster o keeps range k: only a range nothing asks to
@@ -492,7 +557,11 @@ class planner {
         moving[k] = true;
         follows_.push_back({k, vpc, at});
       }
-      // Pod space grows by a new range unless the operation moves (and so resizes) a pod range of that cluster.
+      // Pod space grows in place, or by a new range unless the operation moves (and so resizes) a pod range of that cluster.
+      if (op.expands) {
+        expanded_.push_back({op.expands->range, op.expands->to, at});
+        continue;
+      }
       for (auto g : op.grows) {
         bool moves_pods = std::any_of(op.ranges.begin(), op.ranges.end(), [&](auto k) {
           const auto& r = working_.ranges[k];
@@ -559,8 +628,7 @@ class planner {
     address_set_builder b;
     for (const auto& r : working_.ranges) b.add(r.cidr);
     for (const auto& block : c_.blocks) {
-      // Defaults wider than a /12 (Cilium's 10.0.0.0/8) would forbid whole pools.
-      if (block.rule == "well-known-default" && block.cidr.length() < 12 && block.cidr.version() == ip_version::v4) continue;
+      if (wide_default(block)) continue;
       b.add(block.cidr);
     }
     for (const auto& d : c_.distributions) {
@@ -601,6 +669,20 @@ class planner {
       int length = fit_length(grown_[g].owner, range_role::pods, grown_[g].version,
                               pod_length_needed(grown_[g].owner, std::nullopt, grown_[g].version), std::nullopt);
       all.push_back({length, grown_[g].version, range_role::pods, std::nullopt, std::nullopt, g});
+    }
+    // A range grown in place takes its own neighbourhood (free, as expansion_of() found) before any allocation.
+    for (const auto& x : expanded_) {
+      for (auto& a : allocators) a.reserve(x.to);
+      const auto& r = working_.ranges[x.range];
+      plan_change change;
+      change.owner = r.owner;
+      change.role = r.role;
+      change.range = x.range;
+      change.from = r.cidr;
+      change.to = x.to;
+      change.operation = x.operation;
+      change.reasons = messages(capacity_reasons_[r.owner]);
+      result_.changes.push_back(std::move(change));
     }
     // Larger blocks first keeps the space compact; then moves before requests, in declaration order.
     std::stable_sort(all.begin(), all.end(), [](const wanted& a, const wanted& b) { return a.length < b.length; });
@@ -856,7 +938,12 @@ class planner {
     std::set<std::uint32_t> owners;
     for (std::uint32_t k = 0; k < result_.changes.size(); ++k) {
       auto& change = result_.changes[k];
-      if (change.to != change.from) change.transition_safe = !old_space.overlaps(change.to);
+      // A range grown in place overlaps only itself: what it adds must be free.
+      if (change.to != change.from) {
+        change.transition_safe = change.range && change.to.supernet_of(change.from)
+                                     ? !old_space.overlaps(address_set{change.to} - address_set{change.from})
+                                     : !old_space.overlaps(change.to);
+      }
       if (change.range || change.operation) owners.insert(change.owner);
       if (change.operation) result_.operations[*change.operation].changes.push_back(k);
     }
@@ -968,6 +1055,7 @@ class planner {
   std::vector<move> moved_;
   std::vector<follow> follows_;
   std::vector<growth> grown_;
+  std::vector<move_in_place> expanded_;
   std::vector<candidate> candidates_;
   std::vector<std::uint32_t> chosen_;   // per operation of the result: its candidate
   std::optional<detail::membership_index> members_;  // which network each cluster runs in (made in decide())

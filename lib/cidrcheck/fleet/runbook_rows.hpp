@@ -91,6 +91,7 @@ void cilium_pool_append_row(const row_input& in, runbook& out);
 void kcm_node_ipam_row(const row_input& in, runbook& out);
 void vpc_cni_custom_networking_row(const row_input& in, runbook& out);
 void add_pod_range_row(const row_input& in, runbook& out);
+void aks_overlay_pod_expand_row(const row_input& in, runbook& out);
 void gke_additional_pod_range_row(const row_input& in, runbook& out);
 void new_vpc_row(const row_input& in, runbook& out);
 void replacement_cluster_row(const row_input& in, runbook& out);

@@ -377,6 +377,11 @@ auto observe(const world& w, const cluster_world* c, std::uint32_t owner, const 
         out.ready = !p.disabled;
         out.ranges.push_back(p.cidr);
       }
+      // Nodes see the provider's pod range where the provider runs node IPAM.
+      if (k.what == observable::pool_expansion && c->provider_control_plane) {
+        auto provider = ranges_of(c->controller_manager.get(cluster_cidr_flag));
+        out.ranges.insert(out.ranges.end(), provider.begin(), provider.end());
+      }
       break;
     case observable::routes:
       // What the connection (or declared route) the step changes carries; every route toward the owner otherwise.

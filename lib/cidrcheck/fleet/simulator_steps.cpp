@@ -1287,12 +1287,16 @@ struct executor {
         std::erase_if(c->pools, [&](const pool& p) { return p.cidr == r; });
         continue;
       }
-      bool grown = false;
+      bool grown = s.action == resource_action::expand && grow_provider_setting(r);
       for (auto& p : c->pools) {
         if (s.action == resource_action::expand && p.cidr.subnet_of(r)) {
           p.cidr = r;
           grown = true;
         }
+      }
+      if (s.action == resource_action::expand && !grown) {
+        refuse(simulation_rule::pod_range_superset, r.to_string() + " contains no pod range of the cluster");
+        continue;
       }
       if (!grown && std::none_of(c->pools.begin(), c->pools.end(), [&](const pool& p) { return p.cidr == r; })) {
         pool p;
@@ -1302,6 +1306,30 @@ struct executor {
         c->pools.push_back(p);
       }
     }
+  }
+
+  // Where the provider runs node IPAM, the range it grows in place is its own
+  // setting (the profile's place of --cluster-cidr: AKS --pod-cidr), which
+  // takes the grown range and runs at once (aks-pod-expand).
+  auto grow_provider_setting(const prefix& r) -> bool {
+    if (!c->provider_control_plane) return false;
+    auto& kcm = c->controller_manager;
+    auto ranges = ranges_of(kcm.get(cluster_cidr_flag));
+    bool grown = false;
+    for (auto& p : ranges) {
+      if (!p.subnet_of(r)) continue;
+      p = r;
+      grown = true;
+    }
+    if (!grown) return false;
+    kcm.write(cluster_cidr_flag, ranges);
+    kcm.restart();
+    for (const auto& place : c->places) {
+      if (place.target == component::kube_controller_manager && place.setting == cluster_cidr_flag) {
+        stored_value(place.store, place.field) = ranges;
+      }
+    }
+    return true;
   }
 
   // The cluster created with the ranges the step names for a role (a range the

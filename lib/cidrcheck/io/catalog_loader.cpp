@@ -583,8 +583,8 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
   auto entries = r.mapping(node, "an operation");
   if (!entries) return;
   r.only_keys(*entries,
-              {"name", "changes", "owners", "distributions", "not_distributions", "cni", "ipam", "pod_addresses",
-               "kubernetes", "cost", "per_nodes", "per_services", "per_load_balancers", "what", "why", "source"},
+              {"name", "changes", "owners", "distributions", "not_distributions", "cni", "ipam", "families",
+               "pod_addresses", "kubernetes", "cost", "per_nodes", "per_services", "per_load_balancers", "what", "why", "source"},
               "an operation");
   operation_kind k;
   bool has_changes = false;
@@ -605,7 +605,7 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
         has_changes = true;
       } else {
         r.error(e.value, diag::unknown_value,
-                "changes must be services, pods, pod-space, network or cluster, not '" + *v + "'");
+                "changes must be services, pods, pod-space, pod-expand, network or cluster, not '" + *v + "'");
       }
     } else if (e.key == "owners") {
       auto v = r.string(e.value, "owners");
@@ -619,6 +619,14 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
       k.cni = strings(r, e.value, "cni");
     } else if (e.key == "ipam") {
       k.ipam = strings(r, e.value, "ipam");
+    } else if (e.key == "families") {
+      for (const auto& word : strings(r, e.value, "families")) {
+        if (word == "ipv4" || word == "ipv6") {
+          k.families.push_back(word == "ipv4" ? ip_version::v4 : ip_version::v6);
+        } else {
+          r.error(e.value, diag::unknown_value, "families lists ipv4 and ipv6, not '" + word + "'");
+        }
+      }
     } else if (e.key == "pod_addresses") {
       bool listed = true;  // an empty list or "unknown" would say nothing: leave the key out instead
       read_sourced(r, e.value, "pod_addresses", k.pod_addresses, [&](std::uint32_t v) {

@@ -54,6 +54,11 @@ void read_aks(source_reader& in, std::uint32_t node, import_result& out) {
     auto plugin = lower(in.text(profile->get("networkPlugin"), "networkPlugin").value_or(""));
     auto mode = lower(in.text(profile->get("networkPluginMode"), "networkPluginMode").value_or(""));
     if (pods.empty() && plugin == "azure" && mode != "overlay") o.value.declared.add(range_role::pods);
+    // Azure CNI Overlay is the catalog's azure-cni in its overlay mode, whose pod CIDR grows in place.
+    if (plugin == "azure" && mode == "overlay") {
+      o.value.cni = "azure-cni";
+      o.value.ipam = "overlay";
+    }
     add_claim(o, range_role::pods, claim_kind::exact, std::move(pods));
     add_claim(o, range_role::services, claim_kind::exact, std::move(services));
     if (auto dns = profile->get("dnsServiceIp")) {
