@@ -72,6 +72,7 @@ void write_changes(std::string& buf, const plan_report& r) {
                      return c->owner != op.owners.front();
                    });
       write_change_lines(buf, r, list, named);
+      if (!op.maintenance.empty()) buf += "       maintenance: " + op.maintenance + "\n";
     }
   }
   std::vector<const plan_change*> others;

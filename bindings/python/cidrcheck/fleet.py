@@ -429,7 +429,8 @@ class Plan:
         summary = self._record["summary"]
         self.operations: list[Record] = self._record["operations"]
         """The operations, first: records of kind, changes_what, owners, cost, counted (what the cost
-        counted), changes (indexes into changes), steps (each a dict of step, commands, relies_on, needs, makes, files)
+        counted), changes (indexes into changes), steps (each a dict of step, commands, relies_on, needs, makes, files),
+        maintenance (what the runbook costs in maintenance, with its steps; None when nothing is rolled or drained)
         and simulation: the migration simulator's verdict on the runbook (passed, steps, skipped, failures: each a
         dict of step, check, rule, fact, message; docs/planning.md)."""
         self.changes: list[Change] = [_change(c, self.operations) for c in self._record["changes"]]

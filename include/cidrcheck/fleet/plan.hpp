@@ -95,6 +95,7 @@ struct plan_operation {
   std::vector<std::string> counted;      ///< what the cost counted: "base 2", "+3 for 300 nodes (1 per 100)"
   std::vector<std::uint32_t> changes;    ///< indexes into plan_result::changes
   std::vector<migration_step> steps;     ///< the operation's steps (for one change, that change's)
+  std::string maintenance;               ///< what its runbook costs in maintenance (maintenance_of); empty: none
   /// The simulation of its runbook, set by the plan run (plan_fleet(),
   /// plan_run()); nullopt from plan() alone.
   std::optional<simulation_result> simulation;

@@ -57,6 +57,14 @@ auto plan_runbooks(const fleet& f, const plan_result& p, const catalog& c) -> st
 /// owner. `planned` is the fleet the runbook was made on.
 auto render_steps(const fleet& planned, const runbook& r, const catalog& c) -> std::vector<migration_step>;
 
+/// What runbook r costs in maintenance, in a sentence from its typed steps:
+/// the rolls of a separately applied configuration (one per run of edits,
+/// config-apply-separate), node rolls, and the window in which every node is
+/// drained ("1 roll of the cluster to apply its configuration (step 8); every
+/// node drained from step 2 until the nodes return at step 9: a window in
+/// which workloads are down"). Empty when it has none of them.
+auto maintenance_of(const runbook& r) -> std::string;
+
 /// One file of a plan's runbooks, at a path relative to the folder it goes in.
 struct runbook_file {
   std::string path;  ///< "01-service-cidr-api-a/runbook.md", "01-service-cidr-api-a/servicecidr.yaml"

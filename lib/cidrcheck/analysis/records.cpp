@@ -240,6 +240,11 @@ void write_operation_record(record_sink& out, const fleet& f, const plan_operati
   strings(out, "counted", op.counted);
   array(out, "changes", op.changes, [&](std::uint32_t k) { out.value(k); });
   array(out, "steps", op.steps, [&](const migration_step& s) { write_step_record(out, s); });
+  if (op.maintenance.empty()) {
+    out.null_member("maintenance");
+  } else {
+    out.member("maintenance", op.maintenance);
+  }
   simulation_member(out, op.simulation);
   out.end_object();
 }

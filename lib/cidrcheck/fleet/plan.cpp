@@ -962,7 +962,9 @@ class planner {
     // runbook for all its changes.
     const detail::owner_connections connections(applied);
     for (auto& op : result_.operations) {
-      op.steps = render_steps(applied, detail::operation_runbook(applied, c_, op, result_.changes, connections), c_);
+      const auto book = detail::operation_runbook(applied, c_, op, result_.changes, connections);
+      op.steps = render_steps(applied, book, c_);
+      op.maintenance = maintenance_of(book);
       if (op.changes.size() == 1) result_.changes[op.changes.front()].steps = op.steps;
     }
     result_.owners_changed = owners.size();

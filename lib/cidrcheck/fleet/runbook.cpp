@@ -89,45 +89,6 @@ auto changes_text(const fleet& planned, const plan_change& c) -> std::string {
   return role + " " + (c.from.is_valid() ? c.from.to_string() + " -> " : "") + c.to.to_string();
 }
 
-// What the runbook costs in maintenance, from its typed steps: the rolls of
-// a separately applied configuration (one per run of edits), node rolls, and
-// the window in which every node is drained. Empty when it has none of them.
-auto maintenance_text(const runbook& r) -> std::string {
-  std::vector<std::size_t> applies, rolls;
-  std::optional<std::size_t> drained, back;
-  for (std::size_t k = 0; k < r.steps.size(); ++k) {
-    const auto& a = r.steps[k].action;
-    if (std::holds_alternative<apply_configuration>(a)) applies.push_back(k + 1);
-    if (std::holds_alternative<roll_nodes>(a)) rolls.push_back(k + 1);
-    if (const auto* d = std::get_if<drain_nodes>(&a);
-        d && !drained && d->nodes.which == node_selection::role::all && d->nodes.pod_cidr_outside.empty()) {
-      drained = k + 1;
-    }
-    if (drained && std::holds_alternative<register_nodes>(a)) back = k + 1;
-  }
-  auto steps = [](const std::vector<std::size_t>& at) {
-    std::string out = at.size() == 1 ? "step " : "steps ";
-    for (std::size_t k = 0; k < at.size(); ++k) {
-      out += (k == 0 ? "" : k + 1 == at.size() ? " and " : ", ") + std::to_string(at[k]);
-    }
-    return out;
-  };
-  std::vector<std::string> parts;
-  if (!applies.empty()) {
-    parts.push_back(std::to_string(applies.size()) + (applies.size() == 1 ? " roll" : " rolls") +
-                    " of the cluster to apply its configuration (" + steps(applies) + ")");
-  }
-  if (!rolls.empty()) parts.push_back("nodes rolled at " + steps(rolls));
-  if (drained) {
-    parts.push_back("every node drained from step " + std::to_string(*drained) +
-                    (back ? " until the nodes return at step " + std::to_string(*back) : std::string(" on")) +
-                    ": a window in which workloads are down");
-  }
-  std::string out;
-  for (std::size_t k = 0; k < parts.size(); ++k) out += (k == 0 ? "" : "; ") + parts[k];
-  return out;
-}
-
 struct runbook_context {
   const fleet& planned;
   const catalog& cat;
@@ -173,7 +134,7 @@ auto render_markdown(const runbook_context& x, const runbook& r, const std::vect
   std::string md = "# " + r.kind + ": " + names_md + "\n\n" + verdict_markdown(verdict);
   md += "Changes: " + detail::markdown_text(changes) + "\n\n";
   if (!cost.empty()) md += "Cost: " + detail::markdown_text(cost) + "\n\n";
-  if (auto maintenance = maintenance_text(r); !maintenance.empty()) {
+  if (auto maintenance = maintenance_of(r); !maintenance.empty()) {
     md += "Maintenance: " + detail::markdown_text(maintenance) + "\n\n";
   }
   md += "Commands are one per line; words in double quotes, such as \"$NODE\", are placeholders the step says how "
@@ -217,6 +178,42 @@ auto render_markdown(const runbook_context& x, const runbook& r, const std::vect
 }
 
 }  // namespace
+
+auto maintenance_of(const runbook& r) -> std::string {
+  std::vector<std::size_t> applies, rolls;
+  std::optional<std::size_t> drained, back;
+  for (std::size_t k = 0; k < r.steps.size(); ++k) {
+    const auto& a = r.steps[k].action;
+    if (std::holds_alternative<apply_configuration>(a)) applies.push_back(k + 1);
+    if (std::holds_alternative<roll_nodes>(a)) rolls.push_back(k + 1);
+    if (const auto* d = std::get_if<drain_nodes>(&a);
+        d && !drained && d->nodes.which == node_selection::role::all && d->nodes.pod_cidr_outside.empty()) {
+      drained = k + 1;
+    }
+    if (drained && std::holds_alternative<register_nodes>(a)) back = k + 1;
+  }
+  auto steps = [](const std::vector<std::size_t>& at) {
+    std::string out = at.size() == 1 ? "step " : "steps ";
+    for (std::size_t k = 0; k < at.size(); ++k) {
+      out += (k == 0 ? "" : k + 1 == at.size() ? " and " : ", ") + std::to_string(at[k]);
+    }
+    return out;
+  };
+  std::vector<std::string> parts;
+  if (!applies.empty()) {
+    parts.push_back(std::to_string(applies.size()) + (applies.size() == 1 ? " roll" : " rolls") +
+                    " of the cluster to apply its configuration (" + steps(applies) + ")");
+  }
+  if (!rolls.empty()) parts.push_back("nodes rolled at " + steps(rolls));
+  if (drained) {
+    parts.push_back("every node drained from step " + std::to_string(*drained) +
+                    (back ? " until the nodes return at step " + std::to_string(*back) : std::string(" on")) +
+                    ": a window in which workloads are down");
+  }
+  std::string out;
+  for (std::size_t k = 0; k < parts.size(); ++k) out += (k == 0 ? "" : "; ") + parts[k];
+  return out;
+}
 
 auto plan_runbooks(const fleet& f, const plan_result& p, const catalog& c) -> std::vector<runbook> {
   auto planned = apply_plan(f, p);
