@@ -161,14 +161,14 @@ void parse_prefix_list(std::string_view text, std::string_view name, prefix_list
 
 auto load_prefix_lists(std::span<const std::string> paths, const list_options& options) -> prefix_list {
   prefix_list out;
+  detail::huge_vector<char> text;
   for (const auto& path : paths) {
-    auto file = read_file(path, options.max_file_bytes, "max-file-bytes");
-    if (!file.error.empty()) {
+    if (auto error = read_file_into(path, options.max_file_bytes, "max-file-bytes", text); !error.empty()) {
       out.sources.push_back(display_name(path));
-      out.diagnostics.push_back(error_at(display_name(path), 0, 0, diag::unreadable, file.error));
+      out.diagnostics.push_back(error_at(display_name(path), 0, 0, diag::unreadable, std::move(error)));
       continue;
     }
-    parse_prefix_list(file.text, display_name(path), out, options);
+    parse_prefix_list(std::string_view(text.data(), text.size()), display_name(path), out, options);
   }
   return out;
 }
