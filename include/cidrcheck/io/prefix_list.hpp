@@ -39,7 +39,6 @@ class prefix_list {
   auto ok() const -> bool { return !has_errors(diagnostics); }
   /// Returns the number of CIDRs.
   auto size() const noexcept -> std::size_t { return keys_.size(); }
-  auto empty() const noexcept -> bool { return size() == 0; }
   /// Returns the k-th CIDR of the input, with its source and line. O(log runs).
   auto operator[](std::size_t k) const -> list_entry;
   /// Returns where an entry was read (its column is that of the line's first character).
