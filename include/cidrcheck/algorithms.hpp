@@ -38,8 +38,9 @@ void for_each_collapsed(prefix_keys keys, F&& f) {
   detail::for_each_joined(keys.v4, keys_t::v4_first, keys_t::v4_last, [&](std::uint32_t first, std::uint32_t last) {
     detail::for_each_block(first, last, emit(ip_version::v4));
   });
-  detail::for_each_joined(keys.v6, keys_t::v6_first, keys_t::v6_last,
-                          [&](uint128 first, uint128 last) { detail::for_each_block(first, last, emit(ip_version::v6)); });
+  detail::for_each_joined(keys.v6, keys_t::v6_first, keys_t::v6_last, [&](uint128 first, uint128 last) {
+    detail::for_each_block(first, last, emit(ip_version::v6));
+  });
 }
 
 /// Calls f(prefix) for every prefix of the minimal cover of the union of the

@@ -30,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (merged != set.prefixes()) std::abort();
   // The count of the compact keys against the indexed sweep of the entries.
   std::uint64_t pairs = 0;
-  for_each_overlapping_pair(list, [](const list_entry& e) { return e.value; }, [&](std::size_t, std::size_t) { ++pairs; });
+  auto value_of = [](const list_entry& e) { return e.value; };
+  for_each_overlapping_pair(list, value_of, [&](std::size_t, std::size_t) { ++pairs; });
   if (pairs != count_overlapping_pairs(list.keys())) std::abort();
   prefix_allocator free(address_set{prefix::parse("10.0.0.0/8")} - set);
   for (int k = 0; k < 4; ++k) {

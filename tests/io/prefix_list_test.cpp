@@ -114,8 +114,9 @@ auto oracle(std::string_view text, host_bits mode, std::size_t max_line_bytes) -
       continue;
     }
     line = line.substr(0, line.find('#'));
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t' || line.front() == '\r')) line.remove_prefix(1);
-    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    while (!line.empty() && blank(line.front())) line.remove_prefix(1);
+    while (!line.empty() && blank(line.back())) line.remove_suffix(1);
     if (line.empty()) continue;
     if (auto p = prefix::try_parse(line, mode)) {
       out.entries.emplace_back(*p, line_number);
@@ -130,7 +131,8 @@ auto oracle(std::string_view text, host_bits mode, std::size_t max_line_bytes) -
 // at and past their limits, leading zeros, host bits, a missing or extra
 // part, CRLF, blanks, comments, IPv6, and the last line with or without its newline.
 auto random_list(test::random_source& next, std::size_t lines) -> std::string {
-  static const char* const numbers[] = {"0", "1", "9", "10", "00", "01", "007", "32", "33", "99", "128", "255", "256", "999", "1000", ""};
+  static const char* const numbers[] = {"0",  "1",   "9",   "10",  "00",  "01",  "007", "32",
+                                        "33", "99", "128", "255", "256", "999", "1000", ""};
   static const char* const extras[] = {"", "", "", "", "\r", " ", "\t# c", "#", "x", ".", "/", "/8", ":"};
   std::string text;
   for (std::size_t k = 0; k < lines; ++k) {

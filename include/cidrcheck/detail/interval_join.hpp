@@ -50,9 +50,10 @@ void sort_and_join(std::vector<std::pair<Bits, Bits>, Allocator>& ranges) {
   } else {
     std::sort(ranges.begin(), ranges.end());
   }
+  using range = std::pair<Bits, Bits>;
   std::size_t out = 0;
   for_each_joined(
-      ranges, [](const std::pair<Bits, Bits>& r) { return r.first; }, [](const std::pair<Bits, Bits>& r) { return r.second; },
+      ranges, [](const range& r) { return r.first; }, [](const range& r) { return r.second; },
       [&](Bits first, Bits last) { ranges[out++] = {first, last}; });
   ranges.resize(out);
 }
