@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
+#include <vector>
 
 namespace {
 
@@ -122,15 +123,16 @@ auto last_of(std::uint64_t key) -> std::uint64_t {
   return first_of(key) | (0xffffffffull >> length);
 }
 
-// Pairs of nested prefixes: after the sort, the prefixes holding the current one form a stack.
+// Pairs of nested prefixes: after the sort, the prefixes holding the current
+// one form a stack: one a length, plus any duplicates, so up to n deep.
 auto count_pairs(const std::uint64_t* keys, std::size_t n) -> std::uint64_t {
-  std::uint64_t stack[33];
-  std::size_t depth = 0;
+  std::vector<std::uint64_t> stack;
+  stack.reserve(33);
   std::uint64_t pairs = 0;
   for (std::size_t k = 0; k < n; ++k) {
-    while (depth > 0 && stack[depth - 1] < first_of(keys[k])) --depth;
-    pairs += depth;
-    stack[depth++] = last_of(keys[k]);
+    while (!stack.empty() && stack.back() < first_of(keys[k])) stack.pop_back();
+    pairs += stack.size();
+    stack.push_back(last_of(keys[k]));
   }
   return pairs;
 }

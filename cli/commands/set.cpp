@@ -9,6 +9,7 @@
 #include <cidrcheck/io/prefix_list.hpp>
 #include <cidrcheck/limit_error.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
+#include <cidrcheck/prefix_keys.hpp>
 
 #include <fmt/format.h>
 
@@ -149,7 +150,8 @@ auto read_lists(const po::variables_map& vm, const std::string& help) -> std::op
 
 auto union_of(const prefix_list& list) -> address_set {
   address_set_builder b;
-  for (const auto& e : list.entries) b.add(e.value);
+  for (auto key : list.keys().v4) b.add(prefix_keys::v4_prefix(key));
+  for (const auto& key : list.keys().v6) b.add(prefix_keys::v6_prefix(key));
   return b.build();
 }
 
@@ -160,14 +162,13 @@ auto run_merge(std::span<const std::string> args) -> int {
   auto list = read_lists(*vm, c.name);
   if (!list) return exit_trouble;
   // Streamed: the cover is counted or written as it comes, never held.
-  auto value_of = [](const list_entry& e) -> const prefix& { return e.value; };
   output out;
   if ((*vm)["count"].as<bool>()) {
     std::uint64_t merged = 0;
-    for_each_collapsed(list->entries, value_of, [&](const prefix&) { ++merged; });
+    for_each_collapsed(std::move(*list).take_keys(), [&](const prefix&) { ++merged; });
     out.write(fmt::format("merged {}\n", merged));
   } else {
-    for_each_collapsed(list->entries, value_of, [&](const prefix& p) { out.line(p); });
+    for_each_collapsed(std::move(*list).take_keys(), [&](const prefix& p) { out.line(p); });
   }
   return out.flush() ? exit_ok : exit_trouble;
 }
@@ -178,11 +179,10 @@ auto run_overlaps(std::span<const std::string> args) -> int {
   if (!vm) return exit_ok;
   auto list = read_lists(*vm, c.name);
   if (!list) return exit_trouble;
-  auto value_of = [](const list_entry& e) -> const prefix& { return e.value; };
   output out;
   std::uint64_t pairs = 0;
   if ((*vm)["count"].as<bool>()) {
-    for_each_overlapping_pair(list->entries, value_of, [&](std::size_t, std::size_t) { ++pairs; });
+    pairs = count_overlapping_pairs(std::move(*list).take_keys());
     out.write(fmt::format("pairs {}\n", pairs));
   } else {
     // Streamed in input order: memory stays O(lines) however many pairs there are.
@@ -190,11 +190,12 @@ auto run_overlaps(std::span<const std::string> args) -> int {
     struct stopped {};
     auto& buf = out.buffer();
     try {
-      for_each_overlapping_pair_in_order(list->entries, value_of, [&](std::size_t i, std::size_t j) {
+      auto value_of = [](const list_entry& e) { return e.value; };
+      for_each_overlapping_pair_in_order(*list, value_of, [&](std::size_t i, std::size_t j) {
         if (out.failed()) throw stopped{};
         ++pairs;
         for (auto k : {i, j}) {
-          const auto& e = list->entries[k];
+          const auto e = (*list)[k];
           buf += list->sources[e.source];
           buf += ':';
           buf += std::to_string(e.line);

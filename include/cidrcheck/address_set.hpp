@@ -149,7 +149,7 @@ class address_set_builder {
  private:
   template <class Bits>
   struct family {
-    std::vector<std::pair<Bits, Bits>> pending;  // added closed ranges, not yet merged
+    detail::huge_vector<std::pair<Bits, Bits>> pending;  // added closed ranges, not yet merged
     detail::interval_set<Bits> merged;
 
     void remove(const detail::interval<Bits>& i) {

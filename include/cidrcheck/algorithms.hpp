@@ -8,38 +8,49 @@
 #include <cidrcheck/detail/interval_join.hpp>
 #include <cidrcheck/detail/radix_sort.hpp>
 #include <cidrcheck/prefix.hpp>
+#include <cidrcheck/prefix_keys.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <ranges>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cidrcheck {
 
 /// Calls f(prefix) for every prefix of the minimal cover of the union of the
-/// items' prefixes, in order, IPv4 first (Python's collapse_addresses; netaddr's
-/// cidr_merge), where to_prefix(item) gives an item's prefix. Memory is the
-/// joined ranges, never the cover: a caller that counts or prints the prefixes
-/// streams them. O(n) for IPv4, O(n log n) for IPv6; no set is built.
-template <class Range, class ToPrefix, class F>
-void for_each_collapsed(const Range& items, ToPrefix to_prefix, F&& f) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> v4;
-  std::vector<std::pair<uint128, uint128>> v6;
-  detail::reserve_huge(v4, std::size(items));
-  for (const auto& item : items) {
-    const prefix& p = to_prefix(item);
-    if (p.version() == ip_version::v4) v4.emplace_back(p.network().v4_bits(), p.last().v4_bits());
-    if (p.version() == ip_version::v6) v6.emplace_back(p.network().bits(), p.last().bits());
-  }
-  detail::sort_and_join(v4);
-  detail::sort_and_join(v6);
+/// keys' prefixes, in order, IPv4 first (Python's collapse_addresses; netaddr's
+/// cidr_merge). Sorts the keys in place, so it takes them by value: move them
+/// in (prefix_list::take_keys()) to spend no copy. Memory is the keys, never
+/// the cover: a caller that counts or prints the prefixes streams them. O(n)
+/// for IPv4 (radix sort), O(n log n) for IPv6; no set is built.
+template <class F>
+void for_each_collapsed(prefix_keys keys, F&& f) {
+  using keys_t = prefix_keys;
+  detail::radix_sort(keys.v4, [](std::uint64_t k) { return k; }, keys_t::v4_key_bits);
+  std::sort(keys.v6.begin(), keys.v6.end());
   auto emit = [&](ip_version v) {
     return [&f, v](auto start, int length) { f(prefix::containing(address::from_bits(v, start), length)); };
   };
-  for (auto [first, last] : v4) detail::for_each_block(first, last, emit(ip_version::v4));
-  for (auto [first, last] : v6) detail::for_each_block(first, last, emit(ip_version::v6));
+  detail::for_each_joined(keys.v4, keys_t::v4_first, keys_t::v4_last, [&](std::uint32_t first, std::uint32_t last) {
+    detail::for_each_block(first, last, emit(ip_version::v4));
+  });
+  detail::for_each_joined(keys.v6, keys_t::v6_first, keys_t::v6_last, [&](uint128 first, uint128 last) {
+    detail::for_each_block(first, last, emit(ip_version::v6));
+  });
+}
+
+/// Calls f(prefix) for every prefix of the minimal cover of the union of the
+/// items' prefixes, as above, where to_prefix(item) gives an item's prefix.
+template <class Range, class ToPrefix, class F>
+void for_each_collapsed(const Range& items, ToPrefix to_prefix, F&& f) {
+  prefix_keys keys;
+  keys.v4.reserve(std::size(items));
+  for (const auto& item : items) keys.push_back(to_prefix(item));
+  for_each_collapsed(std::move(keys), f);
 }
 
 /// Returns the minimal prefix cover of the union of the items' prefixes, sorted,
@@ -90,9 +101,31 @@ inline auto summarize(address first, address last) -> std::vector<prefix> {
 
 namespace detail {
 
-// One prefix of a sweep, reduced to its bits (12 bytes for IPv4): sorting
-// these is far cheaper than sorting prefixes through a comparator, and the
-// last address is derived from the length rather than stored.
+/// Sweeps items sorted by (first, length), each a prefix of the family of
+/// Bits with first_of(item) and last_of(item) its first and last address:
+/// calls f(outers, item) for every item, in order, where outers (a span of
+/// structs whose .item is an earlier item) holds every earlier item that
+/// contains it. Prefixes nest or are disjoint, so those form a chain: a stack,
+/// one item per length plus any duplicates. O(n + the pairs f reads).
+template <class Bits, class Items, class FirstOf, class LastOf, class F>
+void sweep_nested(const Items& items, FirstOf first_of, LastOf last_of, F&& f) {
+  struct outer {
+    Bits last;
+    std::ranges::range_value_t<Items> item;
+  };
+  std::vector<outer> stack;
+  stack.reserve(width_of<Bits> + 1);
+  for (const auto& item : items) {
+    const Bits first = first_of(item);
+    while (!stack.empty() && stack.back().last < first) stack.pop_back();
+    f(std::span<const outer>(stack), item);
+    stack.push_back({last_of(item), item});
+  }
+}
+
+// One prefix of an indexed sweep, reduced to its bits (12 bytes for IPv4):
+// sorting these is far cheaper than sorting prefixes through a comparator,
+// and the last address is derived from the length rather than stored.
 template <class Bits>
 struct sweep_item {
   Bits first;
@@ -105,27 +138,18 @@ struct sweep_item {
 };
 
 template <class Bits, class F>
-void sweep_family(std::vector<sweep_item<Bits>>& items, F& f) {
+void sweep_family(huge_vector<sweep_item<Bits>>& items, F& f) {
   if constexpr (width_of<Bits> == 32) {
-    // (first, length) in 38 bits: lengths 0..32 take 6.
-    radix_sort(items, [](const sweep_item<Bits>& x) { return std::uint64_t{x.first} << 6 | x.length; }, 38);
+    radix_sort(items, [](const sweep_item<Bits>& x) { return prefix_keys::v4_key(x.first, x.length); },
+               prefix_keys::v4_key_bits);
   } else {
     std::sort(items.begin(), items.end());
   }
-  // Prefixes nest or are disjoint, so after sorting by (first, length) the
-  // items that contain the current one form a chain: the stack, at most one
-  // item per length.
-  struct outer {
-    Bits last;
-    std::uint32_t index;
-  };
-  std::vector<outer> stack;
-  stack.reserve(width_of<Bits> + 1);
-  for (const auto& item : items) {
-    while (!stack.empty() && stack.back().last < item.first) stack.pop_back();
-    for (const auto& o : stack) f(std::size_t{o.index}, std::size_t{item.index});
-    stack.push_back({item.last(), item.index});
-  }
+  sweep_nested<Bits>(
+      items, [](const sweep_item<Bits>& x) { return x.first; }, [](const sweep_item<Bits>& x) { return x.last(); },
+      [&](auto outers, const sweep_item<Bits>& item) {
+        for (const auto& o : outers) f(std::size_t{o.item.index}, std::size_t{item.index});
+      });
 }
 
 }  // namespace detail
@@ -137,11 +161,11 @@ void sweep_family(std::vector<sweep_item<Bits>>& items, F& f) {
 /// Precondition: items.size() < 2^32.
 template <class Range, class ToPrefix, class F>
 void for_each_overlapping_pair(const Range& items, ToPrefix to_prefix, F&& f) {
-  std::vector<detail::sweep_item<std::uint32_t>> v4;
-  std::vector<detail::sweep_item<uint128>> v6;
-  detail::reserve_huge(v4, std::size(items));
+  detail::huge_vector<detail::sweep_item<std::uint32_t>> v4;
+  detail::huge_vector<detail::sweep_item<uint128>> v6;
+  v4.reserve(std::size(items));
   for (std::size_t k = 0; k < std::size(items); ++k) {
-    const prefix& p = to_prefix(items[k]);
+    const prefix p = to_prefix(items[k]);
     auto index = static_cast<std::uint32_t>(k);
     auto length = static_cast<std::uint8_t>(p.length());
     if (p.version() == ip_version::v4) {
@@ -152,6 +176,21 @@ void for_each_overlapping_pair(const Range& items, ToPrefix to_prefix, F&& f) {
   }
   detail::sweep_family(v4, f);
   detail::sweep_family(v6, f);
+}
+
+/// Returns the number of pairs of overlapping prefixes among the keys, as
+/// for_each_overlapping_pair counts them. Sorts the keys in place, so it
+/// takes them by value: move them in (prefix_list::take_keys()) to spend no
+/// copy. O(n) for IPv4 (radix sort), O(n log n) for IPv6.
+inline auto count_overlapping_pairs(prefix_keys keys) -> std::uint64_t {
+  using keys_t = prefix_keys;
+  std::uint64_t pairs = 0;
+  auto count = [&](auto outers, const auto&) { pairs += outers.size(); };
+  detail::radix_sort(keys.v4, [](std::uint64_t k) { return k; }, keys_t::v4_key_bits);
+  detail::sweep_nested<std::uint32_t>(keys.v4, keys_t::v4_first, keys_t::v4_last, count);
+  std::sort(keys.v6.begin(), keys.v6.end());
+  detail::sweep_nested<uint128>(keys.v6, keys_t::v6_first, keys_t::v6_last, count);
+  return pairs;
 }
 
 /// Calls f(i, j) for every pair of overlapping prefixes among items, as
@@ -169,7 +208,7 @@ void for_each_overlapping_pair_in_order(const Range& items, ToPrefix to_prefix, 
     auto operator<=>(const key&) const = default;
   };
   auto key_of = [&](std::uint32_t k) {
-    const prefix& p = to_prefix(items[k]);
+    const prefix p = to_prefix(items[k]);
     return key{p.version(), p.network(), p.length()};
   };
   std::vector<std::uint32_t> order;
@@ -185,7 +224,7 @@ void for_each_overlapping_pair_in_order(const Range& items, ToPrefix to_prefix, 
   auto above = [&](const key& x, std::uint32_t k) { return x < key_of(k); };
   std::vector<std::uint32_t> partners;
   for (std::size_t i = 0; i < std::size(items); ++i) {
-    const prefix& p = to_prefix(items[i]);
+    const prefix p = to_prefix(items[i]);
     if (!p.is_valid()) continue;
     auto index = static_cast<std::uint32_t>(i);
     partners.clear();
@@ -225,9 +264,10 @@ void for_each_overlapping_pair(std::span<const prefix> prefixes, F&& f) {
 
 /// Returns the number of overlapping pairs among prefixes, as for_each_overlapping_pair counts them.
 inline auto count_overlapping_pairs(std::span<const prefix> prefixes) -> std::uint64_t {
-  std::uint64_t n = 0;
-  for_each_overlapping_pair(prefixes, [&](std::size_t, std::size_t) { ++n; });
-  return n;
+  prefix_keys keys;
+  keys.v4.reserve(prefixes.size());
+  for (const auto& p : prefixes) keys.push_back(p);
+  return count_overlapping_pairs(std::move(keys));
 }
 
 }  // namespace cidrcheck

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
+#include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace cidrcheck;
@@ -21,14 +22,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& d : list.diagnostics) {
     if (d.where.line == 0 && d.code != "empty-input" && d.code != "too-many-errors") std::abort();
   }
-  auto value_of = [](const list_entry& e) -> const prefix& { return e.value; };
-  auto merged = collapse(list.entries, value_of);
+  std::vector<prefix> merged;
+  for_each_collapsed(list.keys(), [&](const prefix& p) { merged.push_back(p); });
   address_set_builder b;
-  for (const auto& e : list.entries) b.add(e.value);
+  for (std::size_t k = 0; k < list.size(); ++k) b.add(list[k].value);
   auto set = b.build();
   if (merged != set.prefixes()) std::abort();
+  // The count of the compact keys against the indexed sweep of the entries.
   std::uint64_t pairs = 0;
-  for_each_overlapping_pair(list.entries, value_of, [&](std::size_t, std::size_t) { ++pairs; });
+  auto value_of = [](const list_entry& e) { return e.value; };
+  for_each_overlapping_pair(list, value_of, [&](std::size_t, std::size_t) { ++pairs; });
+  if (pairs != count_overlapping_pairs(list.keys())) std::abort();
   prefix_allocator free(address_set{prefix::parse("10.0.0.0/8")} - set);
   for (int k = 0; k < 4; ++k) {
     auto p = free.take(ip_version::v4, 16 + k * 4);

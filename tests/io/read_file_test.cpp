@@ -36,6 +36,19 @@ TEST_F(ReadFile, ReadsTheWholeFileByteForByte) {
   EXPECT_EQ(got.text, text);
 }
 
+// The set tools' reader: the same bytes and errors, into a huge-page aligned buffer it replaces.
+TEST_F(ReadFile, ReadsIntoAHugeVectorAsReadFileDoes) {
+  std::string text("a\r\nb\0c", 6);
+  auto path = write("f.txt", text);
+  detail::huge_vector<char> got(3, 'x');
+  EXPECT_EQ(read_file_into(path, 100, "max-file-bytes", got), "");
+  EXPECT_EQ(std::string(got.data(), got.size()), text);
+  EXPECT_EQ(read_file_into(path, 5, "max-file-bytes", got), read_file(path, 5, "max-file-bytes").error);
+  EXPECT_TRUE(got.empty());
+  EXPECT_EQ(read_file_into((dir / "missing.txt").string(), 100, "max-file-bytes", got),
+            read_file((dir / "missing.txt").string(), 100, "max-file-bytes").error);
+}
+
 TEST_F(ReadFile, AFileOverTheLimitIsAnErrorNamingTheLimit) {
   auto path = write("big.yaml", std::string(101, 'x'));
   EXPECT_EQ(read_file(path, 101, "max-file-bytes").error, "");  // at the limit: read

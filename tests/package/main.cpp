@@ -13,6 +13,6 @@ int main() {
   cidrcheck::parse_prefix_list("10.0.0.0/8\n", "inline", list);
 
   std::printf("cidrcheck %s: %s, %zu entry\n", cidrcheck::version_string, block->to_string().c_str(),
-              list.entries.size());
+              list.size());
   return block && *block == cidrcheck::prefix::parse("10.128.0.0/16") && list.ok() ? 0 : 1;
 }

@@ -82,6 +82,31 @@ TEST(OverlappingPairs, RadixSortedSweepAgreesWithComparingEveryPair) {
   EXPECT_EQ(cidrcheck::collapse(items), b.build().prefixes());
 }
 
+// The count over compact keys (what `set overlaps --count` runs) and the
+// indexed sweep agree with comparing every pair, in both families, with
+// duplicates stacking deeper than one prefix a length.
+TEST(OverlappingPairs, KeysCountAgreesWithTheIndexedSweepInBothFamilies) {
+  std::mt19937 random(30);
+  std::vector<prefix> items;
+  for (int k = 0; k < 1200; ++k) {
+    int length = 4 + static_cast<int>(random() % 9);
+    auto top = static_cast<std::uint32_t>(random() % 16);  // 16 blocks of /4: many nest, some repeat
+    auto v6 = prefix::containing(address::v6(cidrcheck::uint128{top} << 124), length);
+    items.push_back(k % 2 ? v6 : prefix::containing(address::v4(top << 28), length));
+  }
+  std::uint64_t naive = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    for (std::size_t j = i + 1; j < items.size(); ++j) naive += items[i].overlaps(items[j]) ? 1 : 0;
+  }
+  std::uint64_t indexed = 0;
+  cidrcheck::for_each_overlapping_pair(items, [&](std::size_t, std::size_t) { ++indexed; });
+  cidrcheck::prefix_keys keys;
+  for (const auto& p : items) keys.push_back(p);
+  EXPECT_GT(naive, items.size());
+  EXPECT_EQ(cidrcheck::count_overlapping_pairs(keys), naive);
+  EXPECT_EQ(indexed, naive);
+}
+
 TEST(Exclude, LeavesTheBlocksAroundTheHoleSorted) {
   EXPECT_EQ(cidrcheck::exclude(prefix::parse("10.0.0.0/24"), prefix::parse("10.0.0.64/26")),
             prefixes({"10.0.0.0/26", "10.0.0.128/25"}));

@@ -17,9 +17,10 @@ inline constexpr int max_radix_digit_bits = 13;
 
 /// Sorts items by key(item), an unsigned integer of at most 64 bits of which
 /// only the low key_bits bits may be non-zero. Stable. O(key_bits / 13 * n)
-/// time: ceil(key_bits / 13) passes of equal digits. n extra items of memory.
-template <class T, class Key>
-void radix_sort(std::vector<T>& items, Key key, int key_bits) {
+/// time: ceil(key_bits / 13) passes of equal digits. n extra items of memory,
+/// from the vector's allocator (a huge_vector's scratch is huge-page aligned too).
+template <class T, class Allocator, class Key>
+void radix_sort(std::vector<T, Allocator>& items, Key key, int key_bits) {
   if (items.size() < 256) {
     // Small inputs: the counting passes would cost more than they save.
     for (std::size_t k = 1; k < items.size(); ++k) {
@@ -39,7 +40,7 @@ void radix_sort(std::vector<T>& items, Key key, int key_bits) {
     auto k = static_cast<std::uint64_t>(key(item));
     for (int d = 0; d < passes; ++d) ++counts[static_cast<std::size_t>(d) * buckets + ((k >> (d * digit_bits)) & digit_mask)];
   }
-  std::vector<T> scratch;
+  std::vector<T, Allocator> scratch;
   for (int d = 0; d < passes; ++d) {
     std::size_t* count = counts.data() + static_cast<std::size_t>(d) * buckets;
     bool one_bucket = false;
@@ -51,10 +52,7 @@ void radix_sort(std::vector<T>& items, Key key, int key_bits) {
       count[b] = offset;
       offset += n;
     }
-    if (scratch.empty()) {  // only when a pass moves anything
-      reserve_huge(scratch, items.size());
-      scratch.resize(items.size());
-    }
+    if (scratch.empty()) scratch.resize(items.size());  // only when a pass moves anything
     for (const auto& item : items) scratch[count[(static_cast<std::uint64_t>(key(item)) >> (d * digit_bits)) & digit_mask]++] = item;
     items.swap(scratch);
   }

@@ -1,6 +1,8 @@
 #pragma once
 // Whole-file reading with a size limit; "-" is standard input.
 
+#include <cidrcheck/detail/huge_pages.hpp>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -20,6 +22,13 @@ struct file_contents {
 /// it would wait for ever; an open stream (descriptor_alias(), "-") is read as
 /// it comes.
 auto read_file(const std::string& path, std::size_t max_bytes, const char* limit_name) -> file_contents;
+
+/// Reads the whole file at path into text, as read_file() reads it, replacing
+/// what text held; returns the error, empty on success. A huge_vector's buffer
+/// is 2 MB aligned, so a large file's text faults in whole huge pages (the set
+/// tools' lists of millions of lines).
+auto read_file_into(const std::string& path, std::size_t max_bytes, const char* limit_name,
+                    detail::huge_vector<char>& text) -> std::string;
 
 /// Returns the file descriptor a path names as a stream of this process,
 /// rather than a file: 0, 1 and 2 for /dev/stdin, /dev/stdout and /dev/stderr,

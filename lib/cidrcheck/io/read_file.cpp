@@ -22,7 +22,8 @@ auto over_limit(std::size_t max_bytes, const char* limit_name) -> std::string {
 // returns why not. With no writer, a read would wait for one for ever: that is
 // an error. A writer counts from the moment it opens (or waits to open) the
 // pipe, so a program started before cidrcheck is seen, and its data waited for.
-auto start_named_pipe(int fd, std::string& text, std::size_t max_bytes, const char* limit_name) -> std::string {
+template <class Text>
+auto start_named_pipe(int fd, Text& text, std::size_t max_bytes, const char* limit_name) -> std::string {
   char first = 0;
   ssize_t n = ::read(fd, &first, 1);
   if (n == 0) return "is a named pipe (FIFO) that no program writes to: reading it would wait for ever";
@@ -32,14 +33,15 @@ auto start_named_pipe(int fd, std::string& text, std::size_t max_bytes, const ch
   return {};
 }
 
-}  // namespace
-
-auto read_file(const std::string& path, std::size_t max_bytes, const char* limit_name) -> file_contents {
-  file_contents out;
+// Reads the file into text (a std::string or a huge_vector<char>, replacing
+// what it held); returns the error, empty on success (text then empty).
+template <class Text>
+auto read_into(const std::string& path, std::size_t max_bytes, const char* limit_name, Text& text) -> std::string {
+  text.clear();
+  std::string error;
   // The system reads a path up to its first NUL: "fleet.yaml\0x" would open fleet.yaml.
   if (path.find('\0') != std::string::npos) {
-    out.error = "cannot open: the path holds a NUL byte";
-    return out;
+    return "cannot open: the path holds a NUL byte";
   }
   bool is_stdin = path == "-";
   // A named pipe opens at once with O_NONBLOCK, where it would wait for a
@@ -47,42 +49,54 @@ auto read_file(const std::string& path, std::size_t max_bytes, const char* limit
   bool stream = is_stdin || descriptor_alias(path).has_value();
   int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (stream ? 0 : O_NONBLOCK));
   if (fd < 0) {
-    out.error = std::string("cannot open: ") + std::strerror(errno);
-    return out;
+    return std::string("cannot open: ") + std::strerror(errno);
   }
   struct stat st {};
   if (::fstat(fd, &st) == 0) {
     if (S_ISFIFO(st.st_mode) && !stream) {
-      out.error = start_named_pipe(fd, out.text, max_bytes, limit_name);
+      error = start_named_pipe(fd, text, max_bytes, limit_name);
     } else if (S_ISDIR(st.st_mode)) {
-      out.error = "is a directory";
+      error = "is a directory";
     } else if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > max_bytes) {
-      out.error = over_limit(max_bytes, limit_name);
+      error = over_limit(max_bytes, limit_name);
     } else if (S_ISREG(st.st_mode)) {
-      out.text.reserve(static_cast<std::size_t>(st.st_size));
-      detail::advise_huge_pages(out.text.data(), out.text.capacity());
+      text.reserve(static_cast<std::size_t>(st.st_size));
+      detail::advise_huge_pages(text.data(), text.capacity());
     }
   }
   if (!stream) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // from here on, reads wait for data
   char buf[1 << 16];
-  while (out.error.empty()) {
+  while (error.empty()) {
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n == 0) break;
     if (n < 0) {
       if (errno == EINTR) continue;
-      out.error = std::string("cannot read: ") + std::strerror(errno);
+      error = std::string("cannot read: ") + std::strerror(errno);
       break;
     }
     // Pipes and special files have no size up front: enforce the limit as they stream.
-    if (out.text.size() + static_cast<std::size_t>(n) > max_bytes) {
-      out.error = over_limit(max_bytes, limit_name);
+    if (text.size() + static_cast<std::size_t>(n) > max_bytes) {
+      error = over_limit(max_bytes, limit_name);
       break;
     }
-    out.text.append(buf, static_cast<std::size_t>(n));
+    text.insert(text.end(), buf, buf + n);
   }
   if (!is_stdin) ::close(fd);
-  if (!out.error.empty()) out.text.clear();
+  if (!error.empty()) text.clear();
+  return error;
+}
+
+}  // namespace
+
+auto read_file(const std::string& path, std::size_t max_bytes, const char* limit_name) -> file_contents {
+  file_contents out;
+  out.error = read_into(path, max_bytes, limit_name, out.text);
   return out;
+}
+
+auto read_file_into(const std::string& path, std::size_t max_bytes, const char* limit_name,
+                    detail::huge_vector<char>& text) -> std::string {
+  return read_into(path, max_bytes, limit_name, text);
 }
 
 auto descriptor_alias(std::string_view path) -> std::optional<int> {
