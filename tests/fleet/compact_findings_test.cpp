@@ -102,7 +102,8 @@ TEST(CompactFindings, TriageKeepsWhatTriageKeeps) {
     options.suppressions.push_back({rule::overlap, {*entity_pattern::parse(owner)}, "accepted", std::nullopt, {}, 0});
     options.suppressions.push_back(
         {rule::latent_overlap, {*entity_pattern::parse("c2")}, "old", calendar_date{2026, 1, 1}, {}, 0});
-    options.suppressions.push_back({rule::overlap_internal, {*entity_pattern::parse("nobody")}, "gone", std::nullopt, {}, 0});
+    options.suppressions.push_back(
+        {rule::overlap_internal, {*entity_pattern::parse("nobody")}, "gone", std::nullopt, {}, 0});
     options.overrides.push_back({rule::public_range, std::nullopt});
     options.overrides.push_back({rule::latent_overlap, severity::note});
     const auto expected = triage(f, check(f, builtin_catalog()), options).findings;

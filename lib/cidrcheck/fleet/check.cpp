@@ -449,9 +449,7 @@ class checker {
       auto it = cache_.find(key);
       if (it == cache_.end()) {
         auto m = routing_.meet(ca, a.owner, cb, b.owner);
-        auto at = m.owner == none ? detail::finding_record::nowhere : static_cast<std::uint32_t>(meetings_.size());
-        if (m.owner != none) meetings_.push_back(std::move(m));
-        it = cache_.emplace(key, at).first;
+        it = cache_.emplace(key, m.owner == none ? detail::finding_record::nowhere : meeting_index(std::move(m))).first;
       }
       if (it->second == detail::finding_record::nowhere && translated) return;
       x.meeting = it->second;
@@ -459,6 +457,15 @@ class checker {
     }
     x.level = info(x.id).default_severity;
     records_.push_back(x);
+  }
+
+  // The index of meeting m in meetings_, which holds each distinct meeting once:
+  // a clique has a pair of routing classes per finding, but few places they meet.
+  auto meeting_index(meeting m) -> std::uint32_t {
+    const auto next = static_cast<std::uint32_t>(meetings_.size());
+    auto [at, added] = meeting_indexes_.try_emplace(std::pair(m.owner, m.via), next);
+    if (added) meetings_.push_back(std::move(m));
+    return at->second;
   }
 
   // -------------------------------------------------------------------------
@@ -994,8 +1001,10 @@ class checker {
   detail::membership_index members_;
   routing_index routing_;
   detail::pinned_ranges pins_;  // which ranges the plan section pins, for the hints of overlaps
-  std::unordered_map<std::uint64_t, std::uint32_t> cache_;  // per pair of routing classes: index in meetings_, or nowhere
-  std::vector<meeting> meetings_;       // where the overlap records meet (each routed somewhere)
+  // Per pair of routing classes: where they meet, an index in meetings_, or nowhere.
+  std::unordered_map<std::uint64_t, std::uint32_t> cache_;
+  std::vector<meeting> meetings_;       // where the overlap records meet (each routed somewhere), each once
+  std::map<std::pair<std::uint32_t, std::vector<std::uint32_t>>, std::uint32_t> meeting_indexes_;  // index in meetings_
   std::vector<std::uint32_t> order_;    // ranges by prefix, quiet group, owner, twins
   std::vector<std::uint64_t> group_;    // per range: its quiet group (quiet_group())
   std::vector<entry> entries_;          // runs of twins in order_
