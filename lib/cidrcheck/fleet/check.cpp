@@ -966,25 +966,63 @@ class checker {
   }
 
   // Findings in the order of their first range's place, rule and second range's
-  // place, ties in the order found. Only the 16-byte records move (a clique's
-  // million conflicts); the whole findings stay where they are.
+  // place (line and column), ties in the order found. Each of these is ranked
+  // once, so a finding's key is 24 bytes (a clique has a million), and only the
+  // 16-byte records move; the whole findings stay where they are.
   void sort_records() {
-    auto key = [&](const detail::finding_record& x) {
-      const std::uint32_t* ranges = x.conflict ? x.pair.data() : whole_[x.pair[0]].ranges.data();
-      const bool two = x.conflict || whole_[x.pair[0]].ranges.size() > 1;
-      const auto& first = f_.ranges[ranges[0]].where;
-      const source_location* second = two ? &f_.ranges[ranges[1]].where : nullptr;
-      return std::make_tuple(std::string_view(first.file), first.line, first.column, info(x.id).id, ranges[0],
-                             second ? second->line : 0u, second ? second->column : 0u, two ? ranges[1] : 0u);
+    // Dense ranks: equal values share one, and ranks compare as the values do.
+    auto ranks = [](std::vector<std::uint32_t> order, auto less) {
+      std::vector<std::uint32_t> rank(order.size());
+      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return less(a, b); });
+      std::uint32_t next = 0;
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        if (k > 0 && less(order[k - 1], order[k])) ++next;
+        rank[order[k]] = next;
+      }
+      return rank;
     };
-    using keyed = std::pair<decltype(key(std::declval<const detail::finding_record&>())), std::size_t>;
+    std::vector<std::uint32_t> all(f_.ranges.size());
+    for (std::uint32_t k = 0; k < all.size(); ++k) all[k] = k;
+    auto where = [&](std::uint32_t k) -> const source_location& { return f_.ranges[k].where; };
+    const auto place = ranks(all, [&](std::uint32_t a, std::uint32_t b) {
+      return std::tuple(std::string_view(where(a).file), where(a).line, where(a).column) <
+             std::tuple(std::string_view(where(b).file), where(b).line, where(b).column);
+    });
+    // A finding of one range has no second: line and column 0 (the last entry of all).
+    all.push_back(static_cast<std::uint32_t>(f_.ranges.size()));
+    auto line_column = [&](std::uint32_t k) {
+      return k == f_.ranges.size() ? std::pair(0u, 0u) : std::pair(where(k).line, where(k).column);
+    };
+    const auto second_place =
+        ranks(all, [&](std::uint32_t a, std::uint32_t b) { return line_column(a) < line_column(b); });
+    std::vector<std::uint32_t> rules(rule_table_data.size());
+    for (std::uint32_t k = 0; k < rules.size(); ++k) rules[k] = k;
+    const auto rule_rank = ranks(rules, [](std::uint32_t a, std::uint32_t b) {
+      return info(static_cast<rule>(a)).id < info(static_cast<rule>(b)).id;
+    });
+    struct keyed {
+      std::uint64_t first;   // place of the first range, rule
+      std::uint64_t second;  // the first range, place of the second
+      std::uint32_t other;   // the second range
+      std::uint32_t index;   // in records_: the order found
+      auto operator<(const keyed& o) const -> bool {
+        return std::tie(first, second, other, index) < std::tie(o.first, o.second, o.other, o.index);
+      }
+    };
     std::vector<keyed> keys;
     keys.reserve(records_.size());
-    for (std::size_t k = 0; k < records_.size(); ++k) keys.emplace_back(key(records_[k]), k);
-    std::sort(keys.begin(), keys.end());  // the index breaks ties: stable
+    for (std::uint32_t k = 0; k < records_.size(); ++k) {
+      const auto& x = records_[k];
+      std::span<const std::uint32_t> ranges =
+          x.conflict ? std::span<const std::uint32_t>(x.pair) : std::span<const std::uint32_t>(whole_[x.pair[0]].ranges);
+      const std::uint32_t second = ranges.size() > 1 ? ranges[1] : static_cast<std::uint32_t>(f_.ranges.size());
+      keys.push_back({std::uint64_t{place[ranges[0]]} << 8 | rule_rank[static_cast<std::size_t>(x.id)],
+                      std::uint64_t{ranges[0]} << 32 | second_place[second], ranges.size() > 1 ? ranges[1] : 0u, k});
+    }
+    std::sort(keys.begin(), keys.end());
     std::vector<detail::finding_record> sorted;
     sorted.reserve(records_.size());
-    for (const auto& [fields, k] : keys) sorted.push_back(records_[k]);
+    for (const auto& key : keys) sorted.push_back(records_[key.index]);
     records_ = std::move(sorted);
   }
 
