@@ -15,8 +15,8 @@ struct check_options {
   bool describe = true;
   /// Whether the overlap findings (overlap, overlap-internal, latent-overlap)
   /// carry theirs, when describe is on. There is one per overlapping pair, so a
-  /// fleet can have millions: a plan describes only the few it shows, with
-  /// describe_overlaps().
+  /// fleet can have millions: a plan holds them as compact records and
+  /// describes only the few it shows (describe_overlaps() does so for check()'s).
   bool describe_overlaps = true;
   /// The most findings a fleet may have ("max-findings"): every pair of
   /// overlapping ranges is a finding, so a few thousand owners of one range

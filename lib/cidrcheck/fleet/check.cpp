@@ -4,6 +4,7 @@
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/limit_error.hpp>
 
+#include "compact_findings.hpp"
 #include "membership.hpp"
 #include "pins.hpp"
 
@@ -53,10 +54,8 @@ auto first_common(const std::vector<std::uint32_t>& a, const std::vector<std::ui
   return none;
 }
 
-struct meeting {
-  std::uint32_t owner = none;          // where both ranges are routed; none if nowhere
-  std::vector<std::uint32_t> via;      // the connections that bring them there
-};
+// Where both ranges are routed (owner none if nowhere), and through which connections.
+using meeting = detail::conflict_meeting;
 
 // Returns the sorted union of two sorted lists.
 auto merged(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) -> std::vector<std::uint32_t> {
@@ -174,7 +173,7 @@ class routing_index {
     bool a_smaller = reach_[ca] <= reach_[cb];
     const auto& walk = carriers_[a_smaller ? ca : cb];
     const auto& other = carriers_[a_smaller ? cb : ca];
-    meeting best;
+    meeting best{none, {}};
     std::uint32_t best_walk = none, best_other = none;
     for (auto c : walk) {
       for (auto v : f_.connections[c].members) {
@@ -207,7 +206,8 @@ class checker {
   checker(const fleet& f, const catalog& c, const check_options& o)
       : f_(f), c_(c), options_(o), members_(f, c), routing_(f, members_), pins_(detail::match_pins(f.plan.pins, f)) {}
 
-  auto run() -> std::vector<finding> {
+  // The findings, the overlap findings as records (never described).
+  auto run() -> detail::compact_findings {
     find_destinations();
     check_overlaps();
     for (std::uint32_t k = 0; k < f_.ranges.size(); ++k) check_catalog(k);
@@ -215,8 +215,8 @@ class checker {
       if (f_.owners[k].kind == owner_kind::cluster) check_cluster(k);
     }
     for (const auto& c : f_.conflicts) check_conflict(c);
-    sort_findings();
-    return std::move(findings_);
+    sort_records();
+    return {std::move(records_), std::move(whole_), std::move(meetings_)};
   }
 
   // The message and hint of an overlap finding that check() left without them.
@@ -229,7 +229,7 @@ class checker {
  private:
   // Throws limit_error when one more finding would pass max-findings.
   void make_room() const {
-    if (findings_.size() < options_.max_findings) return;
+    if (records_.size() < options_.max_findings) return;
     throw limit_error("max-findings", options_.max_findings,
                       "the fleet has more than the max-findings limit of " + std::to_string(options_.max_findings) +
                           " findings");
@@ -245,8 +245,10 @@ class checker {
       x.message = std::move(message);
       x.hint = std::move(hint);
     }
-    findings_.push_back(std::move(x));
-    return findings_.back();
+    records_.push_back({{static_cast<std::uint32_t>(whole_.size()), 0}, detail::finding_record::nowhere, id, x.level,
+                        false});
+    whole_.push_back(std::move(x));
+    return whole_.back();
   }
 
   // Every overlapping pair of ranges, grouped so that the work grows with the
@@ -399,9 +401,9 @@ class checker {
   // Checks one overlapping pair; returns whether it was a finding. Throws
   // limit_error past the quiet-pair limit.
   auto visit(std::uint32_t i, std::uint32_t j) -> bool {
-    auto before = findings_.size();
+    auto before = records_.size();
     check_pair(i, j);
-    if (findings_.size() > before) return true;
+    if (records_.size() > before) return true;
     if (++quiet_ > quiet_pair_limit()) {
       throw limit_error("max-findings", options_.max_findings,
                         "the fleet has more than " + std::to_string(quiet_pair_limit()) +
@@ -435,12 +437,8 @@ class checker {
     if (std::make_tuple(move_rank(f_.ranges[j]), j) < std::make_tuple(move_rank(f_.ranges[i]), i)) std::swap(i, j);
     const auto& a = f_.ranges[i];
     const auto& b = f_.ranges[j];
-    finding x;
-    x.ranges = {i, j};
-    x.overlap = address_range(a.cidr.length() >= b.cidr.length() ? a.cidr : b.cidr);
-    if (a.owner == b.owner) {
-      x.id = rule::overlap_internal;
-    } else {
+    detail::finding_record x{{i, j}, detail::finding_record::nowhere, rule::overlap_internal, severity::error, true};
+    if (a.owner != b.owner) {
       // Keyed by the ordered pair of classes: meet() prefers the cheaper side's owner.
       auto ca = class_of(a), cb = class_of(b);
       // Members of one translated connection never see each other's real ranges: when
@@ -449,18 +447,25 @@ class checker {
       if (translated && !routing_.carried(ca) && !routing_.carried(cb)) return;
       auto key = std::uint64_t{ca} << 32 | cb;
       auto it = cache_.find(key);
-      if (it == cache_.end()) it = cache_.emplace(key, routing_.meet(ca, a.owner, cb, b.owner)).first;
-      const meeting& m = it->second;
-      if (m.owner == none && translated) return;
-      x.id = m.owner == none ? rule::latent_overlap : rule::overlap;
-      if (m.owner != none) {
-        x.routed_at = m.owner;
-        x.via = m.via;
+      if (it == cache_.end()) {
+        auto m = routing_.meet(ca, a.owner, cb, b.owner);
+        it = cache_.emplace(key, m.owner == none ? detail::finding_record::nowhere : meeting_index(std::move(m))).first;
       }
+      if (it->second == detail::finding_record::nowhere && translated) return;
+      x.meeting = it->second;
+      x.id = x.meeting == detail::finding_record::nowhere ? rule::latent_overlap : rule::overlap;
     }
     x.level = info(x.id).default_severity;
-    if (options_.describe && options_.describe_overlaps) describe_pair(x);
-    findings_.push_back(std::move(x));
+    records_.push_back(x);
+  }
+
+  // The index of meeting m in meetings_, which holds each distinct meeting once:
+  // a clique has a pair of routing classes per finding, but few places they meet.
+  auto meeting_index(meeting m) -> std::uint32_t {
+    const auto next = static_cast<std::uint32_t>(meetings_.size());
+    auto [at, added] = meeting_indexes_.try_emplace(std::pair(m.owner, m.via), next);
+    if (added) meetings_.push_back(std::move(m));
+    return at->second;
   }
 
   // -------------------------------------------------------------------------
@@ -961,37 +966,64 @@ class checker {
   }
 
   // Findings in the order of their first range's place, rule and second range's
-  // place, ties in the order found. The keys are sorted with each finding's
-  // index and the findings then moved into place along the permutation's
-  // cycles, so that a million findings (a clique's conflicts) are neither
-  // copied into a sort buffer nor held twice.
-  void sort_findings() {
-    auto key = [&](const finding& x) {
-      const auto& first = f_.ranges[x.ranges.front()].where;
-      const source_location* second = x.ranges.size() > 1 ? &f_.ranges[x.ranges[1]].where : nullptr;
-      return std::make_tuple(std::string_view(first.file), first.line, first.column, info(x.id).id, x.ranges.front(),
-                             second ? second->line : 0u, second ? second->column : 0u,
-                             x.ranges.size() > 1 ? x.ranges[1] : 0u);
-    };
-    using keyed = std::pair<decltype(key(std::declval<const finding&>())), std::size_t>;
-    std::vector<keyed> keys;
-    keys.reserve(findings_.size());
-    for (std::size_t k = 0; k < findings_.size(); ++k) keys.emplace_back(key(findings_[k]), k);
-    std::sort(keys.begin(), keys.end());  // the index breaks ties: stable
-    // Position k takes the finding at keys[k].second; each cycle is walked once.
-    for (std::size_t start = 0; start < keys.size(); ++start) {
-      if (keys[start].second == start) continue;
-      finding held = std::move(findings_[start]);
-      std::size_t at = start;
-      while (keys[at].second != start) {
-        const std::size_t from = keys[at].second;
-        findings_[at] = std::move(findings_[from]);
-        keys[at].second = at;
-        at = from;
+  // place (line and column), ties in the order found. Each of these is ranked
+  // once, so a finding's key is 24 bytes (a clique has a million), and only the
+  // 16-byte records move; the whole findings stay where they are.
+  void sort_records() {
+    // Dense ranks: equal values share one, and ranks compare as the values do.
+    auto ranks = [](std::vector<std::uint32_t> order, auto less) {
+      std::vector<std::uint32_t> rank(order.size());
+      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return less(a, b); });
+      std::uint32_t next = 0;
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        if (k > 0 && less(order[k - 1], order[k])) ++next;
+        rank[order[k]] = next;
       }
-      findings_[at] = std::move(held);
-      keys[at].second = at;
+      return rank;
+    };
+    std::vector<std::uint32_t> all(f_.ranges.size());
+    for (std::uint32_t k = 0; k < all.size(); ++k) all[k] = k;
+    auto where = [&](std::uint32_t k) -> const source_location& { return f_.ranges[k].where; };
+    const auto place = ranks(all, [&](std::uint32_t a, std::uint32_t b) {
+      return std::tuple(std::string_view(where(a).file), where(a).line, where(a).column) <
+             std::tuple(std::string_view(where(b).file), where(b).line, where(b).column);
+    });
+    // A finding of one range has no second: line and column 0 (the last entry of all).
+    all.push_back(static_cast<std::uint32_t>(f_.ranges.size()));
+    auto line_column = [&](std::uint32_t k) {
+      return k == f_.ranges.size() ? std::pair(0u, 0u) : std::pair(where(k).line, where(k).column);
+    };
+    const auto second_place =
+        ranks(all, [&](std::uint32_t a, std::uint32_t b) { return line_column(a) < line_column(b); });
+    std::vector<std::uint32_t> rules(rule_table_data.size());
+    for (std::uint32_t k = 0; k < rules.size(); ++k) rules[k] = k;
+    const auto rule_rank = ranks(rules, [](std::uint32_t a, std::uint32_t b) {
+      return info(static_cast<rule>(a)).id < info(static_cast<rule>(b)).id;
+    });
+    struct keyed {
+      std::uint64_t first;   // place of the first range, rule
+      std::uint64_t second;  // the first range, place of the second
+      std::uint32_t other;   // the second range
+      std::uint32_t index;   // in records_: the order found
+      auto operator<(const keyed& o) const -> bool {
+        return std::tie(first, second, other, index) < std::tie(o.first, o.second, o.other, o.index);
+      }
+    };
+    std::vector<keyed> keys;
+    keys.reserve(records_.size());
+    for (std::uint32_t k = 0; k < records_.size(); ++k) {
+      const auto& x = records_[k];
+      std::span<const std::uint32_t> ranges =
+          x.conflict ? std::span<const std::uint32_t>(x.pair) : std::span<const std::uint32_t>(whole_[x.pair[0]].ranges);
+      const std::uint32_t second = ranges.size() > 1 ? ranges[1] : static_cast<std::uint32_t>(f_.ranges.size());
+      keys.push_back({std::uint64_t{place[ranges[0]]} << 8 | rule_rank[static_cast<std::size_t>(x.id)],
+                      std::uint64_t{ranges[0]} << 32 | second_place[second], ranges.size() > 1 ? ranges[1] : 0u, k});
     }
+    std::sort(keys.begin(), keys.end());
+    std::vector<detail::finding_record> sorted;
+    sorted.reserve(records_.size());
+    for (const auto& key : keys) sorted.push_back(records_[key.index]);
+    records_ = std::move(sorted);
   }
 
   // Quiet pairs examined per max-findings: the bound on the pairs no grouping covers.
@@ -1007,12 +1039,16 @@ class checker {
   detail::membership_index members_;
   routing_index routing_;
   detail::pinned_ranges pins_;  // which ranges the plan section pins, for the hints of overlaps
-  std::unordered_map<std::uint64_t, meeting> cache_;  // per pair of routing classes
+  // Per pair of routing classes: where they meet, an index in meetings_, or nowhere.
+  std::unordered_map<std::uint64_t, std::uint32_t> cache_;
+  std::vector<meeting> meetings_;       // where the overlap records meet (each routed somewhere), each once
+  std::map<std::pair<std::uint32_t, std::vector<std::uint32_t>>, std::uint32_t> meeting_indexes_;  // index in meetings_
   std::vector<std::uint32_t> order_;    // ranges by prefix, quiet group, owner, twins
   std::vector<std::uint64_t> group_;    // per range: its quiet group (quiet_group())
   std::vector<entry> entries_;          // runs of twins in order_
   std::uint64_t quiet_ = 0;             // quiet pairs examined
-  std::vector<finding> findings_;
+  std::vector<detail::finding_record> records_;  // every finding, in the order found
+  std::vector<finding> whole_;                    // the findings that are no overlap record
   std::optional<address_set> private_;
   std::optional<std::map<prefix, std::string>> defaults_;
   std::vector<std::uint32_t> destination_;  // per route: the owner it leads to, or none
@@ -1054,7 +1090,12 @@ auto route_destinations(const fleet& f) -> std::vector<std::optional<std::uint32
 }
 
 auto check(const fleet& f, const catalog& c, const check_options& options) -> std::vector<finding> {
-  return checker(f, c, options).run();
+  checker found(f, c, options);
+  auto out = found.run().release(f);
+  if (options.describe && options.describe_overlaps) {
+    for (auto& x : out) found.describe(x);
+  }
+  return out;
 }
 
 void describe_overlaps(const fleet& f, const catalog& c, std::vector<finding>& findings,
@@ -1063,5 +1104,70 @@ void describe_overlaps(const fleet& f, const catalog& c, std::vector<finding>& f
   const checker describer(f, c, options);
   for (auto k : indexes) describer.describe(findings[k]);
 }
+
+namespace detail {
+
+auto check_compact(const fleet& f, const catalog& c, const check_options& options) -> compact_findings {
+  return checker(f, c, options).run();
+}
+
+auto compact_findings::level(std::size_t k) const -> severity {
+  const auto& x = records_[k];
+  return x.conflict ? x.level : whole_[x.pair[0]].level;
+}
+
+auto compact_findings::ranges(std::size_t k) const -> std::span<const std::uint32_t> {
+  const auto& x = records_[k];
+  return x.conflict ? std::span<const std::uint32_t>(x.pair) : std::span<const std::uint32_t>(whole_[x.pair[0]].ranges);
+}
+
+auto compact_findings::message(std::size_t k) const -> const std::string& {
+  static const std::string undescribed;
+  const auto& x = records_[k];
+  if (!x.conflict) return whole_[x.pair[0]].message;
+  auto it = described_.find(static_cast<std::uint32_t>(k));
+  return it == described_.end() ? undescribed : it->second.message;
+}
+
+auto compact_findings::conflict(const fleet& f, const finding_record& x) const -> finding {
+  finding out;
+  out.id = x.id;
+  out.level = x.level;
+  out.ranges = {x.pair[0], x.pair[1]};
+  const auto& a = f.ranges[x.pair[0]].cidr;
+  const auto& b = f.ranges[x.pair[1]].cidr;
+  out.overlap = address_range(a.length() >= b.length() ? a : b);
+  if (x.meeting != finding_record::nowhere) {
+    out.routed_at = meetings_[x.meeting].owner;
+    out.via = meetings_[x.meeting].via;
+  }
+  return out;
+}
+
+auto compact_findings::materialize(const fleet& f, std::size_t k) const -> finding {
+  const auto& x = records_[k];
+  return x.conflict ? conflict(f, x) : whole_[x.pair[0]];
+}
+
+auto compact_findings::release(const fleet& f) && -> std::vector<finding> {
+  std::vector<finding> out;
+  out.reserve(records_.size());
+  for (const auto& x : records_) out.push_back(x.conflict ? conflict(f, x) : std::move(whole_[x.pair[0]]));
+  *this = {};
+  return out;
+}
+
+void compact_findings::describe(const fleet& f, const catalog& c, std::span<const std::uint32_t> indexes) {
+  const check_options options;
+  const checker describer(f, c, options);
+  for (auto k : indexes) {
+    if (!records_[k].conflict || described_.count(k) != 0) continue;
+    auto x = conflict(f, records_[k]);
+    describer.describe(x);
+    described_.emplace(k, std::move(x));
+  }
+}
+
+}  // namespace detail
 
 }  // namespace cidrcheck

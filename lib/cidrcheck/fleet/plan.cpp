@@ -1,5 +1,6 @@
 #include <cidrcheck/fleet/plan.hpp>
 
+#include "compact_findings.hpp"
 #include "runbook_rows.hpp"
 #include "operation_cover.hpp"
 #include "membership.hpp"
@@ -100,10 +101,10 @@ class planner {
   }
 
   auto run() -> plan_result {
-    // One finding per overlapping pair: their text is made only for the few the changes show.
-    auto first = options_.check;
-    first.describe_overlaps = false;
-    findings_ = judged(working_, check(working_, c_, first));
+    // One finding per overlapping pair, held as a record: their text is made
+    // only for the few the changes show.
+    findings_ = detail::check_compact(working_, c_, options_.check);
+    if (options_.triage) findings_.triage(working_, *options_.triage);
     mark_pins();
     decide();  // finds the shared VPCs first
     describe_reasons();
@@ -148,7 +149,7 @@ class planner {
   auto reasons_of(std::uint32_t range) const -> std::vector<std::string> {
     std::vector<std::string> out;
     const auto& ids = reasons_[range];
-    for (std::size_t k = 0; k < ids.size() && k < shown_reasons; ++k) out.push_back(findings_[ids[k]].message);
+    for (std::size_t k = 0; k < ids.size() && k < shown_reasons; ++k) out.push_back(findings_.message(ids[k]));
     if (ids.size() > shown_reasons) out.push_back("and " + std::to_string(ids.size() - shown_reasons) + " more findings");
     return out;
   }
@@ -160,7 +161,7 @@ class planner {
     for (const auto& ids : reasons_) {
       for (std::size_t k = 0; k < ids.size() && k < shown_reasons; ++k) shown.push_back(ids[k]);
     }
-    describe_overlaps(working_, c_, findings_, shown);
+    findings_.describe(working_, c_, shown);
   }
 
   // A range is pinned by a pattern, or because it is a network's and the
@@ -485,21 +486,22 @@ class planner {
     // Items: the ranges, then each cluster's pod space.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> constraints;
     for (std::uint32_t index = 0; index < findings_.size(); ++index) {
-      const auto& x = findings_[index];
-      bool wanted = x.level == severity::error || (options_.fix_latent && x.id == rule::latent_overlap);
+      const auto id = findings_.id(index);
+      const auto ranges = findings_.ranges(index);
+      bool wanted = findings_.level(index) == severity::error || (options_.fix_latent && id == rule::latent_overlap);
       if (!wanted) continue;
-      if (is_pair_rule(x.id)) {
-        constraints.emplace_back(x.ranges[0], x.ranges[1]);
-        for (auto k : x.ranges) reasons_[k].push_back(index);
-      } else if (x.id == rule::pod_capacity) {
-        auto owner = working_.ranges[x.ranges[0]].owner;
+      if (is_pair_rule(id)) {
+        constraints.emplace_back(ranges[0], ranges[1]);
+        for (auto k : ranges) reasons_[k].push_back(index);
+      } else if (id == rule::pod_capacity) {
+        auto owner = working_.ranges[ranges[0]].owner;
         capacity_needed[owner] = true;
         capacity_reasons_[owner].push_back(index);
         capacity_version_.emplace(owner, node_capacity(working_, c_, owner).version);  // the version check counted
         constraints.emplace_back(n + owner, n + owner);
-      } else if (fixed_by_moving(x.id)) {
-        constraints.emplace_back(x.ranges[0], x.ranges[0]);
-        reasons_[x.ranges[0]].push_back(index);
+      } else if (fixed_by_moving(id)) {
+        constraints.emplace_back(ranges[0], ranges[0]);
+        reasons_[ranges[0]].push_back(index);
       }
     }
     make_candidates(capacity_needed);
@@ -799,7 +801,7 @@ class planner {
 
   auto messages(const std::vector<std::uint32_t>& ids) const -> std::vector<std::string> {
     std::vector<std::string> out;
-    for (std::size_t k = 0; k < ids.size() && k < shown_reasons; ++k) out.push_back(findings_[ids[k]].message);
+    for (std::size_t k = 0; k < ids.size() && k < shown_reasons; ++k) out.push_back(findings_.message(ids[k]));
     if (ids.size() > shown_reasons) out.push_back("and " + std::to_string(ids.size() - shown_reasons) + " more findings");
     return out;
   }
@@ -849,10 +851,11 @@ class planner {
         change.dns_to = tenth(change.to);
       }
     }
-    for (const auto& x : findings_) {
-      if (x.level != severity::error) continue;
-      if (x.id != rule::dns_outside_service_range && x.id != rule::dns_is_kubernetes_service) continue;
-      auto k = x.ranges.front();
+    for (std::size_t index = 0; index < findings_.size(); ++index) {
+      if (findings_.level(index) != severity::error) continue;
+      const auto id = findings_.id(index);
+      if (id != rule::dns_outside_service_range && id != rule::dns_is_kubernetes_service) continue;
+      auto k = findings_.ranges(index).front();
       const auto& r = working_.ranges[k];
       const auto& o = working_.owners[r.owner];
       bool moving = std::any_of(result_.changes.begin(), result_.changes.end(),
@@ -863,7 +866,7 @@ class planner {
           if (c.range && *c.range == k) {
             c.dns_from = o.dns;
             c.dns_to = tenth(c.to);
-            c.reasons.push_back(x.message);
+            c.reasons.push_back(findings_.message(index));
           }
         }
         continue;
@@ -876,7 +879,7 @@ class planner {
       change.to = r.cidr;
       change.dns_from = o.dns;
       change.dns_to = tenth(r.cidr);
-      change.reasons.push_back(x.message);
+      change.reasons.push_back(findings_.message(index));
       result_.changes.push_back(std::move(change));
     }
   }
@@ -1050,7 +1053,7 @@ class planner {
   const plan_options& options_;
   effective_settings settings_;
   fleet working_;
-  std::vector<finding> findings_;
+  detail::compact_findings findings_;
   std::vector<bool> pinned_;
   std::vector<std::vector<std::uint32_t>> reasons_;  // per range: indexes into findings_
   std::vector<bool> no_in_place_;  // per range: no in-place operation of the catalog applies to its owner

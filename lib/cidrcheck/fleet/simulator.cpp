@@ -4,13 +4,16 @@
 
 #include <cidrcheck/fleet/simulator.hpp>
 
+#include "compact_findings.hpp"
 #include "simulator_world.hpp"
 
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/triage.hpp>
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -296,33 +299,72 @@ auto make_world(const simulation_context& ctx, const routing& index, const runbo
 // --- the fleet at each moment ---------------------------------------------------------
 
 // A finding's identity across fleets: its rule and the (owner, role, CIDR) of its ranges.
-using finding_key = std::tuple<rule, std::vector<std::tuple<std::uint32_t, range_role, prefix>>>;
+// Held in place, without a heap block: the plan's fleet may have a million.
+struct finding_key {
+  using range_key = std::tuple<std::uint32_t, range_role, prefix>;
+  rule id = rule::overlap;
+  std::array<range_key, 2> ranges{};  // sorted; a finding of one range leaves the second empty
+  std::uint8_t count = 0;
+  auto operator==(const finding_key&) const -> bool = default;
+};
 
-auto key_of(const fleet& f, const finding& x) -> finding_key {
-  std::vector<std::tuple<std::uint32_t, range_role, prefix>> ranges;
-  for (auto k : x.ranges) ranges.emplace_back(f.ranges[k].owner, f.ranges[k].role, f.ranges[k].cidr);
-  std::sort(ranges.begin(), ranges.end());
-  return {x.id, std::move(ranges)};
+auto key_of(const fleet& f, rule id, std::span<const std::uint32_t> of) -> finding_key {
+  // check() gives a finding one range or two (finding::ranges).
+  if (of.size() > 2) throw std::logic_error("a finding of check() names more than two ranges");
+  finding_key out{id, {}, static_cast<std::uint8_t>(of.size())};
+  for (std::size_t k = 0; k < of.size(); ++k) {
+    const auto& r = f.ranges[of[k]];
+    out.ranges[k] = {r.owner, r.role, r.cidr};
+  }
+  std::sort(out.ranges.begin(), out.ranges.begin() + out.count);
+  return out;
 }
 
-// The errors of fleet g as plan() judges them (rule settings, suppressions);
-// messages only when `describe`, since most checks here find nothing new.
-auto errors_of(const simulation_context& ctx, const fleet& g, bool describe) -> std::vector<finding> {
+// A hash of a finding's key (finding_key ==).
+auto hash_of(const finding_key& k) -> std::uint64_t {
+  std::uint64_t h = static_cast<std::uint64_t>(k.id) << 8 | k.count;
+  auto mix = [&h](std::uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
+  for (std::size_t r = 0; r < k.count; ++r) {
+    const auto& cidr = std::get<2>(k.ranges[r]);
+    const auto bits = cidr.network().bits();
+    mix(std::get<0>(k.ranges[r]));
+    mix(static_cast<std::uint64_t>(std::get<1>(k.ranges[r])) << 16 | static_cast<std::uint64_t>(cidr.version()) << 8 |
+        static_cast<std::uint64_t>(cidr.length()));
+    mix(static_cast<std::uint64_t>(bits >> 64));
+    mix(static_cast<std::uint64_t>(bits));
+  }
+  return h;
+}
+
+// The errors of fleet g as plan() judges them (rule settings, suppressions),
+// as compact records without text, since most checks here find nothing new
+// (and the fleet a plan starts from may have a million overlaps).
+struct errors {
+  detail::compact_findings found;
+  std::vector<std::uint32_t> indexes;  // of the errors in found
+};
+auto errors_of(const simulation_context& ctx, const fleet& g) -> errors {
   auto options = ctx.check;
-  options.describe = describe;
-  options.describe_overlaps = describe;
-  auto found = check(g, *ctx.catalog, options);
-  if (ctx.triage) found = triage(g, std::move(found), *ctx.triage).findings;
-  std::erase_if(found, [](const finding& x) { return x.level != severity::error; });
-  return found;
+  options.describe = false;
+  errors out{detail::check_compact(g, *ctx.catalog, options), {}};
+  if (ctx.triage) out.found.triage(g, *ctx.triage);
+  for (std::uint32_t k = 0; k < out.found.size(); ++k) {
+    if (out.found.level(k) == severity::error) out.indexes.push_back(k);
+  }
+  return out;
 }
 
 // The message of the finding of g with key k, checked again with messages.
 auto message_of(const simulation_context& ctx, const fleet& g, const finding_key& k) -> std::string {
-  for (const auto& x : errors_of(ctx, g, true)) {
-    if (key_of(g, x) == k) return x.message;
+  auto options = ctx.check;
+  options.describe = true;
+  options.describe_overlaps = true;
+  auto found = check(g, *ctx.catalog, options);
+  if (ctx.triage) found = triage(g, std::move(found), *ctx.triage).findings;
+  for (const auto& x : found) {
+    if (x.level == severity::error && key_of(g, x.id, x.ranges) == k) return x.message;
   }
-  return std::string(info(std::get<0>(k)).name);
+  return std::string(info(k.id).name);
 }
 
 // A fleet of one owner as projected: what the rules of one owner see.
@@ -357,9 +399,21 @@ void check_moments(const simulation_context& ctx, const std::vector<moment>& mom
                    std::vector<simulation_result>& results) {
   const fleet& f = *ctx.original;
   // The errors the plan started with: pairs from the whole fleet, owners' own per owner.
-  std::vector<finding_key> before;
-  for (const auto& x : errors_of(ctx, f, false)) before.push_back(key_of(f, x));
+  // The fleet's are held as the hashes of their keys with their indexes (16 bytes each), sorted.
+  const auto planned_from = errors_of(ctx, f);
+  auto start_key = [&](std::uint32_t k) { return key_of(f, planned_from.found.id(k), planned_from.found.ranges(k)); };
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> before;
+  before.reserve(planned_from.indexes.size());
+  for (auto k : planned_from.indexes) before.emplace_back(hash_of(start_key(k)), k);
   std::sort(before.begin(), before.end());
+  auto started_with = [&](const finding_key& key) {
+    const auto hash = hash_of(key);
+    auto lo = std::lower_bound(before.begin(), before.end(), std::pair(hash, std::uint32_t{0}));
+    for (; lo != before.end() && lo->first == hash; ++lo) {
+      if (start_key(lo->second) == key) return true;
+    }
+    return false;
+  };
 
   // Per owner: rules that read one owner's ranges, against what the owner alone started with.
   std::map<std::uint32_t, std::vector<finding_key>> own_before;
@@ -372,14 +426,17 @@ void check_moments(const simulation_context& ctx, const std::vector<moment>& mom
         if (f.ranges[k].is_plain()) original.ranges.emplace_back(f.ranges[k].role, f.ranges[k].cidr);
       }
       auto one = owner_fleet(f, original);
-      for (const auto& x : errors_of(ctx, one, false)) start.push_back(key_of(one, x));
+      const auto [found, indexes] = errors_of(ctx, one);
+      for (auto k : indexes) start.push_back(key_of(one, found.id(k), found.ranges(k)));
     }
     auto one = owner_fleet(f, m.projection);
-    for (const auto& x : errors_of(ctx, one, false)) {
-      if (x.ranges.size() > 1 && x.id != rule::overlap_internal) continue;
+    const auto [found, indexes] = errors_of(ctx, one);
+    for (auto index : indexes) {
+      const auto id = found.id(index);
+      if (found.ranges(index).size() > 1 && id != rule::overlap_internal) continue;
       // service-range-count counts the flag's ranges; a ServiceCIDR beside them is no second flag value.
-      if (x.id == rule::service_range_count) continue;
-      auto k = key_of(one, x);
+      if (id == rule::service_range_count) continue;
+      auto k = key_of(one, id, found.ranges(index));
       if (std::find(start.begin(), start.end(), k) != start.end()) continue;
       fail(results[m.book].failures, m.step, simulation_check::fleet, std::nullopt, message_of(ctx, one, k));
     }
@@ -409,12 +466,14 @@ void check_moments(const simulation_context& ctx, const std::vector<moment>& mom
     }
   }
   if (all.ranges.size() == f.ranges.size()) return;
-  for (const auto& x : errors_of(ctx, all, false)) {
-    if (x.ranges.size() < 2) continue;
-    if (all.ranges[x.ranges[0]].owner == all.ranges[x.ranges[1]].owner) continue;
-    auto k = key_of(all, x);
-    if (std::binary_search(before.begin(), before.end(), k)) continue;
-    for (auto range : x.ranges) {
+  const auto [found, indexes] = errors_of(ctx, all);
+  for (auto index : indexes) {
+    const auto ranges = found.ranges(index);
+    if (ranges.size() < 2) continue;
+    if (all.ranges[ranges[0]].owner == all.ranges[ranges[1]].owner) continue;
+    auto k = key_of(all, found.id(index), ranges);
+    if (started_with(k)) continue;
+    for (auto range : ranges) {
       if (range < f.ranges.size()) continue;
       fail(results[origin[range].book].failures, origin[range].step, simulation_check::fleet, std::nullopt,
            message_of(ctx, all, k));
