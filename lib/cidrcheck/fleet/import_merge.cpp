@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_set>
 
 namespace cidrcheck::detail {
@@ -600,12 +601,15 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
   }
   resolve_links(all, out, diagnostics);
 
-  // Owners by name, in the order first met.
-  std::vector<std::string> order;
-  std::unordered_map<std::string, std::vector<imported_owner*>> by_name;
+  // Owners by name, in the order first met: one group per name, found by a
+  // view of the name (the owners outlive the map).
+  std::vector<std::vector<imported_owner*>> groups;
+  std::unordered_map<std::string_view, std::size_t> group_of;
+  group_of.reserve(all.size());
   for (auto* o : all) {
-    auto& group = by_name[o->value.name];
-    if (group.empty()) order.push_back(o->value.name);
+    auto [at, added] = group_of.try_emplace(o->value.name, groups.size());
+    if (added) groups.emplace_back();
+    auto& group = groups[at->second];
     if (!group.empty() && group.front()->value.kind != o->value.kind) {
       diagnostics.push_back({severity::error, diag::duplicate_name,
                              "'" + o->value.name + "' is a " +
@@ -617,9 +621,10 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
     }
     group.push_back(o);
   }
-  f.owners.reserve(f.owners.size() + order.size());
-  for (const auto& name : order) {
-    const auto& group = by_name[name];
+  group_of.clear();  // its keys view the names that start_new() moves away
+  f.owners.reserve(f.owners.size() + groups.size());
+  for (const auto& group : groups) {
+    const std::string& name = group.front()->value.name;
     owner_merge m(f, diagnostics);
     auto it = index.find(name);
     if (it != index.end()) {
