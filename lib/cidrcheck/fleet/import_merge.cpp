@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_set>
 
 namespace cidrcheck::detail {
@@ -95,14 +96,16 @@ class owner_merge {
     }
   }
 
-  void start_new(const imported_owner& o) {
-    value_ = o.value;
+  // Starts from the first import of a name, which it consumes: an owner is
+  // large (some 900 bytes), and each is moved, never copied, into the fleet.
+  void start_new(imported_owner&& o) {
+    add_nodes(o);  // the node count is decided in finish(), from every source
+    value_ = std::move(o.value);
     value_.ranges.clear();
     value_.nodes.reset();
-    add_fields(o);
     add_claims(o);
-    routes_.insert(routes_.end(), o.routes.begin(), o.routes.end());
-    service_ips_.insert(service_ips_.end(), o.service_ips.begin(), o.service_ips.end());
+    routes_ = std::move(o.routes);
+    service_ips_ = std::move(o.service_ips);
   }
 
   void add(const imported_owner& o) {
@@ -145,7 +148,7 @@ class owner_merge {
     if (existing_) {
       k = *existing_;
       auto ranges = std::move(f_.owners[k].ranges);
-      f_.owners[k] = value_;
+      f_.owners[k] = std::move(value_);
       f_.owners[k].ranges = std::move(ranges);
     } else {
       if (f_.owners.size() >= limits.max_owners) {
@@ -155,7 +158,7 @@ class owner_merge {
       }
       k = static_cast<std::uint32_t>(f_.owners.size());
       index.emplace(value_.name, k);
-      f_.owners.push_back(value_);
+      f_.owners.push_back(std::move(value_));
       f_.owners[k].ranges.clear();
     }
     for (std::size_t role = 0; role < claims_.size(); ++role) {
@@ -222,15 +225,19 @@ class owner_merge {
         disagree("the DNS address", value_.dns->to_string(), value_.dns_where, x.dns->to_string(), x.dns_where);
       }
     }
-    if (x.nodes) {
-      if (o.nodes_observed) {
-        if (!observed_nodes_ || *x.nodes > observed_nodes_->first) observed_nodes_ = {*x.nodes, x.nodes_where};
-      } else if (!declared_nodes_) {
-        declared_nodes_ = {*x.nodes, x.nodes_where};
-      } else if (declared_nodes_->first != *x.nodes) {
-        disagree("the node count", std::to_string(declared_nodes_->first), declared_nodes_->second,
-                 std::to_string(*x.nodes), x.nodes_where);
-      }
+    add_nodes(o);
+  }
+
+  void add_nodes(const imported_owner& o) {
+    const owner& x = o.value;
+    if (!x.nodes) return;
+    if (o.nodes_observed) {
+      if (!observed_nodes_ || *x.nodes > observed_nodes_->first) observed_nodes_ = {*x.nodes, x.nodes_where};
+    } else if (!declared_nodes_) {
+      declared_nodes_ = {*x.nodes, x.nodes_where};
+    } else if (declared_nodes_->first != *x.nodes) {
+      disagree("the node count", std::to_string(declared_nodes_->first), declared_nodes_->second,
+               std::to_string(*x.nodes), x.nodes_where);
     }
   }
 
@@ -594,12 +601,15 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
   }
   resolve_links(all, out, diagnostics);
 
-  // Owners by name, in the order first met.
-  std::vector<std::string> order;
-  std::unordered_map<std::string, std::vector<const imported_owner*>> by_name;
-  for (const auto* o : all) {
-    auto& group = by_name[o->value.name];
-    if (group.empty()) order.push_back(o->value.name);
+  // Owners by name, in the order first met: one group per name, found by a
+  // view of the name (the owners outlive the map).
+  std::vector<std::vector<imported_owner*>> groups;
+  std::unordered_map<std::string_view, std::size_t> group_of;
+  group_of.reserve(all.size());
+  for (auto* o : all) {
+    auto [at, added] = group_of.try_emplace(o->value.name, groups.size());
+    if (added) groups.emplace_back();
+    auto& group = groups[at->second];
     if (!group.empty() && group.front()->value.kind != o->value.kind) {
       diagnostics.push_back({severity::error, diag::duplicate_name,
                              "'" + o->value.name + "' is a " +
@@ -611,8 +621,10 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
     }
     group.push_back(o);
   }
-  for (const auto& name : order) {
-    const auto& group = by_name[name];
+  group_of.clear();  // its keys view the names that start_new() moves away
+  f.owners.reserve(f.owners.size() + groups.size());
+  for (const auto& group : groups) {
+    const std::string& name = group.front()->value.name;
     owner_merge m(f, diagnostics);
     auto it = index.find(name);
     if (it != index.end()) {
@@ -629,7 +641,7 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
       m.start_existing(it->second);
       for (const auto* o : group) m.add(*o);
     } else {
-      m.start_new(*group.front());
+      m.start_new(std::move(*group.front()));
       for (std::size_t k = 1; k < group.size(); ++k) m.add(*group[k]);
     }
     if (!m.finish(limits, index, out.service_ips)) break;

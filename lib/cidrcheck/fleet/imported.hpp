@@ -126,17 +126,17 @@ inline auto set_runs_in(imported_owner& o, std::string network, source_location 
   return true;
 }
 
-/// Returns a new owner of the result, named and placed at `where`.
+/// Returns a new owner of the result, named and placed at `where`. It is
+/// built in place: an owner is large, and importers add one per entry.
 inline auto add_owner(import_result& out, std::string name, owner_kind kind, std::string type,
                       source_location where) -> imported_owner& {
-  imported_owner o;
+  imported_owner& o = out.owners.emplace_back();
   o.value.name = std::move(name);
   o.value.kind = kind;
   o.value.type = std::move(type);
   o.value.type_where = where;
   o.value.where = std::move(where);
-  out.owners.push_back(std::move(o));
-  return out.owners.back();
+  return o;
 }
 
 }  // namespace cidrcheck::detail
