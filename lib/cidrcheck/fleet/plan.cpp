@@ -138,11 +138,6 @@ class planner {
     std::uint32_t range;
     prefix to;
   };
-  struct move_in_place {
-    std::uint32_t range;
-    prefix to;
-    std::uint32_t operation;
-  };
 
   // The reasons a change shows: the first few findings it resolves, then a count.
   static constexpr std::size_t shown_reasons = 3;
@@ -561,7 +556,7 @@ class planner {
       }
       // Pod space grows in place, or by a new range unless the operation moves (and so resizes) a pod range of that cluster.
       if (op.expands) {
-        expanded_.push_back({op.expands->range, op.expands->to, at});
+        expanded_.emplace_back(*op.expands, at);
         continue;
       }
       for (auto g : op.grows) {
@@ -673,17 +668,10 @@ class planner {
       all.push_back({length, grown_[g].version, range_role::pods, std::nullopt, std::nullopt, g});
     }
     // A range grown in place takes its own neighbourhood (free, as expansion_of() found) before any allocation.
-    for (const auto& x : expanded_) {
+    for (const auto& [x, operation] : expanded_) {
       for (auto& a : allocators) a.reserve(x.to);
-      const auto& r = working_.ranges[x.range];
-      plan_change change;
-      change.owner = r.owner;
-      change.role = r.role;
-      change.range = x.range;
-      change.from = r.cidr;
-      change.to = x.to;
-      change.operation = x.operation;
-      change.reasons = messages(capacity_reasons_[r.owner]);
+      auto change = range_change(x.range, x.to, operation);
+      change.reasons = messages(capacity_reasons_[change.owner]);
       result_.changes.push_back(std::move(change));
     }
     // Larger blocks first keeps the space compact; then moves before requests, in declaration order.
@@ -702,11 +690,7 @@ class planner {
       change.role = w.role;
       if (w.move) {
         const auto& m = moved_[*w.move];
-        const auto& r = working_.ranges[m.range];
-        change.owner = r.owner;
-        change.range = m.range;
-        change.from = r.cidr;
-        change.operation = m.operation;
+        change = range_change(m.range, *got, m.operation);
         change.reasons = reasons_of(m.range);
         moved_to.emplace(m.range, *got);
       } else if (w.grow) {
@@ -736,17 +720,26 @@ class planner {
       const auto& old_vpc = working_.ranges[x.vpc_range].cidr;
       const auto& r = working_.ranges[x.range];
       auto offset = r.cidr.network().bits() - old_vpc.network().bits();
-      plan_change change;
-      change.owner = r.owner;
-      change.role = r.role;
-      change.range = x.range;
-      change.from = r.cidr;
-      change.to = prefix::containing(address::from_bits(r.cidr.version(), it->second.network().bits() + offset), r.cidr.length());
-      change.operation = x.operation;
+      auto change = range_change(
+          x.range, prefix::containing(address::from_bits(r.cidr.version(), it->second.network().bits() + offset), r.cidr.length()),
+          x.operation);
       change.reasons = reasons_of(x.range);
       if (change.reasons.empty()) change.reasons.push_back("moves with its VPC " + working_.owners[working_.ranges[x.vpc_range].owner].name);
       result_.changes.push_back(std::move(change));
     }
+  }
+
+  // The change of range k to `to` by operation op, its reasons yet to say.
+  auto range_change(std::uint32_t k, const prefix& to, std::uint32_t op) const -> plan_change {
+    const auto& r = working_.ranges[k];
+    plan_change change;
+    change.owner = r.owner;
+    change.role = r.role;
+    change.range = k;
+    change.from = r.cidr;
+    change.to = to;
+    change.operation = op;
+    return change;
   }
 
   // A default that depends on where a cluster's network lies (the catalog's
@@ -1060,7 +1053,7 @@ class planner {
   std::vector<move> moved_;
   std::vector<follow> follows_;
   std::vector<growth> grown_;
-  std::vector<move_in_place> expanded_;
+  std::vector<std::pair<expansion, std::uint32_t>> expanded_;  // with the operation that grows it
   std::vector<candidate> candidates_;
   std::vector<std::uint32_t> chosen_;   // per operation of the result: its candidate
   std::optional<detail::membership_index> members_;  // which network each cluster runs in (made in decide())
