@@ -57,6 +57,15 @@ void write_change_lines(std::string& buf, const plan_report& r, const std::vecto
   }
 }
 
+// Operation numbers as the report counts them, from 1: "2", "1 and 2", "1, 2 and 3".
+auto numbers_text(const std::vector<std::uint32_t>& operations) -> std::string {
+  std::string out;
+  for (std::size_t k = 0; k < operations.size(); ++k) {
+    out += (k == 0 ? "" : k + 1 == operations.size() ? " and " : ", ") + std::to_string(operations[k] + 1);
+  }
+  return out;
+}
+
 void write_changes(std::string& buf, const plan_report& r) {
   const auto& p = r.plan;
   if (!p.operations.empty()) {
@@ -72,7 +81,12 @@ void write_changes(std::string& buf, const plan_report& r) {
                      return c->owner != op.owners.front();
                    });
       write_change_lines(buf, r, list, named);
-      if (!op.maintenance.empty()) buf += "       maintenance: " + op.maintenance + "\n";
+      if (!op.merged_with.empty()) {
+        buf += std::string("       maintenance: one runbook with operation") + (op.merged_with.size() == 1 ? " " : "s ") +
+               numbers_text(op.merged_with) + ": " + op.maintenance + "\n";
+      } else if (!op.maintenance.empty()) {
+        buf += "       maintenance: " + op.maintenance + "\n";
+      }
     }
   }
   std::vector<const plan_change*> others;
@@ -142,9 +156,15 @@ void write_steps(output& out, const plan_report& r) {
   const auto& p = r.plan;
   auto& buf = out.buffer();
   buf += "\nSteps\n";
-  for (std::size_t k = 0; k < p.operations.size(); ++k) {
+  for (std::uint32_t k = 0; k < p.operations.size(); ++k) {
     const auto& op = p.operations[k];
-    buf += "\n" + std::to_string(k + 1) + ". " + owners_text(r.model, op) + ": " + op.kind +
+    if (!op.merged_with.empty() && op.merged_with.front() < k) continue;  // its runbook is an earlier operation's
+    std::vector<std::uint32_t> members = op.merged_with;
+    members.insert(std::lower_bound(members.begin(), members.end(), k), k);
+    std::string kinds;
+    for (auto m : members) kinds += (kinds.empty() ? "" : " + ") + p.operations[m].kind;
+    buf += "\n" + numbers_text(members) + ". " + owners_text(r.model, op) + ": " + kinds +
+           (members.size() > 1 ? " (one maintenance)" : "") +
            (op.owners.size() == 1 ? context_of(r.model.owners[op.owners.front()]) : std::string()) + "\n";
     write_verdict(buf, op.simulation);
     write_step_list(buf, op.steps);
@@ -186,7 +206,12 @@ void write_plan_text(output& out, const plan_report& r) {
   }
   buf += "Plan: " + plural(p.operations.size(), "operation") + " (" + plural(moves, "move") +
          (created ? ", " + plural(created, "new range") : std::string()) + ") in " + plural(owners.size(), "owner") +
-         ", total cost " + std::to_string(p.total_cost) + "; ";
+         ", total cost " + std::to_string(p.total_cost) +
+         (p.shared_apply_saving > 0 ? " (" + std::to_string(p.total_cost + p.shared_apply_saving) +
+                                          " less " + std::to_string(p.shared_apply_saving) +
+                                          " for applies shared in one maintenance per cluster)"
+                                    : std::string()) +
+         "; ";
   buf += p.complete() ? "the fleet then checks without errors.\n"
                       : std::to_string(p.problems.size()) + " problem" + (p.problems.size() == 1 ? "" : "s") +
                             " left (see below).\n";

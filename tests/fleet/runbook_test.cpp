@@ -2,9 +2,11 @@
 // table has one row per catalog operation; runbook_files writes one folder per
 // operation whose runbook.md lists the steps, their commands, facts and files,
 // and whose files carry the header naming their step; names from the input stay
-// inert in every file and command.
+// inert in every file and command; operations on one cluster whose edits wait
+// for one apply share one runbook (one maintenance).
 
 #include "../../lib/cidrcheck/fleet/emit.hpp"
+#include "../../lib/cidrcheck/fleet/runbook_rows.hpp"
 
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/fleet/runbook.hpp>
@@ -203,13 +205,32 @@ constexpr std::string_view kops_on_a_tailnet =
     "networks:\n  - {name: tailscale, type: tailscale}\n"
     "connections:\n  - {between: [prod-eu, tailscale], via: tailscale}\n";
 
+// Each operation's own runbook, as it is before operations are merged into one maintenance.
+auto own_runbooks(const planned& p) -> std::vector<runbook> {
+  auto applied = apply_plan(p.model, p.result);
+  const detail::owner_connections connections(applied);
+  std::vector<runbook> out;
+  for (const auto& op : p.result.operations) {
+    out.push_back(detail::operation_runbook(applied, builtin_catalog(), op, p.result.changes, connections));
+  }
+  return out;
+}
+
+auto applies_of(const runbook& book) -> std::size_t {
+  return static_cast<std::size_t>(std::count_if(book.steps.begin(), book.steps.end(), [](const runbook_step& s) {
+    return std::holds_alternative<apply_configuration>(s.action);
+  }));
+}
+
 // Was: a kops cluster rolled after every spec edit, 10 rolls for a pod and a
 // service move (kops-tailnet). Edits in a row now share one apply and one roll
 // (config-apply-separate), and the checks and states of the edits hold after it.
 TEST(RunbookApply, EditsOfAKopsSpecInARowShareOneApply) {
   auto p = run(kops_on_a_tailnet);
-  auto books = plan_runbooks(p.model, p.result, builtin_catalog());
+  auto books = own_runbooks(p);
   ASSERT_EQ(books.size(), 2U);
+  auto merged = plan_runbooks(p.model, p.result, builtin_catalog());
+  books.insert(books.end(), merged.begin(), merged.end());
   std::map<std::string, std::size_t> applies;
   for (const auto& book : books) {
     const auto profile = builtin_catalog().profile_of(p.model.owners.at(book.owners.at(0)));
@@ -235,6 +256,8 @@ TEST(RunbookApply, EditsOfAKopsSpecInARowShareOneApply) {
   EXPECT_EQ(applies["kcm-node-ipam"], 1U);
   // Services: gates, group version and both SANs; the range; the DNS address; the old SAN dropped.
   EXPECT_EQ(applies["service-cidr-api"], 4U);
+  // Both in one maintenance (plan_runbooks gives it to each of the two): the pods' apply shared with the first.
+  EXPECT_EQ(applies["kcm-node-ipam+service-cidr-api"], 2U * 4U);
 }
 
 TEST(RunbookApply, TheRunbookSaysItsRollsAndItsWindowUpFront) {
@@ -246,11 +269,124 @@ TEST(RunbookApply, TheRunbookSaysItsRollsAndItsWindowUpFront) {
     auto at = f.text.find("\nMaintenance: ");
     maintenance[f.path] = at == std::string::npos ? "" : f.text.substr(at + 14, f.text.find('\n', at + 1) - at - 14);
   }
-  EXPECT_EQ(maintenance["01-kcm-node-ipam-prod-eu/runbook.md"],
+  EXPECT_EQ(maintenance.size(), 1U);
+  EXPECT_EQ(maintenance["01-kcm-node-ipam+service-cidr-api-prod-eu/runbook.md"],
+            "4 rolls of the cluster to apply its configuration (steps 12, 21, 24 and 28); every node drained from "
+            "step 2 until the nodes return at step 13: a window in which workloads are down");
+  EXPECT_EQ(maintenance_of(own_runbooks(p).at(0)),
             "1 roll of the cluster to apply its configuration (step 8); every node drained from step 2 until the "
             "nodes return at step 9: a window in which workloads are down");
-  EXPECT_EQ(maintenance["02-service-cidr-api-prod-eu/runbook.md"],
-            "4 rolls of the cluster to apply its configuration (steps 5, 11, 14 and 18)");
+}
+
+// A kops cluster on Calico and 1.29 whose pods and services both move (seed
+// 002): the pool swap rolls the cluster twice and the ServiceCIDR move four
+// times, six rolls in two runbooks; in one maintenance their applies are
+// shared, four rolls in one runbook, and the plan's cost counts each shared
+// apply once (catalog shared_apply).
+constexpr std::string_view kops_calico_on_a_tailnet =
+    "clusters:\n"
+    "  - {name: prod, distribution: kops, kubernetes: \"1.29\", cni: calico, nodes: 40}\n"
+    "networks:\n  - {name: tailscale, type: tailscale}\n"
+    "connections:\n  - {between: [prod, tailscale], via: tailscale}\n";
+
+TEST(RunbookMaintenance, OperationsOnOneKopsClusterShareTheirApplies) {
+  auto p = run(kops_calico_on_a_tailnet);
+  ASSERT_EQ(p.result.operations.size(), 2U);
+  const auto& pods = p.result.operations[0];
+  const auto& services = p.result.operations[1];
+  EXPECT_EQ(pods.kind, "calico-ippool-swap");
+  EXPECT_EQ(services.kind, "service-cidr-api");
+  EXPECT_EQ(pods.merged_with, std::vector<std::uint32_t>{1});
+  EXPECT_EQ(services.merged_with, std::vector<std::uint32_t>{0});
+  auto own = own_runbooks(p);
+  EXPECT_EQ(applies_of(own[0]), 2U);
+  EXPECT_EQ(applies_of(own[1]), 4U);
+  auto books = plan_runbooks(p.model, p.result, builtin_catalog());
+  ASSERT_EQ(books.size(), 2U);
+  EXPECT_EQ(books[0].kind, "calico-ippool-swap+service-cidr-api");
+  EXPECT_EQ(applies_of(books[0]), 4U);
+  EXPECT_EQ(books[1].steps.size(), books[0].steps.size());
+  // Every step of each runbook is in the merged one, in its order; only applies are fewer.
+  auto applied = apply_plan(p.model, p.result);
+  auto texts = [&](const runbook& r) {
+    std::vector<std::string> out;
+    for (const auto& s : render_steps(applied, r, builtin_catalog())) {
+      if (s.text.find("apply the cluster spec") != 0) out.push_back(s.text.substr(0, s.text.find(" [")));
+    }
+    return out;
+  };
+  const auto merged = texts(books[0]);
+  std::size_t own_steps = 0;
+  for (const auto& book : own) {
+    auto steps = texts(book);
+    own_steps += steps.size();
+    auto at = merged.begin();
+    for (const auto& s : steps) {
+      at = std::find(at, merged.end(), s);
+      ASSERT_NE(at, merged.end()) << book.kind << ": " << s;
+      ++at;
+    }
+  }
+  EXPECT_EQ(merged.size(), own_steps);
+  // The operations carry the one runbook; the cost counts the two shared applies once each.
+  EXPECT_EQ(pods.steps.size(), books[0].steps.size());
+  EXPECT_EQ(services.steps.size(), books[0].steps.size());
+  EXPECT_EQ(p.result.shared_apply_saving, 2 * builtin_catalog().shared_apply.cost);
+  EXPECT_EQ(pods.cost + services.cost + p.result.shared_apply_saving, 3 + 2);
+  EXPECT_NE(services.counted.back().find("2 applies of the cluster shared in one maintenance"), std::string::npos);
+  // One folder for the maintenance.
+  std::set<std::string> folders;
+  for (const auto& f : runbook_files(p.model, p.result, builtin_catalog())) folders.insert(f.path.substr(0, f.path.find('/')));
+  EXPECT_EQ(folders, std::set<std::string>{"01-calico-ippool-swap+service-cidr-api-prod"});
+}
+
+TEST(RunbookMaintenance, OperationsWithoutASeparateApplyKeepTheirOwnRunbooks) {
+  auto p = run(two_kubeadm);
+  ASSERT_FALSE(p.result.operations.empty());
+  for (const auto& op : p.result.operations) EXPECT_TRUE(op.merged_with.empty()) << op.kind;
+  EXPECT_EQ(p.result.shared_apply_saving, 0);
+}
+
+// merged_runbook cuts each runbook before its applies and takes phase k of
+// every runbook together: the first runbook's steps before its edits, the
+// second's, then both runbooks' edits, applied at one roll.
+TEST(RunbookMaintenance, PhasesOfEachRunbookAreTakenTogether) {
+  auto p = run(kops_calico_on_a_tailnet);
+  auto applied = apply_plan(p.model, p.result);
+  const detail::owner_connections connections(applied);
+  std::vector<runbook> unapplied;
+  for (const auto& op : p.result.operations) {
+    unapplied.push_back(detail::unapplied_runbook(applied, builtin_catalog(), op, p.result.changes, connections));
+  }
+  auto merged = detail::merged_runbook(applied, builtin_catalog(), unapplied);
+  const auto* d = builtin_catalog().profile_of(p.model.owners.front()).distribution;
+  ASSERT_NE(d, nullptr);
+  // Which runbook each merged step came from, in order, and where the applies are.
+  std::vector<std::string> layout;
+  std::size_t next[2] = {0, 0};
+  for (const auto& s : merged.steps) {
+    if (std::holds_alternative<apply_configuration>(s.action)) {
+      layout.push_back("apply");
+      continue;
+    }
+    bool first = next[0] < unapplied[0].steps.size() && unapplied[0].steps[next[0]].action.index() == s.action.index() &&
+                 unapplied[0].steps[next[0]].facts == s.facts;
+    auto from = first ? 0 : 1;
+    ASSERT_LT(next[from], unapplied[from].steps.size());
+    ++next[from];
+    layout.push_back(std::string(from == 0 ? "pods" : "services") + (d->edit_waits_for_apply(s.action) ? " edit" : ""));
+  }
+  EXPECT_EQ(next[0], unapplied[0].steps.size());
+  EXPECT_EQ(next[1], unapplied[1].steps.size());
+  // Phase 0: both runbooks' steps before their edits, then the edits, one apply.
+  auto apply = std::find(layout.begin(), layout.end(), "apply");
+  ASSERT_NE(apply, layout.end());
+  auto first_edit = std::find_if(layout.begin(), apply, [](const std::string& x) { return x.ends_with(" edit"); });
+  EXPECT_TRUE(std::all_of(layout.begin(), first_edit, [](const std::string& x) { return !x.ends_with(" edit"); }));
+  EXPECT_TRUE(std::all_of(first_edit, apply, [](const std::string& x) { return x.ends_with(" edit"); }));
+  EXPECT_NE(std::find(first_edit, apply, "pods edit"), apply);
+  EXPECT_NE(std::find(first_edit, apply, "services edit"), apply);
+  EXPECT_EQ(std::count(layout.begin(), layout.end(), "apply"), 4);
 }
 
 TEST(RunbookApply, AStaticPodClusterHasNoApplyStep) {

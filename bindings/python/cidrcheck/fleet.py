@@ -430,7 +430,8 @@ class Plan:
         self.operations: list[Record] = self._record["operations"]
         """The operations, first: records of kind, changes_what, owners, cost, counted (what the cost
         counted), changes (indexes into changes), steps (each a dict of step, commands, relies_on, needs, makes, files),
-        maintenance (what the runbook costs in maintenance, with its steps; None when nothing is rolled or drained)
+        maintenance (what the runbook costs in maintenance, with its steps; None when nothing is rolled or drained),
+        merged_with (indexes of the other operations on the same cluster that share its runbook: one maintenance)
         and simulation: the migration simulator's verdict on the runbook (passed, steps, skipped, failures: each a
         dict of step, check, rule, fact, message; docs/planning.md)."""
         self.changes: list[Change] = [_change(c, self.operations) for c in self._record["changes"]]
@@ -442,6 +443,8 @@ class Plan:
         self.complete: bool = summary["complete"]
         self.optimal: bool = summary["optimal"]
         self.total_cost: int = summary["total_cost"]
+        self.shared_apply_saving: int = summary["shared_apply_saving"]
+        """What operations merged into one maintenance per cluster took off their costs (docs/planning.md)."""
         self.owners_changed: int = summary["owners_changed"]
         self.runbooks_failed: int = summary["runbooks_failed"]
         """How many runbooks (of operations, and of changes outside any) the migration simulator refused:

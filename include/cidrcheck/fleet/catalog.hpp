@@ -114,6 +114,14 @@ struct catalog_block {
   std::string source;
 };
 
+/// What a roll of a cluster's configuration costs in a plan: the saving of each
+/// apply that operations merged into one maintenance share (catalog
+/// `shared_apply:`). A judgement, like an operation's cost: `why` says why.
+struct shared_apply_cost {
+  int cost = 1;
+  std::string why;
+};
+
 struct catalog {
   /// The catalog's revision, YYYY-MM-DD: its entries and their sources as of
   /// that day (data/catalog.yaml's `date:`; `cidrcheck --version` names it).
@@ -126,6 +134,8 @@ struct catalog {
   std::vector<catalog_block> blocks;
   /// The operations `plan` chooses among, in catalog order (ties go to the earlier).
   std::vector<operation_kind> operations;
+  /// What each apply shared by merged operations saves (plan_operation::merged_with).
+  shared_apply_cost shared_apply;
   /// The profiles of Kubernetes minors, in order, disjoint (data/catalog.yaml `kubernetes:`).
   std::vector<kubernetes_profile> kubernetes;
 

@@ -96,6 +96,14 @@ struct plan_operation {
   std::vector<std::uint32_t> changes;    ///< indexes into plan_result::changes
   std::vector<migration_step> steps;     ///< the operation's steps (for one change, that change's)
   std::string maintenance;               ///< what its runbook costs in maintenance (maintenance_of); empty: none
+  /// The other operations that share its runbook, in plan order (indexes into
+  /// plan_result::operations): in-place operations on one cluster whose
+  /// configuration edits wait for an apply (config-apply-separate) are merged
+  /// into one maintenance, their applies shared, where the merged runbook
+  /// needs fewer applies and the simulator passes it. They carry the same
+  /// steps, maintenance and simulation; the cost counts each shared apply once
+  /// (catalog::shared_apply). Empty: a runbook of its own.
+  std::vector<std::uint32_t> merged_with;
   /// The simulation of its runbook, set by the plan run (plan_fleet(),
   /// plan_run()); nullopt from plan() alone.
   std::optional<simulation_result> simulation;
@@ -115,6 +123,10 @@ struct plan_result {
   std::vector<plan_change> changes;   ///< ordered by owner, then role
   std::vector<plan_problem> problems; ///< empty when the plan leaves no errors
   int total_cost = 0;
+  /// What one maintenance per cluster took off the operations' costs
+  /// (plan_operation::merged_with): total_cost + shared_apply_saving is the cost
+  /// of the choice the search made, which it made on the operations' own costs.
+  int shared_apply_saving = 0;
   std::size_t owners_changed = 0;
   bool optimal = true;  ///< the choice of operations was proven cheapest
   /// The findings of the fleet with the plan applied (what-if connections included).

@@ -44,7 +44,9 @@ auto runbook_table_problems(std::span<const std::string> catalog_kinds, std::spa
 
 /// The typed runbooks of plan p of fleet f, each on the fleet with the whole
 /// plan applied (apply_plan; owners keep their indexes): one per operation, in
-/// plan order, its row chosen by the operation's kind, then one per change
+/// plan order, its row chosen by the operation's kind (operations that share a
+/// maintenance, plan_operation::merged_with, each the one merged runbook of
+/// theirs, whose kind joins theirs with '+'), then one per change
 /// outside any operation (a range created at a requested size, a DNS address
 /// put back in its range). Throws basic_error<std::out_of_range> for an
 /// operation kind the table has no row for (a catalog the tree test did not
@@ -72,7 +74,8 @@ struct runbook_file {
 };
 
 /// The runbooks of plan p of fleet f as files: for each runbook of
-/// plan_runbooks, in plan order, a folder "NN-KIND-OWNER" with runbook.md
+/// plan_runbooks, in plan order (a runbook shared by merged operations once), a
+/// folder "NN-KIND-OWNER" with runbook.md
 /// (the simulator's verdict first, from the operation's or change's
 /// `simulation`: one line when it passed, a "DO NOT FOLLOW AS WRITTEN" section
 /// naming each failing step, check and rule when it failed, a "not run" line

@@ -245,6 +245,7 @@ void write_operation_record(record_sink& out, const fleet& f, const plan_operati
   } else {
     out.member("maintenance", op.maintenance);
   }
+  array(out, "merged_with", op.merged_with, [&](std::uint32_t k) { out.value(k); });
   simulation_member(out, op.simulation);
   out.end_object();
 }
@@ -330,6 +331,7 @@ void write_plan_record(record_sink& out, const fleet& f, const plan_result& p, s
   out.member("changes", p.changes.size());
   out.member("owners_changed", p.owners_changed);
   out.member("total_cost", p.total_cost);
+  out.member("shared_apply_saving", p.shared_apply_saving);
   out.member("problems", p.problems.size());
   out.member("runbooks_failed", p.runbooks_failed());
   array(out, "files", files, [&](const std::string& s) { out.value(s); });

@@ -10,12 +10,14 @@
 #include <cidrcheck/fleet/capacity.hpp>
 #include <cidrcheck/fleet/plan_limits.hpp>
 #include <cidrcheck/fleet/runbook.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 #include <cidrcheck/io/diagnostic_code.hpp>
 #include <cidrcheck/prefix_allocator.hpp>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -917,6 +919,72 @@ class planner {
     for (auto& c : routes) result_.changes.push_back(std::move(c));
   }
 
+  // One maintenance per cluster: the in-place operations on one cluster whose
+  // runbooks apply its configuration separately (config-apply-separate) get one
+  // runbook with their applies shared (detail::merged_runbook), where it needs
+  // fewer applies than theirs together and the simulator passes it; each apply
+  // saved takes catalog::shared_apply off their cost, the later operations'
+  // first, none below 1. The merged runbooks are simulated in one call.
+  void merge_maintenances(const fleet& applied, const detail::owner_connections& connections) {
+    std::map<std::uint32_t, std::vector<std::uint32_t>> in_place;  // cluster -> its operations, in plan order
+    for (std::uint32_t k = 0; k < result_.operations.size(); ++k) {
+      const auto& op = result_.operations[k];
+      bool local = op.scope != operation_scope::network && op.scope != operation_scope::cluster;
+      if (local && op.owners.size() == 1) in_place[op.owners.front()].push_back(k);
+    }
+    std::vector<std::vector<std::uint32_t>> groups;
+    std::vector<runbook> books;
+    std::vector<std::size_t> saved;
+    for (const auto& [owner, ops] : in_place) {
+      if (ops.size() < 2) continue;
+      std::vector<std::uint32_t> members;
+      std::vector<runbook> unapplied;
+      std::size_t separate = 0;
+      for (auto k : ops) {
+        auto book = detail::unapplied_runbook(applied, c_, result_.operations[k], result_.changes, connections);
+        auto own = book;
+        detail::add_apply_steps(applied, c_, own);
+        if (auto n = detail::applies_in(own); n > 0) {
+          separate += n;
+          members.push_back(k);
+          unapplied.push_back(std::move(book));
+        }
+      }
+      if (members.size() < 2) continue;
+      auto merged = detail::merged_runbook(applied, c_, std::move(unapplied));
+      auto n = detail::applies_in(merged);
+      if (n >= separate) continue;
+      groups.push_back(std::move(members));
+      books.push_back(std::move(merged));
+      saved.push_back(separate - n);
+    }
+    if (groups.empty()) return;
+    const simulation_context context{&working_, &applied, &c_, options_.check, options_.triage};
+    const auto verdicts = simulate_runbooks(context, books);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (!verdicts[g].passed()) continue;
+      const auto& members = groups[g];
+      for (auto k : members) {
+        auto& with = result_.operations[k].merged_with;
+        std::copy_if(members.begin(), members.end(), std::back_inserter(with), [k](std::uint32_t j) { return j != k; });
+      }
+      const int saving = static_cast<int>(saved[g]) * c_.shared_apply.cost;
+      const std::string shared = std::to_string(saved[g]) + (saved[g] == 1 ? " apply" : " applies") +
+                                 " of the cluster shared in one maintenance";
+      int left = saving;
+      for (auto k = members.rbegin(); k != members.rend() && left > 0; ++k) {
+        auto& op = result_.operations[*k];
+        int off = std::min(left, op.cost - 1);
+        if (off <= 0) continue;
+        op.cost -= off;
+        left -= off;
+        result_.shared_apply_saving += off;
+        op.counted.push_back("-" + std::to_string(off) +
+                             (off == saving ? "" : " (of " + std::to_string(saving) + ")") + " for " + shared);
+      }
+    }
+  }
+
   static auto tenth(const prefix& p) -> address {
     return address::from_bits(p.version(), p.network().bits() + (p.size() > 10 ? 10 : 1));
   }
@@ -943,6 +1011,8 @@ class planner {
       if (change.range || change.operation) owners.insert(change.owner);
       if (change.operation) result_.operations[*change.operation].changes.push_back(k);
     }
+    const detail::owner_connections connections(applied);
+    merge_maintenances(applied, connections);
     for (auto& op : result_.operations) {
       result_.total_cost += op.cost;
       for (auto owner : op.owners) owners.insert(owner);
@@ -955,12 +1025,18 @@ class planner {
     }
     // An operation's steps, its table row chosen by its kind; a change that is its
     // operation's only one carries them too. A replacement or a shared VPC is one
-    // runbook for all its changes.
-    const detail::owner_connections connections(applied);
-    for (auto& op : result_.operations) {
-      const auto book = detail::operation_runbook(applied, c_, op, result_.changes, connections);
-      op.steps = render_steps(applied, book, c_);
-      op.maintenance = maintenance_of(book);
+    // runbook for all its changes; operations merged into one maintenance share theirs.
+    for (std::uint32_t k = 0; k < result_.operations.size(); ++k) {
+      auto& op = result_.operations[k];
+      if (!op.merged_with.empty() && op.merged_with.front() < k) {
+        const auto& first = result_.operations[op.merged_with.front()];
+        op.steps = first.steps;
+        op.maintenance = first.maintenance;
+      } else {
+        const auto book = detail::maintenance_runbook(applied, c_, result_, k, connections);
+        op.steps = render_steps(applied, book, c_);
+        op.maintenance = maintenance_of(book);
+      }
       if (op.changes.size() == 1) result_.changes[op.changes.front()].steps = op.steps;
     }
     result_.owners_changed = owners.size();

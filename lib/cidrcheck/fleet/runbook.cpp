@@ -220,7 +220,14 @@ auto plan_runbooks(const fleet& f, const plan_result& p, const catalog& c) -> st
   std::vector<runbook> out;
   out.reserve(p.operations.size());
   const detail::owner_connections connections(planned);
-  for (const auto& op : p.operations) out.push_back(detail::operation_runbook(planned, c, op, p.changes, connections));
+  for (std::uint32_t k = 0; k < p.operations.size(); ++k) {
+    const auto& with = p.operations[k].merged_with;
+    if (!with.empty() && with.front() < k) {
+      out.push_back(out[with.front()]);  // one runbook for a maintenance shared with an earlier operation
+    } else {
+      out.push_back(detail::maintenance_runbook(planned, c, p, k, connections));
+    }
+  }
   for (const auto& change : p.changes) {
     if (!change.operation) out.push_back(detail::change_runbook(planned, c, change));
   }
@@ -267,19 +274,31 @@ auto runbook_files(const fleet& f, const plan_result& p, const catalog& c) -> st
     }
   };
   std::size_t next = 0;
-  for (const auto& op : p.operations) {
-    std::string changes;
-    for (auto owner : op.owners) {
-      std::string text;
-      for (auto k : op.changes) {
-        if (p.changes[k].owner == owner) text += (text.empty() ? "" : ", ") + changes_text(planned, p.changes[k]);
-      }
-      if (!text.empty()) changes += (changes.empty() ? "" : "; ") + planned.owners[owner].name + ": " + text;
+  for (std::uint32_t j = 0; j < p.operations.size(); ++j) {
+    const auto& first = p.operations[j];
+    if (!first.merged_with.empty() && first.merged_with.front() < j) {
+      ++next;  // written with the earlier operation it shares its runbook with
+      continue;
     }
-    std::string cost = std::to_string(op.cost);
-    for (std::size_t k = 0; k < op.counted.size(); ++k) cost += (k == 0 ? " (" : ", ") + op.counted[k];
-    if (!op.counted.empty()) cost += ")";
-    emit(runbooks[next++], changes, cost, op.simulation);
+    std::vector<std::uint32_t> members = first.merged_with;
+    members.insert(std::lower_bound(members.begin(), members.end(), j), j);
+    std::string changes, cost;
+    for (auto m : members) {
+      const auto& op = p.operations[m];
+      for (auto owner : op.owners) {
+        std::string text;
+        for (auto k : op.changes) {
+          if (p.changes[k].owner == owner) text += (text.empty() ? "" : ", ") + changes_text(planned, p.changes[k]);
+        }
+        if (!text.empty()) changes += (changes.empty() ? "" : "; ") + planned.owners[owner].name + ": " + text;
+      }
+      std::string counted;
+      for (std::size_t k = 0; k < op.counted.size(); ++k) counted += (k == 0 ? " (" : ", ") + op.counted[k];
+      if (!op.counted.empty()) counted += ")";
+      cost += (cost.empty() ? "" : "; ") + (members.size() > 1 ? op.kind + " " : std::string()) +
+              std::to_string(op.cost) + counted;
+    }
+    emit(runbooks[next++], changes, cost, first.simulation);
   }
   for (const auto& change : p.changes) {
     if (change.operation) continue;

@@ -5,6 +5,7 @@
 #include "runbook_rows.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 
 namespace cidrcheck::detail {
@@ -195,18 +196,86 @@ void add_route_steps(const row_input& in, runbook& out) {
   }
 }
 
+namespace {
+
+// Whether a step is an edit that waits for an apply of its owner's
+// configuration (config-apply-separate); profiles are resolved once per run of
+// steps of one owner.
+class apply_waits {
+ public:
+  apply_waits(const fleet& planned, const catalog& c) : planned_(planned), c_(c) {}
+  auto operator()(const runbook_step& s) -> bool {
+    if (profiled_ != s.owner) {
+      profile_ = c_.profile_of(planned_.owners[s.owner]);
+      profiled_ = s.owner;
+    }
+    return profile_.distribution != nullptr && profile_.distribution->edit_waits_for_apply(s.action);
+  }
+  auto profile() const -> const cluster_profile& { return profile_; }
+
+ private:
+  const fleet& planned_;
+  const catalog& c_;
+  std::optional<std::uint32_t> profiled_;
+  cluster_profile profile_;
+};
+
+// A runbook's steps cut before each apply: phase k is the steps up to its run
+// of edits (`before`), then the run (`edits`); the last phase has no edits.
+struct phase {
+  std::vector<runbook_step> before, edits;
+};
+
+auto phases_of(std::vector<runbook_step> steps, apply_waits& waits) -> std::vector<phase> {
+  std::vector<phase> out(1);
+  for (auto& s : steps) {
+    if (waits(s)) {
+      out.back().edits.push_back(std::move(s));
+      continue;
+    }
+    if (!out.back().edits.empty()) out.emplace_back();
+    out.back().before.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace
+
+auto applies_in(const runbook& r) -> std::size_t {
+  return static_cast<std::size_t>(std::count_if(r.steps.begin(), r.steps.end(), [](const runbook_step& s) {
+    return std::holds_alternative<apply_configuration>(s.action);
+  }));
+}
+
+auto merged_runbook(const fleet& planned, const catalog& c, std::vector<runbook> books) -> runbook {
+  runbook out;
+  apply_waits waits(planned, c);
+  std::vector<std::vector<phase>> cut;
+  std::size_t count = 0;
+  for (auto& b : books) {
+    out.kind += (out.kind.empty() ? "" : "+") + b.kind;
+    for (auto k : b.owners) {
+      if (std::find(out.owners.begin(), out.owners.end(), k) == out.owners.end()) out.owners.push_back(k);
+    }
+    cut.push_back(phases_of(std::move(b.steps), waits));
+    count = std::max(count, cut.back().size());
+  }
+  for (std::size_t k = 0; k < count; ++k) {
+    for (auto& phases : cut) {
+      if (k < phases.size()) std::move(phases[k].before.begin(), phases[k].before.end(), std::back_inserter(out.steps));
+    }
+    for (auto& phases : cut) {
+      if (k < phases.size()) std::move(phases[k].edits.begin(), phases[k].edits.end(), std::back_inserter(out.steps));
+    }
+  }
+  add_apply_steps(planned, c, out);
+  return out;
+}
+
 void add_apply_steps(const fleet& planned, const catalog& c, runbook& out) {
   std::vector<runbook_step> steps;
   steps.reserve(out.steps.size() + 2);
-  std::optional<std::uint32_t> profiled;
-  cluster_profile p;
-  auto waits = [&](const runbook_step& s) {
-    if (profiled != s.owner) {
-      p = c.profile_of(planned.owners[s.owner]);
-      profiled = s.owner;
-    }
-    return p.distribution != nullptr && p.distribution->edit_waits_for_apply(s.action);
-  };
+  apply_waits waits(planned, c);
   for (std::size_t k = 0; k < out.steps.size();) {
     if (!waits(out.steps[k])) {
       steps.push_back(std::move(out.steps[k++]));
@@ -214,7 +283,7 @@ void add_apply_steps(const fleet& planned, const catalog& c, runbook& out) {
     }
     const auto owner = out.steps[k].owner;
     runbook_step apply{owner, apply_configuration{config_store::control_plane}, {}, {}, {}, {}, {}};
-    cite(apply, p.distribution->apply_control_plane);
+    cite(apply, waits.profile().distribution->apply_control_plane);
     cite(apply, "config-apply-separate");
     for (; k < out.steps.size() && out.steps[k].owner == owner && waits(out.steps[k]); ++k) {
       auto& s = out.steps[k];

@@ -102,6 +102,10 @@ void renumber_network_row(const row_input& in, runbook& out);
 auto operation_runbook(const fleet& planned, const catalog& c, const plan_operation& op,
                        const std::vector<plan_change>& changes, const owner_connections& connections) -> runbook;
 
+/// operation_runbook without its apply steps: the steps merged_runbook merges.
+auto unapplied_runbook(const fleet& planned, const catalog& c, const plan_operation& op,
+                       const std::vector<plan_change>& changes, const owner_connections& connections) -> runbook;
+
 /// The runbook of a change outside any operation: a range created at a
 /// requested size (or with the cluster, plan_change::created), or a DNS address
 /// put back into its service range.
@@ -120,6 +124,27 @@ void add_route_steps(const row_input& in, runbook& out);
 /// they make and the checks that hold after them move to the apply step, and a
 /// need of one edit met by an earlier edit of the run is met by applying both.
 void add_apply_steps(const fleet& planned, const catalog& c, runbook& out);
+
+/// The runbook of operation k of plan p: its own (operation_runbook), or where
+/// it shares one (plan_operation::merged_with) the merged runbook of it and
+/// those, the same for each of them.
+auto maintenance_runbook(const fleet& planned, const catalog& c, const plan_result& p, std::uint32_t k,
+                         const owner_connections& connections) -> runbook;
+
+/// How many apply_configuration steps (rolls of the cluster to apply its configuration) runbook r has.
+auto applies_in(const runbook& r) -> std::size_t;
+
+/// One runbook for several operations on one cluster that each edit a
+/// configuration applied separately (books in plan order). Each book is cut before each
+/// of its applies into phases; phase k of the merged runbook is every book's
+/// phase-k steps before its edits, then every book's phase-k edits, which
+/// add_apply_steps applies at one roll (config-apply-separate); `books` are
+/// unapplied_runbook's. Each book's
+/// steps keep their order, so what one needs is still made before it; the
+/// merged runbook has max(applies) applies where the books had their sum.
+/// Whether it is safe to follow is the simulator's call (the plan merges only
+/// where it passes). Its kind joins the books' kinds with '+'.
+auto merged_runbook(const fleet& planned, const catalog& c, std::vector<runbook> books) -> runbook;
 
 // --- shared by the rows (runbook_rows.cpp) ---------------------------------------
 

@@ -49,7 +49,7 @@ auto row_of(std::string_view kind) -> runbook_row {
 
 }  // namespace
 
-auto operation_runbook(const fleet& planned, const catalog& c, const plan_operation& op,
+auto unapplied_runbook(const fleet& planned, const catalog& c, const plan_operation& op,
                        const std::vector<plan_change>& changes, const owner_connections& connections) -> runbook {
   runbook out;
   out.kind = op.kind;
@@ -57,8 +57,25 @@ auto operation_runbook(const fleet& planned, const catalog& c, const plan_operat
   row_input in{planned, c, op, changes, connections};
   row_of(op.kind)(in, out);
   add_route_steps(in, out);
+  return out;
+}
+
+auto operation_runbook(const fleet& planned, const catalog& c, const plan_operation& op,
+                       const std::vector<plan_change>& changes, const owner_connections& connections) -> runbook {
+  auto out = unapplied_runbook(planned, c, op, changes, connections);
   add_apply_steps(planned, c, out);
   return out;
+}
+
+auto maintenance_runbook(const fleet& planned, const catalog& c, const plan_result& p, std::uint32_t k,
+                         const owner_connections& connections) -> runbook {
+  const auto& op = p.operations[k];
+  if (op.merged_with.empty()) return operation_runbook(planned, c, op, p.changes, connections);
+  std::vector<std::uint32_t> members = op.merged_with;
+  members.insert(std::lower_bound(members.begin(), members.end(), k), k);
+  std::vector<runbook> books;
+  for (auto j : members) books.push_back(unapplied_runbook(planned, c, p.operations[j], p.changes, connections));
+  return merged_runbook(planned, c, std::move(books));
 }
 
 }  // namespace detail

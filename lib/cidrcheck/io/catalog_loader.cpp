@@ -681,6 +681,22 @@ void read_operation(yaml_reader& r, std::uint32_t node, catalog& c) {
   c.operations.push_back(std::move(k));
 }
 
+void read_shared_apply(yaml_reader& r, std::uint32_t node, shared_apply_cost& into) {
+  auto entries = r.mapping(node, "shared_apply");
+  if (!entries) return;
+  r.only_keys(*entries, {"cost", "why"}, "shared_apply");
+  bool has_why = false;
+  for (const auto& e : *entries) {
+    if (e.key == "cost") {
+      if (auto v = r.integer(e.value, 0, max_plan_cost, "cost")) into.cost = static_cast<int>(*v);
+    } else if (auto v = r.string(e.value, "why")) {
+      into.why = *v;
+      has_why = true;
+    }
+  }
+  if (!has_why) r.error(node, diag::missing_key, "shared_apply has no why (a cost says its reasoning)");
+}
+
 }  // namespace
 
 auto parse_catalog(std::string_view text, std::string_view name, std::vector<diagnostic>& diagnostics) -> catalog {
@@ -693,9 +709,13 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
     if (!top) continue;
     r.only_keys(*top,
                 {"version", "date", "distributions", "cnis", "network_types", "meshes", "private_space", "blocks",
-                 "operations", "kubernetes"},
+                 "operations", "shared_apply", "kubernetes"},
                 "the catalog");
     for (const auto& e : *top) {
+      if (e.key == "shared_apply") {
+        read_shared_apply(r, e.value, c.shared_apply);
+        continue;
+      }
       if (e.key == "date") {
         auto date = r.string(e.value, "date");
         if (date && parse_iso_date(*date)) {

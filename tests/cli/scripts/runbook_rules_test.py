@@ -114,8 +114,10 @@ def check_cidrs(node, where, failures):
 
 
 def runbooks_of(plan):
-    """(title, steps) of every runbook, in the order `plan --emit` writes folders."""
-    out = [(op["kind"], op["steps"]) for op in plan["operations"]]
+    """(title, steps) of every runbook, in the order `plan --emit` writes folders: operations that
+    share one maintenance (`merged_with` an earlier operation) have the earlier one's runbook."""
+    out = [(op["kind"], op["steps"]) for k, op in enumerate(plan["operations"])
+           if not any(j < k for j in op["merged_with"])]
     out += [("change", c["steps"]) for c in plan["changes"] if c.get("operation") is None]
     return out
 
