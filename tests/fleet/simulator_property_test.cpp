@@ -4,6 +4,8 @@
 // over every distribution x CNI and IPAM mode x Kubernetes minor x shared
 // range of the catalog. A failing runbook is printed with its failures, so
 // this file is also how the simulator tells the runbook rows what is wrong.
+// A second matrix moves two ranges of one cluster, which reaches the runbooks
+// merged into one maintenance.
 //
 // All pass: the list of known failures this file kept while issue 24 was open
 // emptied (its last entries were the planner's kcm-node-ipam choice for pods
@@ -151,8 +153,9 @@ auto matrix() -> std::vector<point> {
 }
 
 // Two clusters of point p whose shared range a connection carries, so that
-// the plan moves one of them.
-auto matrix_fleet(const point& p) -> fleet {
+// the plan moves one of them; with `and_services`, their service range too, so
+// that one cluster may get two operations (and one maintenance).
+auto matrix_fleet(const point& p, bool and_services = false) -> fleet {
   fleet_loader loader(builtin_catalog());
   std::string yaml = "clusters:\n";
   const char* own[2][3] = {{"10.1.0.0/16", "10.2.0.0/16", "10.3.0.0/16"}, {"10.11.0.0/16", "10.12.0.0/16", "10.13.0.0/16"}};
@@ -163,11 +166,13 @@ auto matrix_fleet(const point& p) -> fleet {
             ", kubernetes: \"1." + std::to_string(p.minor) + "\"";
     if (!p.cni.empty()) yaml += ", cni: " + p.cni + ", ipam: " + p.ipam;
     for (int r = 0; r < 3; ++r) {
-      yaml += std::string(", ") + keys[r] + ": " + (r == static_cast<int>(p.shared) ? shared[r] : own[side][r]);
+      bool both = r == static_cast<int>(p.shared) || (and_services && r == static_cast<int>(range_role::services));
+      yaml += std::string(", ") + keys[r] + ": " + (both ? shared[r] : own[side][r]);
     }
     yaml += "}\n";
   }
-  yaml += std::string("connections:\n  - {between: [a, b], routes: [") + keys[static_cast<int>(p.shared)] + "]}\n";
+  yaml += std::string("connections:\n  - {between: [a, b], routes: [") + keys[static_cast<int>(p.shared)] +
+          (and_services ? ", services" : "") + "]}\n";
   loader.add_text(yaml, "matrix.yaml");
   auto loaded = loader.finish();
   EXPECT_TRUE(loaded.ok()) << yaml;
@@ -177,8 +182,11 @@ auto matrix_fleet(const point& p) -> fleet {
 // A random sample of the matrix (CIDRCHECK_SIMULATOR_SAMPLE points, 400 by
 // default; 0 for all of it; CIDRCHECK_SIMULATOR_SEED to draw another), so the
 // test takes seconds while every run draws the same points.
-auto matrix_outcomes() -> outcomes {
+auto matrix_outcomes(bool and_services = false) -> outcomes {
   auto all = matrix();
+  if (and_services) {  // the pods and the services of two clusters collide at once
+    std::erase_if(all, [](const point& p) { return p.shared != range_role::pods; });
+  }
   std::size_t sample = 400;
   if (const char* n = std::getenv("CIDRCHECK_SIMULATOR_SAMPLE")) sample = std::strtoull(n, nullptr, 10);
   std::uint64_t seed = 24;
@@ -192,7 +200,7 @@ auto matrix_outcomes() -> outcomes {
   for (const auto& p : all) {
     std::string where = p.distribution + " " + (p.cni.empty() ? std::string("no CNI") : p.cni + "/" + p.ipam) +
                         " 1." + std::to_string(p.minor) + " " + std::string(to_string(p.shared));
-    out.emplace_back(where, simulate_fleet(matrix_fleet(p)));
+    out.emplace_back(where, simulate_fleet(matrix_fleet(p, and_services)));
   }
   return out;
 }
@@ -207,6 +215,23 @@ TEST(SimulatorProperty, EveryRunbookOfTheMatrixPasses) {
   }
   for (const auto& [kind, count] : kinds) RecordProperty(kind, static_cast<int>(count));
   EXPECT_GE(kinds.size(), 6u) << "too few operation kinds sampled";
+}
+
+// Operations on one cluster whose runbooks apply a spec separately are merged
+// into one maintenance where the planner's simulation passes it; simulated
+// again here, every runbook passes, the merged ones too, and the sample
+// reaches some (kinds joined with '+').
+TEST(SimulatorProperty, EveryRunbookOfTheMatrixPassesWhenPodsAndServicesMoveTogether) {
+  auto all = matrix_outcomes(true);
+  expect_all_pass(all);
+  std::size_t merged = 0;
+  for (const auto& [where, result] : all) {
+    merged += static_cast<std::size_t>(std::count_if(result.kinds.begin(), result.kinds.end(), [](const std::string& k) {
+      return k.find('+') != std::string::npos;
+    }));
+  }
+  RecordProperty("merged runbooks", static_cast<int>(merged));
+  EXPECT_GT(merged, 0u) << "no maintenance merged in the sample";
 }
 
 }  // namespace
