@@ -82,8 +82,11 @@ struct runbook_file {
 /// when there is none; then the steps, their commands, facts and their
 /// sources) and the files its steps
 /// apply, each starting with a comment that names the operation and the steps
-/// applying it. Steps that write the same file name (two pod ranges of one
-/// cluster in one kops spec) write one file, their documents merged. Folder
+/// applying it. A step's documents of one name are merged into one file (two
+/// pod ranges of one cluster in one kops spec), and so are those of the edits
+/// one apply takes effect with (kops: one cluster spec file per roll, named
+/// by the run's first edit and written once, its comment naming every edit
+/// step). Folder
 /// names keep letters, digits, '.', '-' and '_' of the owner's name, at most
 /// 64 bytes of it (a longer name is cut and ends in 8 hex digits of its
 /// SHA-256, so two names stay two folders); NN keeps them unique.

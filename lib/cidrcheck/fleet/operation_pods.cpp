@@ -88,7 +88,8 @@ void container_step(step_writer& w, const row_input& in, const pod_move& m, cons
   auto block = container_block(in.planned, in.owner_of(m.owner), p);
   runbook_step* s = nullptr;
   if (block) {
-    s = &w.add(m.owner, edit_field{config_store::control_plane, field.value, std::vector<prefix>{*block}},
+    // One CIDR, written as a string: the setting is a scalar (kops' NonMasqueradeCIDR is a string).
+    s = &w.add(m.owner, edit_field{config_store::control_plane, field.value, block->to_string()},
                {"kops-nonmasq-pod", "kops-nonmasq-network", "kops-nonmasq-svc"});
     s->why = "the smallest block holding the pod and service ranges that stays clear of the network, else the pod "
              "range alone";

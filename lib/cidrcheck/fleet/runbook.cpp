@@ -265,12 +265,26 @@ auto runbook_files(const fleet& f, const plan_result& p, const catalog& c) -> st
     out.push_back({folder + "/runbook.md", render_markdown(x, r, steps, changes, cost, verdict)});
     std::string names;
     for (auto k : r.owners) names += (names.empty() ? "" : ", ") + detail::printable(planned.owners[k].name);
+    // A file is written once; the edits of one run (one apply) all name theirs.
+    std::vector<std::pair<const detail::emitted_file*, std::vector<std::size_t>>> files;
     for (std::size_t k = 0; k < steps.size(); ++k) {
-      for (auto& file : steps[k].files) {
-        out.push_back({folder + "/" + file.name, "# cidrcheck plan: " + r.kind + " for " + names + ", step " +
-                                                     std::to_string(k + 1) + " of runbook.md applies this file\n" +
-                                                     file.text});
+      for (const auto& file : steps[k].files) {
+        auto at = std::find_if(files.begin(), files.end(), [&](const auto& seen) { return seen.first->name == file.name; });
+        if (at == files.end()) {
+          files.push_back({&file, {k + 1}});
+        } else {
+          at->second.push_back(k + 1);
+        }
       }
+    }
+    for (const auto& [file, by] : files) {
+      std::string which = by.size() == 1 ? "step " : "steps ";
+      for (std::size_t k = 0; k < by.size(); ++k) {
+        which += (k == 0 ? "" : k + 1 == by.size() ? " and " : ", ") + std::to_string(by[k]);
+      }
+      out.push_back({folder + "/" + file->name, "# cidrcheck plan: " + r.kind + " for " + names + ", " + which +
+                                                    " of runbook.md " + (by.size() == 1 ? "applies" : "apply") +
+                                                    " this file\n" + file->text});
     }
   };
   std::size_t next = 0;

@@ -139,6 +139,11 @@ class renderer {
     return std::move(out_);
   }
 
+  // The YAML fragments of the step by file name, once render() ran; the whole
+  // run's file of an edit merges its edits' fragments of one name (render_step).
+  auto fragments() -> std::vector<std::pair<std::string, doc_node>>& { return fragments_; }
+  static void merge_fragment(doc_node& into, doc_node from) { merge(into, std::move(from)); }
+
   // --- the kinds of step ------------------------------------------------------
 
   void operator()(const set_flag& a) { setting(a.target, a.flag, a.value, a.order); }
@@ -522,9 +527,11 @@ class renderer {
     out_.files.push_back({std::move(numbered), std::move(text)});
   }
 
-  // A YAML fragment: merged with the step's earlier fragment of that name.
+  // A YAML fragment: merged with the step's earlier fragment of that name. An
+  // edit that waits for an apply numbers it by the first edit of its run, so
+  // that every edit one apply takes effect with writes one file (render_step).
   void fragment(const std::string& name, doc_node doc) {
-    std::string numbered = two_digits(number_) + "-" + name;
+    std::string numbered = two_digits(edit_run(book_, number_ - 1, profile_).first + 1) + "-" + name;
     if (!with_files_) {
       if (std::none_of(out_.files.begin(), out_.files.end(), [&](const emitted_file& f) { return f.name == numbered; })) {
         out_.files.push_back({numbered, ""});
@@ -1153,9 +1160,43 @@ class renderer {
 
 }  // namespace
 
+auto edit_run(const runbook& r, std::size_t k, const cluster_profile& p) -> std::pair<std::size_t, std::size_t> {
+  const auto* d = p.distribution;
+  auto waits = [&](std::size_t j) { return r.steps[j].owner == r.steps[k].owner && d->edit_waits_for_apply(r.steps[j].action); };
+  if (d == nullptr || !waits(k)) return {k, k + 1};
+  std::size_t first = k, end = k + 1;
+  while (first > 0 && waits(first - 1)) --first;
+  while (end < r.steps.size() && waits(end)) ++end;
+  return {first, end};
+}
+
 auto render_step(const fleet& planned, const catalog& c, const runbook& r, std::size_t k, bool with_files)
     -> rendered_step {
-  return renderer(planned, c, r, k, with_files).render();
+  renderer self(planned, c, r, k, with_files);
+  auto out = self.render();
+  if (!with_files) return out;
+  // An edit of a run that one apply takes effect with writes the whole run's
+  // file: every edit's fragments of one name merged, in step order.
+  const auto [first, end] = edit_run(r, k, c.profile_of(planned.owners[r.steps[k].owner]));
+  if (end - first < 2 || self.fragments().empty()) return out;
+  std::vector<std::pair<std::string, doc_node>> whole;
+  for (auto j = first; j < end; ++j) {
+    renderer sibling(planned, c, r, j, true);
+    sibling.render();
+    for (auto& [name, doc] : sibling.fragments()) {
+      auto at = std::find_if(whole.begin(), whole.end(), [&](const auto& f) { return f.first == name; });
+      if (at == whole.end()) {
+        whole.emplace_back(name, std::move(doc));
+      } else {
+        renderer::merge_fragment(at->second, std::move(doc));
+      }
+    }
+  }
+  for (auto& file : out.files) {
+    auto at = std::find_if(whole.begin(), whole.end(), [&](const auto& f) { return f.first == file.name; });
+    if (at != whole.end()) file.text = to_yaml(at->second);
+  }
+  return out;
 }
 
 }  // namespace cidrcheck::detail

@@ -6,10 +6,12 @@
 
 #include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
+#include <cidrcheck/fleet/profile.hpp>
 #include <cidrcheck/fleet/runbook_step.hpp>
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cidrcheck::detail {
@@ -29,9 +31,18 @@ struct rendered_step {
   std::vector<std::string> facts;     ///< the step's facts, then those of the profile fields the rendering used
 };
 
+/// The run of edits step k of runbook r belongs to, [first, end): the steps of
+/// its owner around it that edit a configuration profile p applies separately
+/// (distribution_profile::edit_waits_for_apply), which one apply takes effect
+/// with; {k, k + 1} for a step that is no such edit.
+auto edit_run(const runbook& r, std::size_t k, const cluster_profile& p) -> std::pair<std::size_t, std::size_t>;
+
 /// Renders step k of runbook r, made on fleet `planned`, with the profile of its
 /// owner from catalog c; builds its files only when `with_files` (plans of a
-/// million changes render prose alone). Never throws for names from the input.
+/// million changes render prose alone). An edit of a run (edit_run) names its
+/// YAML fragments by the run's first step and, with files, writes the whole
+/// run's: one file per apply, which every edit of the run names (runbook_files
+/// writes it once). Never throws for names from the input.
 auto render_step(const fleet& planned, const catalog& c, const runbook& r, std::size_t k, bool with_files)
     -> rendered_step;
 

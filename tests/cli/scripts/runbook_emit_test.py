@@ -107,9 +107,15 @@ def check_yaml(path):
         env = {e["name"]: e["value"] for e in container["env"]}
         assert container["name"] == "aws-node"
         assert env["AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG"] == "true" and env["ENI_CONFIG_LABEL_DEF"]
-    elif name == "kops-cluster-spec.yaml":
+    elif name.endswith("cluster-spec.yaml"):
         s = doc["spec"]
-        if "nonMasqueradeCIDR" in s:
+        # The cluster spec's CIDR fields are strings (kubernetes/kops pkg/apis/kops/v1alpha2, ClusterSpec:
+        # NonMasqueradeCIDR, PodCIDR, ServiceClusterIPRange, NetworkCIDR string), never lists.
+        for key in ("nonMasqueradeCIDR", "podCIDR", "serviceClusterIPRange", "networkCIDR"):
+            if key in s:
+                assert isinstance(s[key], str), f"{key} is {type(s[key]).__name__}, not a string"
+                cidr(s[key])
+        if "nonMasqueradeCIDR" in s and "podCIDR" in s:
             mask = cidr(s["nonMasqueradeCIDR"])
             assert cidr(s["podCIDR"]).subnet_of(mask), "podCIDR outside nonMasqueradeCIDR"
             if "networkCIDR" in s:
