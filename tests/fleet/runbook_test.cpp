@@ -499,6 +499,53 @@ TEST(RunbookFiles, EveryFileIsAppliedByExactlyTheStepItsHeaderNames) {
   }
 }
 
+// The edits one apply takes effect with write one file: a kops cluster spec per
+// roll, named by the run's first edit, which every edit of the run names and
+// whose header names them all; its CIDR fields are strings, as kops' ClusterSpec has them.
+TEST(RunbookFiles, OneClusterSpecFilePerApplyNamedByItsFirstEdit) {
+  auto p = run(kops_calico_on_a_tailnet);
+  auto files = runbook_files(p.model, p.result, builtin_catalog());
+  auto books = plan_runbooks(p.model, p.result, builtin_catalog());
+  auto planned = apply_plan(p.model, p.result);
+  const auto& book = books.front();
+  auto steps = render_steps(planned, book, builtin_catalog());
+  std::vector<std::string> specs;  // the cluster-spec files, in order
+  for (const auto& f : files) {
+    if (f.path.ends_with("cluster-spec.yaml")) specs.push_back(f.path.substr(f.path.find('/') + 1));
+  }
+  EXPECT_EQ(specs.size(), applies_of(book));
+  for (std::size_t k = 0, run_start = 0; k < book.steps.size(); ++k) {
+    if (std::holds_alternative<apply_configuration>(book.steps[k].action)) {
+      ASSERT_GT(k, run_start);
+      const std::string name = (run_start + 1 < 10 ? "0" : "") + std::to_string(run_start + 1) + "-cluster-spec.yaml";
+      EXPECT_NE(std::find(specs.begin(), specs.end(), name), specs.end()) << name;
+      auto file = std::find_if(files.begin(), files.end(), [&](const runbook_file& f) { return f.path.ends_with("/" + name); });
+      ASSERT_NE(file, files.end());
+      for (auto j = run_start; j < k; ++j) {
+        EXPECT_EQ(steps[j].files, std::vector<std::string>{name}) << "step " << j + 1;
+        EXPECT_NE(file->text.find(std::to_string(j + 1)), std::string::npos) << "step " << j + 1;
+      }
+      if (k - run_start > 1) {
+        EXPECT_NE(file->text.find(" of runbook.md apply this file"), std::string::npos);
+      }
+      for (const std::string key : {"nonMasqueradeCIDR", "podCIDR", "serviceClusterIPRange", "networkCIDR"}) {
+        EXPECT_EQ(file->text.find(key + ":\n"), std::string::npos) << key << " is no scalar\n" << file->text;
+      }
+      run_start = k + 1;
+      continue;
+    }
+    const auto* d = builtin_catalog().profile_of(p.model.owners.front()).distribution;
+    if (!d->edit_waits_for_apply(book.steps[k].action)) run_start = k + 1;
+  }
+  // The second apply's file holds both ranges' settings, as the kops story changed them in one roll.
+  auto second = std::find_if(files.begin(), files.end(), [&](const runbook_file& f) { return f.path.ends_with("/16-cluster-spec.yaml"); });
+  ASSERT_NE(second, files.end());
+  for (const auto* key : {"podCIDR: \"10.64.0.0/11\"", "nonMasqueradeCIDR: \"10.0.0.0/9\"", "serviceClusterIPRange: \"10.8.0.0/13\"",
+                          "allocateNodeCIDRs: false"}) {
+    EXPECT_NE(second->text.find(key), std::string::npos) << key << "\n" << second->text;
+  }
+}
+
 // Issue 28 item 2: a legal name such as `a;touch X;$(touch Y)` ran commands from
 // gcloud.sh and runbook.md. Every command line is one simple command, names quoted.
 TEST(RunbookFiles, NamesNeverRunAsCommands) {
