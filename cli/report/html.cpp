@@ -190,7 +190,15 @@ void write_plan(std::string& buf, const check_report& r) {
              esc(c.to.to_string()) + "</td><td>" + std::to_string(c.cost) + "</td><td>";
       for (const auto& reason : c.reasons) buf += esc(reason) + "<br>";
       if (!c.transition_safe) buf += "<strong>not transition-safe</strong><br>";
-      if (!c.steps.empty()) {
+      // Operations merged into one maintenance share one runbook: shown once, with the first.
+      const auto* merged = c.operation ? &p.operations[*c.operation].merged_with : nullptr;
+      if (merged != nullptr && !merged->empty() && merged->front() < *c.operation &&
+          !p.operations[merged->front()].changes.empty()) {
+        const auto& first = p.operations[merged->front()];
+        const auto& with = p.changes[first.changes.front()];
+        buf += "in one maintenance with the " + esc(change_role(f, with)) + " change of " +
+               esc(f.owners[with.owner].name) + " above: one runbook, whose steps are there";
+      } else if (!c.steps.empty()) {
         buf += "<ol class=\"steps\">";
         for (const auto& s : c.steps) buf += "<li>" + esc(s.text) + "</li>";
         buf += "</ol>";

@@ -315,6 +315,9 @@ def test_html():
             check("<table id=\"plan\">" in text or "cannot fix" in text, f"{fleet.name}: no plan for its errors")
         if fleet.name == "hostile.yaml":
             check("<script>alert(1)" not in text and "&lt;script&gt;alert(1)" in text, "the hostile name is escaped")
+        if fleet.name == "kops-tailscale-calico.yaml":  # two operations in one maintenance: one runbook, shown once
+            check(text.count('<ol class="steps">') == 1 and "in one maintenance with the pods change of prod" in text,
+                  f"{fleet.name}: the shared runbook is not shown once")
     return 0
 
 
