@@ -1183,12 +1183,12 @@ auto render_step(const fleet& planned, const catalog& c, const runbook& r, std::
   for (auto j = first; j < end; ++j) {
     renderer sibling(planned, c, r, j, true);
     sibling.render();
-    for (auto& [name, doc] : sibling.fragments()) {
-      auto at = std::find_if(whole.begin(), whole.end(), [&](const auto& f) { return f.first == name; });
+    for (auto& fragment : sibling.fragments()) {
+      auto at = std::find_if(whole.begin(), whole.end(), [&](const auto& f) { return f.first == fragment.first; });
       if (at == whole.end()) {
-        whole.emplace_back(name, std::move(doc));
+        whole.push_back(std::move(fragment));
       } else {
-        renderer::merge_fragment(at->second, std::move(doc));
+        renderer::merge_fragment(at->second, std::move(fragment.second));
       }
     }
   }
