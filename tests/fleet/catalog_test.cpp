@@ -48,6 +48,27 @@ TEST(Catalog, AClusterThatNamesNoCniRunsItsDistributionsDefault) {
   EXPECT_EQ(c.ipam_of(cluster("kubeadm")), nullptr);
 }
 
+// A kops cluster on Cilium that names no IPAM mode runs `kubernetes`, the mode
+// kops sets (kops-cilium-default-ipam), not Cilium's own default, cluster-pool:
+// its pods come from Node podCIDRs, so a pod move is kube-controller-manager's.
+TEST(Catalog, ADistributionMayRunACniInAnotherIpamModeThanTheCnisDefault) {
+  const auto& c = builtin_catalog();
+  ASSERT_NE(c.ipam_of(cluster("kops", "cilium")), nullptr);
+  EXPECT_EQ(c.ipam_of(cluster("kops", "cilium"))->name, "kubernetes");
+  EXPECT_EQ(c.pod_numbering_of(cluster("kops", "cilium")).addresses, address_source::node_pod_cidr);
+  EXPECT_EQ(c.find_distribution("kops")->cni_ipam.at(0).fact, "kops-cilium-default-ipam");
+  // Elsewhere Cilium's default, and a mode the cluster names wins everywhere.
+  EXPECT_EQ(c.ipam_of(cluster("kubeadm", "cilium"))->name, "cluster-pool");
+  EXPECT_EQ(c.ipam_of(cluster("kops", "cilium", "crd"))->name, "crd");
+  EXPECT_EQ(c.ipam_of(cluster("kops", "calico"))->name, "calico-ipam");
+  // So the plan offers kops' Cilium pods kube-controller-manager's move, never the cluster-pool
+  // append that kops does not run (kops-cilium-ipam); a kops cluster that says cluster-pool gets it.
+  EXPECT_FALSE(c.offers(*c.find_operation("cilium-pool-append"), cluster("kops", "cilium")));
+  EXPECT_TRUE(c.offers(*c.find_operation("kcm-node-ipam"), cluster("kops", "cilium")));
+  EXPECT_TRUE(c.offers(*c.find_operation("cilium-pool-append"), cluster("kops", "cilium", "cluster-pool")));
+  EXPECT_TRUE(c.offers(*c.find_operation("cilium-pool-append"), cluster("kubeadm", "cilium")));
+}
+
 // Where pods take their addresses from: the IPAM profile's `addresses`, else
 // network or external where the mode's `pods_from` says so, else unknown.
 TEST(Catalog, PodNumberingReadsTheIpamProfile) {

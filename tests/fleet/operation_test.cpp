@@ -28,7 +28,7 @@ auto cluster(std::string type, std::string cni = {}) -> owner {
 }
 
 // o's pod numbering as the catalog would resolve it, here: its own CNI, addresses unknown.
-auto applies(const operation_kind& k, const owner& o) -> bool { return applies(k, o, pod_numbering{o.cni}); }
+auto applies(const operation_kind& k, const owner& o) -> bool { return applies(k, o, pod_numbering{o.cni, o.ipam}); }
 
 TEST(Operation, AppliesByOwnerKindDistributionCniAndVersion) {
   operation_kind k;
@@ -60,7 +60,7 @@ TEST(Operation, AppliesToTheCniThePodNumberingNames) {
   operation_kind k;
   k.cni = {"vpc-cni"};
   EXPECT_FALSE(applies(k, cluster("eks"), pod_numbering{}));
-  EXPECT_TRUE(applies(k, cluster("eks"), pod_numbering{"vpc-cni", address_source::network}));
+  EXPECT_TRUE(applies(k, cluster("eks"), pod_numbering{"vpc-cni", "", address_source::network}));
 }
 
 // An operation that lists address sources applies only to clusters whose pods
@@ -68,15 +68,15 @@ TEST(Operation, AppliesToTheCniThePodNumberingNames) {
 // IPAM the catalog does not know.
 TEST(Operation, AppliesOnlyToThePodAddressSourcesItLists) {
   operation_kind k;
-  EXPECT_TRUE(applies(k, cluster("kubeadm"), pod_numbering{"vpc-cni", address_source::network}));  // empty: any
+  EXPECT_TRUE(applies(k, cluster("kubeadm"), pod_numbering{"vpc-cni", "", address_source::network}));  // empty: any
   k.pod_addresses.value = {address_source::node_pod_cidr};
-  EXPECT_TRUE(applies(k, cluster("kubeadm"), pod_numbering{"flannel", address_source::node_pod_cidr}));
-  EXPECT_FALSE(applies(k, cluster("kubeadm"), pod_numbering{"vpc-cni", address_source::network}));
-  EXPECT_FALSE(applies(k, cluster("kubeadm"), pod_numbering{"calico", address_source::cni_pool}));
+  EXPECT_TRUE(applies(k, cluster("kubeadm"), pod_numbering{"flannel", "", address_source::node_pod_cidr}));
+  EXPECT_FALSE(applies(k, cluster("kubeadm"), pod_numbering{"vpc-cni", "", address_source::network}));
+  EXPECT_FALSE(applies(k, cluster("kubeadm"), pod_numbering{"calico", "", address_source::cni_pool}));
   EXPECT_FALSE(applies(k, cluster("kubeadm"), pod_numbering{}));
   k.pod_addresses.value.push_back(address_source::unknown);
   EXPECT_TRUE(applies(k, cluster("kubeadm"), pod_numbering{}));
-  EXPECT_FALSE(applies(k, cluster("kubeadm"), pod_numbering{"vpc-cni", address_source::network}));
+  EXPECT_FALSE(applies(k, cluster("kubeadm"), pod_numbering{"vpc-cni", "", address_source::network}));
 }
 
 TEST(Operation, CostScalesWithWhatTheFleetKnowsAndSaysSo) {

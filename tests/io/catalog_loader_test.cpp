@@ -38,6 +38,27 @@ TEST(Catalog, UnknownKeysAreReportedWithASuggestion) {
   EXPECT_NE(d[0].message.find("did you mean 'pods'"), std::string::npos) << d[0].message;
 }
 
+// A distribution's cni_ipam names a CNI and one of its modes, with a fact.
+TEST(Catalog, ADistributionsCniIpamMustNameAModeOfTheCni) {
+  const std::string cnis = "cnis:\n  - {name: c, ipam: [{name: a, pods_from: cni, pods: [10.0.0.0/8], source: s}], source: s}\n";
+  std::vector<diagnostic> d;
+  parse_catalog("distributions:\n  - name: x\n    source: s\n    cni_ipam: [{cni: c, mode: b, fact: svc-first-ip}]\n" + cnis,
+                "c.yaml", d);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].where.line, 4u);
+  EXPECT_NE(d[0].message.find("mode 'b' is not an IPAM mode of cni c"), std::string::npos) << d[0].message;
+  d.clear();
+  parse_catalog("distributions:\n  - name: x\n    source: s\n    cni_ipam: [{cni: c, mode: a}]\n" + cnis, "c.yaml", d);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0].message.find("names a cni, its mode and the fact"), std::string::npos) << d[0].message;
+  d.clear();
+  auto c = parse_catalog("distributions:\n  - name: x\n    source: s\n    cni_ipam: [{cni: c, mode: a, fact: svc-first-ip}]\n" +
+                         cnis, "c.yaml", d);
+  EXPECT_TRUE(d.empty()) << d[0].message;
+  ASSERT_EQ(c.distributions.at(0).cni_ipam.size(), 1u);
+  EXPECT_EQ(c.distributions[0].cni_ipam[0].mode, "a");
+}
+
 TEST(Catalog, TheBuiltinCatalogIsParsedOnce) { EXPECT_EQ(&builtin_catalog(), &builtin_catalog()); }
 
 // --- profiles: every field names a fact of docs/migration-facts.md ------------

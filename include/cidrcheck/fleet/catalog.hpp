@@ -34,6 +34,13 @@ struct distribution_defaults {
   /// The CNI its clusters run when they name none (EKS installs the Amazon VPC CNI
   /// by default), with its fact; an empty value where the catalog names none.
   sourced<std::string> cni;
+  /// The IPAM mode a CNI runs on this distribution when a cluster names none,
+  /// where the distribution picks another than the CNI's default (kops runs
+  /// Cilium in `kubernetes` mode), each with its fact (data/catalog.yaml `cni_ipam:`).
+  struct cni_ipam_default {
+    std::string cni, mode, fact;
+  };
+  std::vector<cni_ipam_default> cni_ipam;
   std::string source;
   /// What its runbooks need to know (data/catalog.yaml `profile:`); nullopt where
   /// the catalog has none, and then every field is unknown.
@@ -164,18 +171,33 @@ struct catalog {
     const auto* d = find_distribution(o.type);
     return d != nullptr ? std::string_view(d->cni.value) : std::string_view();
   }
-  /// Returns the IPAM mode a cluster runs: its `ipam`, else its CNI's (cni_of)
-  /// default; nullptr when the catalog does not know the CNI or the mode.
+  /// Returns the IPAM mode a cluster runs: its `ipam`, else the mode its
+  /// distribution runs its CNI (cni_of) in (distribution_defaults::cni_ipam), else
+  /// the CNI's default; nullptr when the catalog does not know the CNI or the mode.
   auto ipam_of(const owner& o) const -> const ipam_mode* {
     const auto* cni = find_cni(cni_of(o));
     if (cni == nullptr) return nullptr;
-    return o.ipam.empty() ? &cni->modes.front() : cni->find_mode(o.ipam);
+    auto mode = ipam_name_of(o);
+    return mode.empty() ? &cni->modes.front() : cni->find_mode(mode);
+  }
+  /// Returns the name of the IPAM mode a cluster runs as far as it or its
+  /// distribution says: its `ipam`, else its distribution's mode for its CNI
+  /// (distribution_defaults::cni_ipam); "" for the CNI's own default.
+  auto ipam_name_of(const owner& o) const -> std::string_view {
+    if (!o.ipam.empty()) return o.ipam;
+    if (const auto* d = find_distribution(o.type)) {
+      const auto cni = cni_of(o);
+      for (const auto& x : d->cni_ipam) {
+        if (x.cni == cni) return x.mode;
+      }
+    }
+    return {};
   }
   /// Returns how a cluster's pods are numbered: its CNI (cni_of) and where its
   /// IPAM mode takes pod addresses from, by the mode's profile, else network or
   /// external where the mode's `pods_from` says so, else unknown.
   auto pod_numbering_of(const owner& o) const -> pod_numbering {
-    pod_numbering out{std::string(cni_of(o)), address_source::unknown};
+    pod_numbering out{std::string(cni_of(o)), std::string(ipam_name_of(o)), address_source::unknown};
     if (const auto* mode = ipam_of(o)) {
       if (mode->profile && mode->profile->addresses.known) {
         out.addresses = mode->profile->addresses.value;

@@ -76,16 +76,18 @@ struct operation_kind {
 };
 
 /// How a cluster's pods are numbered, as the catalog resolves it (catalog::pod_numbering_of):
-/// the CNI it runs (its own, else its distribution's default; "" where neither names one)
-/// and where its IPAM mode takes pod addresses from.
+/// the CNI it runs (its own, else its distribution's default; "" where neither names one),
+/// its IPAM mode (its own `ipam`, else the mode its distribution runs the CNI in; "" for the
+/// CNI's own default) and where that mode takes pod addresses from.
 struct pod_numbering {
   std::string cni;
+  std::string ipam;
   address_source addresses = address_source::unknown;
 };
 
 /// Reports whether kind k applies to owner o (its kind, distribution, version, and the CNI,
 /// IPAM mode and address source of `pods`, o's pod numbering). An IPAM list matches a
-/// cluster that names no IPAM mode when it lists "" (the CNI's default).
+/// cluster on its CNI's default mode when it lists "".
 inline auto applies(const operation_kind& k, const owner& o, const pod_numbering& pods) -> bool {
   if (o.kind != k.owners) return false;
   auto listed = [](const auto& list, const auto& value) {
@@ -97,7 +99,7 @@ inline auto applies(const operation_kind& k, const owner& o, const pod_numbering
   if (!k.distributions.empty() && !listed(k.distributions, o.type)) return false;
   if (listed(k.not_distributions, o.type)) return false;
   if (!k.cni.empty() && !listed(k.cni, pods.cni)) return false;
-  if (!k.ipam.empty() && !listed(k.ipam, o.ipam)) return false;
+  if (!k.ipam.empty() && !listed(k.ipam, pods.ipam)) return false;
   const auto& sources = k.pod_addresses.value;
   if (!sources.empty() && !listed(sources, pods.addresses)) return false;
   if ((k.kubernetes_from || k.kubernetes_to) && !o.kubernetes) return false;

@@ -11,6 +11,7 @@
 #include "yaml_reader.hpp"
 
 #include <stdexcept>
+#include <tuple>
 
 namespace cidrcheck {
 
@@ -370,13 +371,16 @@ void read_kubernetes_profile(yaml_reader& r, std::uint32_t node, catalog& c) {
 
 // A distribution's default CNI (node, name), checked once every CNI is read.
 using cni_reference = std::pair<std::uint32_t, std::string>;
+// A distribution's IPAM mode for a CNI (node, CNI, mode), checked once every CNI is read.
+using cni_mode_reference = std::tuple<std::uint32_t, std::string, std::string>;
 
-void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c, std::vector<cni_reference>& default_cnis) {
+void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c, std::vector<cni_reference>& default_cnis,
+                       std::vector<cni_mode_reference>& cni_modes) {
   auto entries = r.mapping(node, "a distribution");
   if (!entries) return;
   r.only_keys(*entries,
               {"name", "network", "pods", "services", "services_if_network_in", "node_cidr_mask", "node_cidr_mask_v6",
-               "reserved", "ip_family", "cni", "source", "profile"},
+               "reserved", "ip_family", "cni", "cni_ipam", "source", "profile"},
               "a distribution");
   distribution_defaults d;
   for (const auto& e : *entries) {
@@ -400,6 +404,25 @@ void read_distribution(yaml_reader& r, std::uint32_t node, catalog& c, std::vect
       read_sourced_text(r, e.value, "cni", d.cni);
       if (!d.cni.known) r.error(e.value, diag::invalid_value, "a distribution's cni names a CNI; leave it out where none is known");
       if (d.cni.known) default_cnis.emplace_back(e.value, d.cni.value);
+    } else if (e.key == "cni_ipam") {
+      auto items = r.sequence(e.value, "cni_ipam");
+      for (auto item : items.value_or(std::span<const std::uint32_t>{})) {
+        auto x = r.mapping(item, "a cni_ipam entry");
+        if (!x) continue;
+        r.only_keys(*x, {"cni", "mode", "fact"}, "a cni_ipam entry");
+        distribution_defaults::cni_ipam_default def;
+        for (const auto& f : *x) {
+          if (f.key == "cni") def.cni = r.string(f.value, "cni").value_or("");
+          if (f.key == "mode") def.mode = r.string(f.value, "mode").value_or("");
+          if (f.key == "fact") read_fact(r, f.value, def.fact);
+        }
+        if (def.cni.empty() || def.mode.empty() || def.fact.empty()) {
+          r.error(item, diag::missing_key, "a cni_ipam entry names a cni, its mode and the fact that says so");
+          continue;
+        }
+        cni_modes.emplace_back(item, def.cni, def.mode);
+        d.cni_ipam.push_back(std::move(def));
+      }
     } else if (e.key == "profile") {
       read_distribution_profile(r, e.value, d.profile.emplace());
     } else if (e.key == "ip_family") {
@@ -702,6 +725,7 @@ void read_shared_apply(yaml_reader& r, std::uint32_t node, shared_apply_cost& in
 auto parse_catalog(std::string_view text, std::string_view name, std::vector<diagnostic>& diagnostics) -> catalog {
   catalog c;
   std::vector<cni_reference> default_cnis;
+  std::vector<cni_mode_reference> cni_modes;
   auto doc = detail::parse_yaml(text, name, {}, diagnostics);
   yaml_reader r(doc, std::string(name), diagnostics, 1'000'000);
   for (auto root : doc.roots) {
@@ -728,7 +752,7 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
       auto items = e.key == "version" ? std::nullopt : r.sequence(e.value, e.key);
       if (!items) continue;
       for (auto item : *items) {
-        if (e.key == "distributions") read_distribution(r, item, c, default_cnis);
+        if (e.key == "distributions") read_distribution(r, item, c, default_cnis, cni_modes);
         if (e.key == "cnis") read_cni(r, item, c);
         if (e.key == "network_types") read_network_type(r, item, c);
         if (e.key == "meshes") read_mesh(r, item, c);
@@ -741,6 +765,14 @@ auto parse_catalog(std::string_view text, std::string_view name, std::vector<dia
   }
   for (const auto& [node, cni] : default_cnis) {
     if (c.find_cni(cni) == nullptr) r.error(node, diag::unknown_value, "cni '" + cni + "' is not a CNI of the catalog");
+  }
+  for (const auto& [node, cni, mode] : cni_modes) {
+    const auto* known = c.find_cni(cni);
+    if (known == nullptr) {
+      r.error(node, diag::unknown_value, "cni '" + cni + "' is not a CNI of the catalog");
+    } else if (known->find_mode(mode) == nullptr) {
+      r.error(node, diag::unknown_value, "mode '" + mode + "' is not an IPAM mode of cni " + cni);
+    }
   }
   return c;
 }
