@@ -389,6 +389,21 @@ TEST(RunbookMaintenance, PhasesOfEachRunbookAreTakenTogether) {
   EXPECT_EQ(std::count(layout.begin(), layout.end(), "apply"), 4);
 }
 
+// Was: on 1.33, where the API needs no runtime-config, the check that the API is
+// served split the gate's edit from the certificate's, and kops rolled 5 times
+// where 1.29 rolls 4; the certificate's edit now comes before the check.
+TEST(RunbookApply, TheServiceCidrChecksNeverSplitARunOfEdits) {
+  for (const char* minor : {"1.29", "1.31", "1.33", "1.34"}) {
+    auto p = run(std::string("clusters:\n  - {name: k, distribution: kops, kubernetes: \"") + minor +
+                 "\", cni: calico, network: 172.20.0.0/16}\nnetworks:\n  - {name: peer, type: peer, cidrs: [100.64.0.0/16]}\n"
+                 "connections:\n  - {between: [k, peer], via: vpn}\n");
+    auto books = own_runbooks(p);
+    ASSERT_EQ(books.size(), 1U) << minor;
+    EXPECT_EQ(books[0].kind, "service-cidr-api") << minor;
+    EXPECT_EQ(applies_of(books[0]), 4U) << minor;
+  }
+}
+
 TEST(RunbookApply, AStaticPodClusterHasNoApplyStep) {
   auto p = run(two_kubeadm);
   ASSERT_FALSE(p.result.operations.empty());

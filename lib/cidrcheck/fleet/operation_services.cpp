@@ -204,9 +204,14 @@ void service_cidr_api_row(const row_input& in, runbook& out) {
       s.why = "without the gate on kube-controller-manager no controller adds the ServiceCIDR finalizer, and a deleted "
               "default ServiceCIDR comes back at once from the old flag";
     }
+    // Both kubernetes.default addresses in the certificate (2. below) come before a check
+    // of the API that is no edit, so that where edits wait for an apply they share one
+    // with the gate (config-apply-separate) instead of the check splitting them.
+    const bool api_is_an_edit = kube->runtime_config.value;
+    if (m.primary && !api_is_an_edit) certificate_step(w, m, p);
     {
       runbook_step* s = nullptr;
-      if (kube->runtime_config.value) {
+      if (api_is_an_edit) {
         s = &w.add(k, enable_api{kube->service_cidr_api.value, rollout::one_at_a_time}, {});
         cite(*s, kube->runtime_config);
         s->why = "the group version is off by default at this stage";
@@ -219,7 +224,7 @@ void service_cidr_api_row(const row_input& in, runbook& out) {
       s->checks.push_back({observable::service_cidr, expectation::ready, m.before, {}, std::string(default_service_cidr)});
     }
     // 2. Both kubernetes.default addresses in the certificate.
-    if (m.primary) certificate_step(w, m, p);
+    if (m.primary && api_is_an_edit) certificate_step(w, m, p);
     // 3. The new range as a second ServiceCIDR: new Services may take addresses in it at once.
     const std::string temporary = service_cidr_name(m.to);
     {

@@ -1,4 +1,4 @@
-# cidrcheck plan: service-cidr-api for kubeadm-133, step 4 of runbook.md applies this file
+# cidrcheck plan: service-cidr-api for dualstack-both-133, step 4 of runbook.md applies this file
 # On each control-plane node, one at a time. kubeadm.yaml is the cluster's kubeadm
 # configuration with the fields of the ClusterConfiguration fragment of this step.
 set -eu
