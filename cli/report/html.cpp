@@ -191,10 +191,9 @@ void write_plan(std::string& buf, const check_report& r) {
       for (const auto& reason : c.reasons) buf += esc(reason) + "<br>";
       if (!c.transition_safe) buf += "<strong>not transition-safe</strong><br>";
       // Operations merged into one maintenance share one runbook: shown once, with the first.
-      const auto* merged = c.operation ? &p.operations[*c.operation].merged_with : nullptr;
-      if (merged != nullptr && !merged->empty() && merged->front() < *c.operation &&
-          !p.operations[merged->front()].changes.empty()) {
-        const auto& first = p.operations[merged->front()];
+      if (c.operation && p.runbook_is_earlier(*c.operation) &&
+          !p.operations[p.operations[*c.operation].merged_with.front()].changes.empty()) {
+        const auto& first = p.operations[p.operations[*c.operation].merged_with.front()];
         const auto& with = p.changes[first.changes.front()];
         buf += "in one maintenance with the " + esc(change_role(f, with)) + " change of " +
                esc(f.owners[with.owner].name) + " above: one runbook, whose steps are there";

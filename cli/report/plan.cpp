@@ -158,9 +158,8 @@ void write_steps(output& out, const plan_report& r) {
   buf += "\nSteps\n";
   for (std::uint32_t k = 0; k < p.operations.size(); ++k) {
     const auto& op = p.operations[k];
-    if (!op.merged_with.empty() && op.merged_with.front() < k) continue;  // its runbook is an earlier operation's
-    std::vector<std::uint32_t> members = op.merged_with;
-    members.insert(std::lower_bound(members.begin(), members.end(), k), k);
+    if (p.runbook_is_earlier(k)) continue;  // printed with the earlier operation
+    const auto members = p.sharing_runbook(k);
     std::string kinds;
     for (auto m : members) kinds += (kinds.empty() ? "" : " + ") + p.operations[m].kind;
     buf += "\n" + numbers_text(members) + ". " + owners_text(r.model, op) + ": " + kinds +

@@ -135,6 +135,21 @@ struct plan_result {
   std::vector<diagnostic> diagnostics;
 
   auto complete() const -> bool { return problems.empty(); }
+  /// The operations that share operation k's runbook (plan_operation::merged_with),
+  /// k among them, in plan order: {k} for one with a runbook of its own.
+  auto sharing_runbook(std::uint32_t k) const -> std::vector<std::uint32_t> {
+    std::vector<std::uint32_t> out = operations[k].merged_with;
+    auto at = out.begin();
+    while (at != out.end() && *at < k) ++at;
+    out.insert(at, k);
+    return out;
+  }
+  /// Reports whether operation k's runbook is an earlier operation's, where it
+  /// is written and printed once for both.
+  auto runbook_is_earlier(std::uint32_t k) const -> bool {
+    const auto& with = operations[k].merged_with;
+    return !with.empty() && with.front() < k;
+  }
   /// Counts the runbooks (of operations, and of changes outside any) whose
   /// simulation failed; 0 when none was simulated.
   auto runbooks_failed() const -> std::size_t {

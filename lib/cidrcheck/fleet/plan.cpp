@@ -1028,7 +1028,7 @@ class planner {
     // runbook for all its changes; operations merged into one maintenance share theirs.
     for (std::uint32_t k = 0; k < result_.operations.size(); ++k) {
       auto& op = result_.operations[k];
-      if (!op.merged_with.empty() && op.merged_with.front() < k) {
+      if (result_.runbook_is_earlier(k)) {
         const auto& first = result_.operations[op.merged_with.front()];
         op.steps = first.steps;
         op.maintenance = first.maintenance;

@@ -46,6 +46,15 @@ auto folder_word(std::string_view name) -> std::string {
 
 auto two_digits(std::size_t n) -> std::string { return (n < 10 ? "0" : "") + std::to_string(n); }
 
+// Step numbers as a runbook names them: "step 5", "steps 5, 6 and 8".
+auto step_numbers(const std::vector<std::size_t>& at) -> std::string {
+  std::string out = at.size() == 1 ? "step " : "steps ";
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    out += (k == 0 ? "" : k + 1 == at.size() ? " and " : ", ") + std::to_string(at[k]);
+  }
+  return out;
+}
+
 auto context_of(const owner& o) -> std::string {
   std::string context = o.type;
   auto add = [&](const std::string& word) { context += (context.empty() ? "" : ", ") + word; };
@@ -192,19 +201,12 @@ auto maintenance_of(const runbook& r) -> std::string {
     }
     if (drained && std::holds_alternative<register_nodes>(a)) back = k + 1;
   }
-  auto steps = [](const std::vector<std::size_t>& at) {
-    std::string out = at.size() == 1 ? "step " : "steps ";
-    for (std::size_t k = 0; k < at.size(); ++k) {
-      out += (k == 0 ? "" : k + 1 == at.size() ? " and " : ", ") + std::to_string(at[k]);
-    }
-    return out;
-  };
   std::vector<std::string> parts;
   if (!applies.empty()) {
     parts.push_back(std::to_string(applies.size()) + (applies.size() == 1 ? " roll" : " rolls") +
-                    " of the cluster to apply its configuration (" + steps(applies) + ")");
+                    " of the cluster to apply its configuration (" + step_numbers(applies) + ")");
   }
-  if (!rolls.empty()) parts.push_back("nodes rolled at " + steps(rolls));
+  if (!rolls.empty()) parts.push_back("nodes rolled at " + step_numbers(rolls));
   if (drained) {
     parts.push_back("every node drained from step " + std::to_string(*drained) +
                     (back ? " until the nodes return at step " + std::to_string(*back) : std::string(" on")) +
@@ -221,9 +223,8 @@ auto plan_runbooks(const fleet& f, const plan_result& p, const catalog& c) -> st
   out.reserve(p.operations.size());
   const detail::owner_connections connections(planned);
   for (std::uint32_t k = 0; k < p.operations.size(); ++k) {
-    const auto& with = p.operations[k].merged_with;
-    if (!with.empty() && with.front() < k) {
-      out.push_back(out[with.front()]);  // one runbook for a maintenance shared with an earlier operation
+    if (p.runbook_is_earlier(k)) {
+      out.push_back(out[p.operations[k].merged_with.front()]);  // one runbook for a maintenance shared with an earlier operation
     } else {
       out.push_back(detail::maintenance_runbook(planned, c, p, k, connections));
     }
@@ -278,11 +279,7 @@ auto runbook_files(const fleet& f, const plan_result& p, const catalog& c) -> st
       }
     }
     for (const auto& [file, by] : files) {
-      std::string which = by.size() == 1 ? "step " : "steps ";
-      for (std::size_t k = 0; k < by.size(); ++k) {
-        which += (k == 0 ? "" : k + 1 == by.size() ? " and " : ", ") + std::to_string(by[k]);
-      }
-      out.push_back({folder + "/" + file->name, "# cidrcheck plan: " + r.kind + " for " + names + ", " + which +
+      out.push_back({folder + "/" + file->name, "# cidrcheck plan: " + r.kind + " for " + names + ", " + step_numbers(by) +
                                                     " of runbook.md " + (by.size() == 1 ? "applies" : "apply") +
                                                     " this file\n" + file->text});
     }
@@ -290,12 +287,11 @@ auto runbook_files(const fleet& f, const plan_result& p, const catalog& c) -> st
   std::size_t next = 0;
   for (std::uint32_t j = 0; j < p.operations.size(); ++j) {
     const auto& first = p.operations[j];
-    if (!first.merged_with.empty() && first.merged_with.front() < j) {
+    if (p.runbook_is_earlier(j)) {
       ++next;  // written with the earlier operation it shares its runbook with
       continue;
     }
-    std::vector<std::uint32_t> members = first.merged_with;
-    members.insert(std::lower_bound(members.begin(), members.end(), j), j);
+    const auto members = p.sharing_runbook(j);
     std::string changes, cost;
     for (auto m : members) {
       const auto& op = p.operations[m];

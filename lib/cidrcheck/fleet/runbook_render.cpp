@@ -186,15 +186,12 @@ class renderer {
     if (d == nullptr || !d->apply_control_plane.known) return apply_control_plane();
     fact(d->apply_control_plane.fact);
     // The edits this step applies: the run of waiting edits right before it (add_apply_steps).
-    std::size_t first = number_ - 1;
-    while (first > 0 && book_.steps[first - 1].owner == step_.owner &&
-           d->edit_waits_for_apply(book_.steps[first - 1].action)) {
-      --first;
-    }
-    const std::string edits = first + 1 == number_ - 1 ? "the edit of step " + std::to_string(first + 1)
-                              : first + 1 < number_ - 1 ? "the edits of steps " + std::to_string(first + 1) + " to " +
-                                                              std::to_string(number_ - 1) + ", all at once"
-                                                        : "its edits";
+    const bool after_edit = number_ >= 2 && book_.steps[number_ - 2].owner == step_.owner;
+    const auto [first, end] = after_edit ? edit_run(book_, number_ - 2, profile_) : std::pair<std::size_t, std::size_t>{};
+    const std::string edits = end - first == 1 ? "the edit of step " + std::to_string(first + 1)
+                              : end - first > 1 ? "the edits of steps " + std::to_string(first + 1) + " to " +
+                                                      std::to_string(end) + ", all at once"
+                                                : "its edits";
     // How the roll goes (which instances, in what order) is the cited facts'.
     const std::string what = control_plane() == control_plane_config::cluster_spec ? "the cluster spec"
                                                                                     : "the control-plane configuration";
@@ -1163,7 +1160,7 @@ class renderer {
 auto edit_run(const runbook& r, std::size_t k, const cluster_profile& p) -> std::pair<std::size_t, std::size_t> {
   const auto* d = p.distribution;
   auto waits = [&](std::size_t j) { return r.steps[j].owner == r.steps[k].owner && d->edit_waits_for_apply(r.steps[j].action); };
-  if (d == nullptr || !waits(k)) return {k, k + 1};
+  if (d == nullptr || !waits(k)) return {k, k};
   std::size_t first = k, end = k + 1;
   while (first > 0 && waits(first - 1)) --first;
   while (end < r.steps.size() && waits(end)) ++end;

@@ -34,7 +34,7 @@ struct rendered_step {
 /// The run of edits step k of runbook r belongs to, [first, end): the steps of
 /// its owner around it that edit a configuration profile p applies separately
 /// (distribution_profile::edit_waits_for_apply), which one apply takes effect
-/// with; {k, k + 1} for a step that is no such edit.
+/// with; {k, k} (empty) for a step that is no such edit.
 auto edit_run(const runbook& r, std::size_t k, const cluster_profile& p) -> std::pair<std::size_t, std::size_t>;
 
 /// Renders step k of runbook r, made on fleet `planned`, with the profile of its

@@ -71,10 +71,8 @@ auto maintenance_runbook(const fleet& planned, const catalog& c, const plan_resu
                          const owner_connections& connections) -> runbook {
   const auto& op = p.operations[k];
   if (op.merged_with.empty()) return operation_runbook(planned, c, op, p.changes, connections);
-  std::vector<std::uint32_t> members = op.merged_with;
-  members.insert(std::lower_bound(members.begin(), members.end(), k), k);
   std::vector<runbook> books;
-  for (auto j : members) books.push_back(unapplied_runbook(planned, c, p.operations[j], p.changes, connections));
+  for (auto j : p.sharing_runbook(k)) books.push_back(unapplied_runbook(planned, c, p.operations[j], p.changes, connections));
   return merged_runbook(planned, c, std::move(books));
 }
 
