@@ -1,5 +1,7 @@
 #include "yaml_document.hpp"
 
+#include "json_tree.hpp"
+
 #include <cidrcheck/io/diagnostic_code.hpp>
 
 #include <yaml.h>
@@ -49,6 +51,12 @@ auto mark_of(std::string_view text, std::size_t offset) -> yaml_mark_t {
 
 auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits& limits,
                 std::vector<diagnostic>& diagnostics) -> yaml_document {
+  if (auto json = parse_plain_json(text, limits)) return std::move(*json);
+  return parse_yaml_with_libyaml(text, name, limits, diagnostics);
+}
+
+auto parse_yaml_with_libyaml(std::string_view text, std::string_view name, const yaml_limits& limits,
+                             std::vector<diagnostic>& diagnostics) -> yaml_document {
   yaml_document doc;
   // A byte-order mark of UTF-32 (checked first: FF FE 00 00 also starts like UTF-16's) or UTF-16.
   using namespace std::string_view_literals;

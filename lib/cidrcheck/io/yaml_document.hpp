@@ -102,8 +102,14 @@ struct yaml_document {
 
 /// Parses text (named `name` in diagnostics). On a syntax error or a limit hit,
 /// adds one error diagnostic at the offending position and returns what was
-/// parsed so far; check the diagnostics.
+/// parsed so far; check the diagnostics. Plain JSON is read without libyaml
+/// (parse_plain_json(), json_tree.hpp), into the same tree.
 auto parse_yaml(std::string_view text, std::string_view name, const yaml_limits& limits,
                 std::vector<diagnostic>& diagnostics) -> yaml_document;
+
+/// parse_yaml() without its JSON shortcut: libyaml reads every text. The
+/// reference the shortcut is tested against.
+auto parse_yaml_with_libyaml(std::string_view text, std::string_view name, const yaml_limits& limits,
+                             std::vector<diagnostic>& diagnostics) -> yaml_document;
 
 }  // namespace cidrcheck::detail
