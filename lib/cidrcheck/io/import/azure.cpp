@@ -109,22 +109,23 @@ void read_aks(source_reader& in, std::uint32_t node, import_result& out) {
 }  // namespace
 
 auto azure_vnet_name(std::string_view id) -> std::string {
-  // /subscriptions/S/resourceGroups/RG/providers/Microsoft.Network/virtualNetworks/VNET/subnets/SUBNET
-  std::vector<std::string_view> parts;
+  // /subscriptions/S/resourceGroups/RG/providers/Microsoft.Network/virtualNetworks/VNET/subnets/SUBNET:
+  // each part after "resourceGroups" or "virtualNetworks" (in any case) names one; the last such wins.
+  auto named = [](std::string_view part, std::string_view key) {
+    return std::equal(part.begin(), part.end(), key.begin(), key.end(),
+                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+  };
+  std::string_view group, vnet, previous;
   for (std::size_t start = 0; start <= id.size();) {
-    auto slash = id.find('/', start);
-    if (slash == std::string_view::npos) slash = id.size();
-    parts.push_back(id.substr(start, slash - start));
+    auto slash = std::min(id.find('/', start), id.size());
+    auto part = id.substr(start, slash - start);
+    if (named(previous, "resourcegroups")) group = part;
+    if (named(previous, "virtualnetworks")) vnet = part;
+    previous = part;
     start = slash + 1;
   }
-  std::string group, vnet;
-  for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
-    auto key = lower(std::string(parts[k]));
-    if (key == "resourcegroups") group = parts[k + 1];
-    if (key == "virtualnetworks") vnet = parts[k + 1];
-  }
   if (group.empty() || vnet.empty()) return {};
-  return lower(group + "/" + vnet);
+  return lower(std::string(group) + "/" + std::string(vnet));
 }
 
 void import_aks(source_reader& in, const std::vector<std::uint32_t>& roots, import_result& out) {
