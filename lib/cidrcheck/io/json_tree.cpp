@@ -142,14 +142,13 @@ class plain_json_reader {
     open_.pop_back();
   }
 
-  // A key, its colon on its line and the blanks after it; the value is next.
+  // A key, its colon on its line (blanks between, no line break) and the space after it; the value is next.
   auto read_key() -> bool {
     if (peek() != '"') return false;
     auto start = at_;
-    auto start_line = line_;
     if (!read_string()) return false;
     while (!at_end() && (peek() == ' ' || peek() == '\t')) ++at_;
-    if (at_end() || peek() != ':' || line_ != start_line || at_ - start > max_key_span) return false;
+    if (at_end() || peek() != ':' || at_ - start > max_key_span) return false;
     ++at_;
     return skip_space() && !at_end();
   }
