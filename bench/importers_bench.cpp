@@ -32,11 +32,15 @@ auto v4(std::uint32_t bits) -> std::string {
          "." + std::to_string(bits & 255);
 }
 
-// The k-th /26 of 10.0.0.0/8, every second one left out, so that the node
-// blocks merge into many ranges rather than one (the worst case of the merge).
+// The k-th block of `length` from 10.0.0.0, every second one left out, so
+// that the node blocks merge into many ranges rather than one (the worst case
+// of the merge). Every k gives its own block: 10.0.0.0/8 holds the first
+// 131,072 /26s, and larger exports go on into 11.0.0.0/8 and up, so that an
+// export of 1,000,000 is ten times one of 100,000, not one with each range
+// repeated seven times.
 auto block(std::size_t k, int length = 26) -> std::string {
-  std::uint32_t step = 1u << (32 - length);
-  std::uint32_t a = 0x0a000000u + static_cast<std::uint32_t>(2 * k % (std::size_t{1} << (length - 8))) * step;
+  std::uint64_t step = std::uint64_t{1} << (32 - length);
+  auto a = static_cast<std::uint32_t>(0x0a000000u + 2 * k * step);
   return v4(a) + "/" + std::to_string(length);
 }
 

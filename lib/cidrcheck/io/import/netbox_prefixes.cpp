@@ -82,13 +82,33 @@ void add_netbox_prefixes(std::vector<netbox_prefix> prefixes, std::string_view f
   // first, then length), so each prefix is either inside the last prefix that
   // contained no other (the current root) or is a root itself. Equal CIDRs
   // stay in reading order, so the first of them is the one kept.
-  std::vector<std::size_t> order;
+  // The sort reads compact keys (the VRF's rank among the VRFs, the CIDR, the
+  // index), not the prefixes: read through indexes, a million prefixes of some
+  // 300 bytes each made the comparisons 7% of the import, mostly cache misses.
+  std::vector<std::string_view> vrfs;
   for (std::size_t k = 0; k < n; ++k) {
-    if (!skipped[k]) order.push_back(k);
+    if (!skipped[k]) vrfs.push_back(prefixes[k].vrf);
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return std::tie(prefixes[a].vrf, prefixes[a].range.cidr) < std::tie(prefixes[b].vrf, prefixes[b].range.cidr);
+  std::sort(vrfs.begin(), vrfs.end());
+  vrfs.erase(std::unique(vrfs.begin(), vrfs.end()), vrfs.end());
+  struct sort_key {
+    std::size_t vrf;
+    prefix cidr;
+    std::size_t index;
+  };
+  std::vector<sort_key> keys;
+  keys.reserve(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (skipped[k]) continue;
+    auto vrf = static_cast<std::size_t>(std::lower_bound(vrfs.begin(), vrfs.end(), prefixes[k].vrf) - vrfs.begin());
+    keys.push_back({vrf, prefixes[k].range.cidr, k});
+  }
+  std::sort(keys.begin(), keys.end(), [](const sort_key& a, const sort_key& b) {
+    return std::tie(a.vrf, a.cidr, a.index) < std::tie(b.vrf, b.cidr, b.index);
   });
+  std::vector<std::size_t> order;
+  order.reserve(keys.size());
+  for (const auto& key : keys) order.push_back(key.index);
   struct root {
     std::size_t index;
     std::vector<imported_range> inside;
