@@ -33,6 +33,24 @@ TEST(ImportMerge, SourcesThatAgreeOrComplementEachOtherMerge) {
   EXPECT_EQ(range_at(r, "vpc-0012b8e1cc0abb17d", "192.168.0.0/16")->where.file, "fleet.yaml");
 }
 
+TEST(ImportMerge, ARangeFitsInsideAnyKeptRangeWhateverItsLength) {
+  // The network's ranges are a /8 and a /24: a subnet inside either fits, one
+  // inside neither is a conflict (the cover searches only the lengths it holds).
+  fleet_loader loader(builtin_catalog());
+  loader.add_text("networks:\n  - name: vpc-1\n    type: vpc\n    cidrs: [10.0.0.0/8, 192.168.1.0/24]\n", "fleet.yaml");
+  loader.add_import_text(import_kind::aws_subnets, R"({"Subnets": [
+    {"SubnetId": "subnet-1", "VpcId": "vpc-1", "CidrBlock": "10.5.5.0/26"},
+    {"SubnetId": "subnet-2", "VpcId": "vpc-1", "CidrBlock": "192.168.1.64/26"},
+    {"SubnetId": "subnet-3", "VpcId": "vpc-1", "CidrBlock": "192.168.2.0/26"}]})",
+                         "subnets.json");
+  auto r = loader.finish();
+  ASSERT_EQ(r.value.conflicts.size(), 1u) << printed(r);
+  const auto& x = r.value.conflicts.front();
+  EXPECT_TRUE(x.outside);
+  ASSERT_EQ(x.other.size(), 1u);
+  EXPECT_EQ(x.other.front().to_string(), "192.168.2.0/26");
+}
+
 TEST(ImportMerge, OtherFieldsThatDisagreeAreWarnings) {
   auto r = load({{import_kind::aks, "aks/patty-kube.json"}},
                 "clusters:\n  - name: patty-kube\n    distribution: kubeadm\n    dns: 10.0.0.53\n    nodes: 4\n");
