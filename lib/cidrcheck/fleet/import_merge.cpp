@@ -634,6 +634,7 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
   }
   group_of.clear();  // its keys view the names that start_new() moves away
   f.owners.reserve(f.owners.size() + groups.size());
+  index.reserve(index.size() + groups.size());  // grown once, not rehashed as each owner is added
   for (const auto& group : groups) {
     const std::string& name = group.front()->value.name;
     owner_merge m(f, diagnostics);
