@@ -1,0 +1,193 @@
+// Named pools with selectors (docs/planning.md "Pools by site"): which pool
+// serves a new range, where in it the range goes, and what the plan says.
+#include <cidrcheck/fleet/plan.hpp>
+#include <cidrcheck/io/catalog_loader.hpp>
+#include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/iostream.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cidrcheck {
+namespace {
+
+struct planned {
+  fleet model;
+  plan_result result;
+
+  // The change of owner's role, or nullptr.
+  auto change(std::string_view owner, range_role role) const -> const plan_change* {
+    for (const auto& c : result.changes) {
+      if (model.owners[c.owner].name == owner && c.role == role) return &c;
+    }
+    return nullptr;
+  }
+};
+
+auto run(std::string_view yaml, plan_options options = {}) -> planned {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text(yaml, "t.yaml");
+  auto loaded = loader.finish();
+  EXPECT_TRUE(loaded.ok()) << (loaded.diagnostics.empty() ? "" : format_diagnostic(loaded.diagnostics[0]));
+  auto result = plan(loaded.value, builtin_catalog(), options);
+  return {std::move(loaded.value), std::move(result)};
+}
+
+auto P(std::string_view s) { return prefix::parse(s); }
+
+// New clusters, one per label set, each asking for a /20 network.
+constexpr std::string_view sites = R"(
+clusters:
+  - {name: eu-aws, distribution: kubeadm, labels: {site: eu, cloud: aws}, network: /20, pods: [], services: []}
+  - {name: eu-gcp, distribution: kubeadm, labels: {site: eu, cloud: gcp}, network: /20, pods: [], services: []}
+  - {name: us, distribution: kubeadm, labels: {site: us}, network: /20, pods: [], services: []}
+  - {name: lab, distribution: kubeadm, network: /20, pods: [], services: []}
+plan:
+  pools:
+    - {name: eu, cidrs: [10.112.0.0/12], for: {site: eu}}
+    - {name: eu-aws, cidrs: [10.64.0.0/12], for: {site: eu, cloud: aws}}
+    - {name: us, cidrs: [10.80.0.0/12], for: {site: us}}
+)";
+
+TEST(PlanPools, EachNewRangeComesFromTheMostSpecificPoolThatMatchesItsLabels) {
+  auto p = run(sites);
+  ASSERT_TRUE(p.result.complete());
+  const auto* aws = p.change("eu-aws", range_role::network);
+  const auto* gcp = p.change("eu-gcp", range_role::network);
+  const auto* us = p.change("us", range_role::network);
+  const auto* lab = p.change("lab", range_role::network);
+  ASSERT_TRUE(aws && gcp && us && lab);
+  // eu-aws matches both eu pools: the one with two keys wins, though written later.
+  EXPECT_TRUE(P("10.64.0.0/12").contains(aws->to)) << aws->to;
+  EXPECT_EQ(aws->source, "pool eu-aws");
+  EXPECT_TRUE(P("10.112.0.0/12").contains(gcp->to)) << gcp->to;
+  EXPECT_EQ(gcp->source, "pool eu");
+  EXPECT_TRUE(P("10.80.0.0/12").contains(us->to)) << us->to;
+  EXPECT_EQ(us->source, "pool us");
+  // No pool matches lab: the default pools serve it, outside every named pool's space.
+  EXPECT_EQ(lab->source, "default pools (no named pool matches)");
+  for (auto named : {"10.64.0.0/12", "10.112.0.0/12", "10.80.0.0/12"}) EXPECT_FALSE(P(named).overlaps(lab->to)) << lab->to;
+}
+
+TEST(PlanPools, EqualSpecificityGoesToTheFirstWrittenPool) {
+  auto p = run(R"(
+clusters:
+  - {name: a, distribution: kubeadm, labels: {site: eu, cloud: aws}, network: /20, pods: [], services: []}
+plan:
+  pools:
+    - {name: by-cloud, cidrs: [10.64.0.0/12], for: {cloud: aws}}
+    - {name: by-site, cidrs: [10.80.0.0/12], for: {site: eu}}
+)");
+  ASSERT_TRUE(p.change("a", range_role::network));
+  EXPECT_EQ(p.change("a", range_role::network)->source, "pool by-cloud");
+}
+
+TEST(PlanPools, RoleAndOwnerPatternSelectToo) {
+  auto p = run(R"(
+clusters:
+  - {name: prod-eu, distribution: kubeadm, labels: {site: eu}, network: /20, pods: /16, services: /20}
+  - {name: dev-eu, distribution: kubeadm, labels: {site: eu}, network: /20, pods: /16, services: /20}
+plan:
+  pools:
+    - {name: eu, cidrs: [10.64.0.0/12], for: {site: eu}}
+    - {name: eu-services, cidrs: [10.160.0.0/16], for: {site: eu, role: services}}
+    - {name: prod-pods, cidrs: [10.128.0.0/12], for: {owner: "prod-*", role: [pods]}}
+)");
+  ASSERT_TRUE(p.result.complete());
+  EXPECT_EQ(p.change("prod-eu", range_role::services)->source.substr(0, 16), "pool eu-services");
+  EXPECT_EQ(p.change("dev-eu", range_role::services)->source.substr(0, 16), "pool eu-services");
+  EXPECT_EQ(p.change("prod-eu", range_role::pods)->source.substr(0, 14), "pool prod-pods");
+  EXPECT_TRUE(P("10.128.0.0/12").contains(p.change("prod-eu", range_role::pods)->to));
+  EXPECT_EQ(p.change("dev-eu", range_role::pods)->source.substr(0, 7), "pool eu");
+  EXPECT_TRUE(P("10.64.0.0/12").contains(p.change("dev-eu", range_role::pods)->to));
+}
+
+// A pods range that must move goes next to the network the cluster keeps: its
+// /16 is 10.71.0.0/16, right below 10.72.0.0/20, where best fit would take
+// 10.73.0.0/16 (the lowest free /16 block; 10.64.0.0/13 is larger).
+constexpr std::string_view moving_pods = R"(
+clusters:
+  - {name: eu, distribution: kubeadm, labels: {site: eu}, network: 10.72.0.0/20, pods: 10.0.0.0/16, services: 10.96.0.0/20, nodes: 10}
+  - {name: other, distribution: kubeadm, network: 192.168.0.0/24, pods: 10.0.0.0/16, services: 10.97.0.0/20, nodes: 10}
+connections:
+  - {between: [eu, other]}
+plan:
+  pin: [other]
+  pools:
+    - {name: eu, cidrs: [10.64.0.0/12], for: {site: eu}}
+)";
+
+TEST(PlanPools, AMovedRangeGoesNextToTheOwnersOtherRangesInThePool) {
+  auto p = run(moving_pods);
+  ASSERT_TRUE(p.result.complete());
+  const auto* pods = p.change("eu", range_role::pods);
+  ASSERT_TRUE(pods);
+  EXPECT_EQ(pods->to, P("10.71.0.0/16"));
+  EXPECT_TRUE(P("10.64.0.0/12").contains(pods->to)) << pods->to;
+  bool adjacent = pods->to.last().next() == P("10.72.0.0/20").network() || P("10.72.0.0/20").last().next() == pods->to.network();
+  EXPECT_TRUE(adjacent) << pods->to;
+  EXPECT_EQ(pods->source, "pool eu, adjacent to the cluster's network 10.72.0.0/20");
+}
+
+TEST(PlanPools, AFullNamedPoolIsAProblemThatNamesItNotAFallback) {
+  auto p = run(R"(
+clusters:
+  - {name: a, distribution: kubeadm, labels: {site: eu}, network: /16, pods: [], services: []}
+plan:
+  pools:
+    - {name: tiny, cidrs: [10.64.0.0/20], for: {site: eu}}
+)");
+  ASSERT_EQ(p.result.problems.size(), 1u);
+  EXPECT_NE(p.result.problems[0].message.find("in pool tiny (10.64.0.0/20)"), std::string::npos)
+      << p.result.problems[0].message;
+}
+
+TEST(PlanPools, APoolOfOneIpVersionServesOnlyThatVersion) {
+  auto p = run(R"(
+clusters:
+  - {name: a, distribution: kubeadm, labels: {site: eu}, network: [/20, ipv6/64], pods: [], services: []}
+plan:
+  pools:
+    - {name: eu, cidrs: [10.64.0.0/12], for: {site: eu}}
+)");
+  ASSERT_TRUE(p.result.complete());
+  int v4 = 0, v6 = 0;
+  for (const auto& c : p.result.changes) {
+    if (c.to.version() == ip_version::v4) {
+      ++v4;
+      EXPECT_EQ(c.source, "pool eu");
+    } else {
+      ++v6;
+      EXPECT_EQ(c.source, "default pools (no named pool matches)");
+    }
+  }
+  EXPECT_EQ(v4, 1);
+  EXPECT_EQ(v6, 1);
+}
+
+TEST(PlanPools, WithoutNamedPoolsNoSourceIsGiven) {
+  auto p = run(R"(
+clusters:
+  - {name: a, distribution: kubeadm, labels: {site: eu}, network: /20, pods: [], services: []}
+plan:
+  pools: {network: [10.64.0.0/12]}
+)");
+  ASSERT_EQ(p.result.changes.size(), 1u);
+  EXPECT_TRUE(P("10.64.0.0/12").contains(p.result.changes[0].to));
+  EXPECT_EQ(p.result.changes[0].source, "");
+}
+
+TEST(PlanPools, ThePlanIsTheSameEveryRun) {
+  auto a = run(sites), b = run(sites);
+  ASSERT_EQ(a.result.changes.size(), b.result.changes.size());
+  for (std::size_t k = 0; k < a.result.changes.size(); ++k) {
+    EXPECT_EQ(a.result.changes[k].to, b.result.changes[k].to);
+    EXPECT_EQ(a.result.changes[k].source, b.result.changes[k].source);
+  }
+}
+
+}  // namespace
+}  // namespace cidrcheck
