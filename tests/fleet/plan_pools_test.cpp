@@ -61,11 +61,11 @@ TEST(PlanPools, EachNewRangeComesFromTheMostSpecificPoolThatMatchesItsLabels) {
   const auto* lab = p.change("lab", range_role::network);
   ASSERT_TRUE(aws && gcp && us && lab);
   // eu-aws matches both eu pools: the one with two keys wins, though written later.
-  EXPECT_TRUE(P("10.64.0.0/12").contains(aws->to)) << aws->to;
+  EXPECT_TRUE(P("10.64.0.0/12").supernet_of(aws->to)) << aws->to;
   EXPECT_EQ(aws->source, "pool eu-aws");
-  EXPECT_TRUE(P("10.112.0.0/12").contains(gcp->to)) << gcp->to;
+  EXPECT_TRUE(P("10.112.0.0/12").supernet_of(gcp->to)) << gcp->to;
   EXPECT_EQ(gcp->source, "pool eu");
-  EXPECT_TRUE(P("10.80.0.0/12").contains(us->to)) << us->to;
+  EXPECT_TRUE(P("10.80.0.0/12").supernet_of(us->to)) << us->to;
   EXPECT_EQ(us->source, "pool us");
   // No pool matches lab: the default pools serve it, outside every named pool's space.
   EXPECT_EQ(lab->source, "default pools (no named pool matches)");
@@ -100,9 +100,9 @@ plan:
   EXPECT_EQ(p.change("prod-eu", range_role::services)->source.substr(0, 16), "pool eu-services");
   EXPECT_EQ(p.change("dev-eu", range_role::services)->source.substr(0, 16), "pool eu-services");
   EXPECT_EQ(p.change("prod-eu", range_role::pods)->source.substr(0, 14), "pool prod-pods");
-  EXPECT_TRUE(P("10.128.0.0/12").contains(p.change("prod-eu", range_role::pods)->to));
+  EXPECT_TRUE(P("10.128.0.0/12").supernet_of(p.change("prod-eu", range_role::pods)->to));
   EXPECT_EQ(p.change("dev-eu", range_role::pods)->source.substr(0, 7), "pool eu");
-  EXPECT_TRUE(P("10.64.0.0/12").contains(p.change("dev-eu", range_role::pods)->to));
+  EXPECT_TRUE(P("10.64.0.0/12").supernet_of(p.change("dev-eu", range_role::pods)->to));
 }
 
 // A pods range that must move goes next to the network the cluster keeps: its
@@ -126,7 +126,7 @@ TEST(PlanPools, AMovedRangeGoesNextToTheOwnersOtherRangesInThePool) {
   const auto* pods = p.change("eu", range_role::pods);
   ASSERT_TRUE(pods);
   EXPECT_EQ(pods->to, P("10.71.0.0/16"));
-  EXPECT_TRUE(P("10.64.0.0/12").contains(pods->to)) << pods->to;
+  EXPECT_TRUE(P("10.64.0.0/12").supernet_of(pods->to)) << pods->to;
   bool adjacent = pods->to.last().next() == P("10.72.0.0/20").network() || P("10.72.0.0/20").last().next() == pods->to.network();
   EXPECT_TRUE(adjacent) << pods->to;
   EXPECT_EQ(pods->source, "pool eu, adjacent to the cluster's network 10.72.0.0/20");
@@ -176,7 +176,7 @@ plan:
   pools: {network: [10.64.0.0/12]}
 )");
   ASSERT_EQ(p.result.changes.size(), 1u);
-  EXPECT_TRUE(P("10.64.0.0/12").contains(p.result.changes[0].to));
+  EXPECT_TRUE(P("10.64.0.0/12").supernet_of(p.result.changes[0].to));
   EXPECT_EQ(p.result.changes[0].source, "");
 }
 

@@ -153,7 +153,9 @@ plan:
   EXPECT_EQ(eu.where.line, 12u);
   EXPECT_EQ(s.named_pools[1].selector.specificity(), 0u);
   // The mapping form takes named pools under `named:`, beside role pools that differ.
-  auto m = load(R"(plan:
+  auto m = load(R"(clusters:
+  - {name: a, network: 10.64.0.0/20}
+plan:
   pools:
     pods: [10.0.0.0/9]
     named:
@@ -177,17 +179,17 @@ plan:
 )");
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(printed(r), (std::vector<std::string>{
-                            "f.yaml:2:23: error: labels of cluster a must be a mapping, not a sequence\n",
-                            "f.yaml:3:23: error: labels of cluster b: 'role' is no label: a pool's for: reads it as "
+                            "f.yaml:2:23: error: labels of cluster a must be a mapping, not a list\n",
+                            "f.yaml:3:24: error: labels of cluster b: 'role' is no label: a pool's for: reads it as "
                             "the owner's name or the range's role\n",
-                            "f.yaml:3:38: error: labels of cluster b site must be a scalar, not a mapping\n",
-                            "f.yaml:6:62: error: pool eu for role: unknown role 'pod' (network, pods, services or all) "
+                            "f.yaml:3:39: error: labels of cluster b site must be a value, not a mapping\n",
+                            "f.yaml:6:63: error: pool eu for role: unknown role 'pod' (network, pods, services or all) "
                             "(did you mean 'pods'?)\n",
-                            "f.yaml:7:13: error: duplicate pool name 'eu'\n"
+                            "f.yaml:7:14: error: duplicate pool name 'eu'\n"
                             "f.yaml:6:7: note: 'eu' is first declared here\n",
                             "f.yaml:8:7: error: a pool needs a name\n",
-                            "f.yaml:9:20: error: unknown key 'cidr' in a pool (did you mean 'cidrs'?)\n",
                             "f.yaml:9:7: error: pool x needs cidrs\n",
+                            "f.yaml:9:17: error: unknown key 'cidr' in a pool (did you mean 'cidrs'?)\n",
                         }));
 }
 

@@ -168,7 +168,9 @@ plan:
       EXPECT_EQ(x.selector.labels, y.selector.labels);
       EXPECT_EQ(x.selector.owner, y.selector.owner);
       EXPECT_EQ(x.selector.roles.has_value(), y.selector.roles.has_value());
-      if (x.selector.roles) EXPECT_EQ(*x.selector.roles, *y.selector.roles) << written;
+      if (x.selector.roles) {
+        EXPECT_EQ(*x.selector.roles, *y.selector.roles) << written;
+      }
     }
   }
 }

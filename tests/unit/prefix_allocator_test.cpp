@@ -155,12 +155,14 @@ TEST(PrefixAllocator, TakeNearTakesTheBlockNextToItsTargetNotTheBestFit) {
   ASSERT_TRUE(got);
   EXPECT_EQ(got->first, P("10.0.129.0/25"));
   EXPECT_EQ(got->second, 0u);
+  // Next: the top /25 of the /17 below is one address away, the /25 left above 129 addresses.
   got = a.take_near(ip_version::v4, 25, {P("10.0.128.0/24")});
-  EXPECT_EQ(got->first, P("10.0.129.128/25"));
-  // Now the nearest is the top of the /17 below, carved from its end.
+  EXPECT_EQ(got->first, P("10.0.127.128/25"));
+  // A /24: 10.0.126.0/24 below and 10.0.130.0/24 above are both 257 addresses away; the one below
+  // is a whole free block (a /24 left of the /17), the one above is carved from a /23: the smaller block.
   got = a.take_near(ip_version::v4, 24, {P("10.0.128.0/24")});
-  EXPECT_EQ(got->first, P("10.0.127.0/24"));
-  address_set taken{P("10.0.129.0/24"), P("10.0.127.0/24")};
+  EXPECT_EQ(got->first, P("10.0.126.0/24"));
+  address_set taken{P("10.0.129.0/25"), P("10.0.127.128/25"), P("10.0.126.0/24")};
   EXPECT_EQ(a.free_space(), free - taken);
 }
 

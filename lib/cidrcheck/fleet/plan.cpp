@@ -826,7 +826,7 @@ class planner {
         const auto& x = working_.ranges[r];
         if (!x.is_plain() || leaving.count(r) || !in_pool(x.cidr)) continue;
         out.first.push_back(x.cidr);
-        out.second.push_back("network " + n.name + " " + x.cidr.to_string() + " it runs in");
+        out.second.push_back("the network it runs in, " + n.name + " " + x.cidr.to_string());
       }
     }
     return out;
