@@ -192,7 +192,7 @@ class prefix_allocator {
     // that can hold it, the one whose carved /length lies closest, carved at
     // the block's end nearest the target; ties go to the smaller block, then
     // the lower address, then the earlier target. Returns the start and the
-    // target. O(W (log n + t)) for t targets.
+    // target. O(W t log n) for t targets (plus removed blocks stepped over).
     auto take_near(int length, const std::vector<std::pair<Bits, Bits>>& targets)
         -> std::optional<std::pair<Bits, std::size_t>> {
       struct best_t {
@@ -318,7 +318,7 @@ class prefix_allocator {
   /// Returns the prefix and the index in `near` of the range it is next to,
   /// or nullopt when nothing fits. With no range of version v in `near`, it
   /// is take() (best fit), and the index is near.size(). Throws as take() does.
-  /// O(W (log n + |near|)).
+  /// O(W |near| log n), plus removed blocks of the sorted array stepped over.
   auto take_near(ip_version v, int length, const std::vector<prefix>& near)
       -> std::optional<std::pair<prefix, std::size_t>> {
     check_length("take_near", v, length);
