@@ -5,8 +5,11 @@
 #include <cidrcheck/io/fleet_loader.hpp>
 #include <cidrcheck/iostream.hpp>
 
+#include "../unit/random.hpp"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -187,6 +190,97 @@ TEST(PlanPools, ThePlanIsTheSameEveryRun) {
     EXPECT_EQ(a.result.changes[k].to, b.result.changes[k].to);
     EXPECT_EQ(a.result.changes[k].source, b.result.changes[k].source);
   }
+}
+
+// Random fleets of labelled clusters, some ranges conflicting, some requested,
+// and random named pools: every allocated range comes from the pool the
+// selector rules name (recomputed here from the labels, not from the planner),
+// fallback ranges stay out of every named pool, new ranges are disjoint from
+// each other and from every old range, and an "adjacent to" source is true.
+TEST(PlanPools, RandomFleetsTakeEachRangeFromThePoolItsSelectorsName) {
+  test::random_source rng(2611);
+  const char* site_words[] = {"eu", "us", "ap"};
+  const char* clouds[] = {"aws", "gcp"};
+  const char* roles[] = {"network", "pods", "services"};
+  std::size_t from_pools = 0, adjacent = 0, fallback = 0;
+  for (int round = 0; round < 60; ++round) {
+    std::string yaml = "clusters:\n";
+    int n = 3 + static_cast<int>(rng() % 5);
+    for (int k = 0; k < n; ++k) {
+      yaml += "  - {name: c" + std::to_string(k) + ", distribution: kubeadm, nodes: 4";
+      std::string labels;
+      if (rng() % 4 != 0) labels += std::string("site: ") + site_words[rng() % 3];
+      if (rng() % 2 != 0) labels += std::string(labels.empty() ? "" : ", ") + "cloud: " + clouds[rng() % 2];
+      if (!labels.empty()) yaml += ", labels: {" + labels + "}";
+      // Networks inside the pools' space sometimes, so that neighbours count; pods often shared (conflicts).
+      yaml += rng() % 3 == 0 ? ", network: /22" : ", network: 10." + std::to_string(64 + rng() % 48) + "." +
+                                                     std::to_string(4 * (rng() % 64)) + ".0/22";
+      yaml += rng() % 3 == 0 ? ", pods: auto" : ", pods: 10." + std::to_string(rng() % 2) + ".0.0/16";
+      yaml += rng() % 3 == 0 ? ", services: /24" : ", services: 10." + std::to_string(200 + rng() % 2) + ".0.0/20";
+      yaml += "}\n";
+    }
+    yaml += "connections:\n  - {between: [";
+    for (int k = 0; k < n; ++k) yaml += (k ? ", c" : "c") + std::to_string(k);
+    yaml += "]}\nplan:\n  pools:\n";
+    int pools = 1 + static_cast<int>(rng() % 4);
+    for (int q = 0; q < pools; ++q) {
+      yaml += "    - {name: p" + std::to_string(q) + ", cidrs: [10." + std::to_string(64 + 16 * q) + ".0.0/12], for: {";
+      std::string sel;
+      if (rng() % 3 != 0) sel += std::string("site: ") + site_words[rng() % 3];
+      if (rng() % 3 == 0) sel += std::string(sel.empty() ? "" : ", ") + "cloud: " + clouds[rng() % 2];
+      if (rng() % 3 == 0) sel += std::string(sel.empty() ? "" : ", ") + "role: " + roles[rng() % 3];
+      if (rng() % 5 == 0) sel += std::string(sel.empty() ? "" : ", ") + "owner: \"c" + std::to_string(rng() % n) + "\"";
+      yaml += sel + "}}\n";
+    }
+    SCOPED_TRACE(yaml);
+    auto p = run(yaml);
+    const auto& named = p.model.plan.named_pools;
+    ASSERT_EQ(named.size(), static_cast<std::size_t>(pools));
+    std::vector<prefix> placed;
+    for (const auto& c : p.result.changes) {
+      if (c.source.empty()) continue;  // derived (a default that follows the network)
+      const auto& o = p.model.owners[c.owner];
+      // The pool the rules name, recomputed: every label of `for` among the owner's, the role and
+      // owner pattern if given; most keys wins, the first written among equals.
+      std::optional<std::size_t> want;
+      std::size_t best = 0;
+      for (std::size_t q = 0; q < named.size(); ++q) {
+        const auto& sel = named[q].selector;
+        bool ok = true;
+        for (const auto& l : sel.labels) ok = ok && std::find(o.labels.begin(), o.labels.end(), l) != o.labels.end();
+        if (sel.roles) ok = ok && sel.roles->names(c.role);
+        if (sel.owner) ok = ok && *sel.owner == o.name;
+        std::size_t keys = sel.labels.size() + (sel.roles ? 1 : 0) + (sel.owner ? 1 : 0);
+        if (ok && (!want || keys > best)) {
+          want = q;
+          best = keys;
+        }
+      }
+      if (want) {
+        ++from_pools;
+        EXPECT_EQ(c.source.rfind("pool " + named[*want].name, 0), 0u) << o.name << " " << c.source;
+        EXPECT_TRUE(named[*want].cidrs[0].supernet_of(c.to)) << o.name << " " << c.to;
+        auto at = c.source.find(", adjacent to ");
+        if (at != std::string::npos) {
+          ++adjacent;
+          auto neighbour = prefix::parse(c.source.substr(c.source.rfind(' ') + 1));
+          EXPECT_TRUE(neighbour.last().next() == c.to.network() || c.to.last().next() == neighbour.network())
+              << c.source << " " << c.to;
+        }
+      } else {
+        ++fallback;
+        EXPECT_EQ(c.source, "default pools (no named pool matches)");
+        for (const auto& q : named) EXPECT_FALSE(q.cidrs[0].overlaps(c.to)) << c.to;
+      }
+      for (const auto& x : placed) EXPECT_FALSE(x.overlaps(c.to)) << x << " " << c.to;
+      for (const auto& r : p.model.ranges) EXPECT_FALSE(r.cidr.overlaps(c.to)) << r.cidr << " " << c.to;
+      placed.push_back(c.to);
+    }
+  }
+  // The rounds reach every case.
+  EXPECT_GT(from_pools, 50u);
+  EXPECT_GT(adjacent, 10u);
+  EXPECT_GT(fallback, 5u);
 }
 
 }  // namespace
