@@ -189,6 +189,7 @@ void write_plan(std::string& buf, const check_report& r) {
              (c.from.is_valid() ? esc(c.from.to_string()) : "(new)") + "</td><td class=\"cidr\">" +
              esc(c.to.to_string()) + "</td><td>" + std::to_string(c.cost) + "</td><td>";
       for (const auto& reason : c.reasons) buf += esc(reason) + "<br>";
+      if (!c.source.empty()) buf += "from " + esc(c.source) + "<br>";
       if (!c.transition_safe) buf += "<strong>not transition-safe</strong><br>";
       // Operations merged into one maintenance share one runbook: shown once, with the first.
       if (c.operation && p.runbook_is_earlier(*c.operation) &&

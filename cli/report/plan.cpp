@@ -50,6 +50,7 @@ void write_change_lines(std::string& buf, const plan_report& r, const std::vecto
   for (const auto* c : list) {
     std::string to = c->to == c->from ? std::string("(stays)") : c->to.to_string();
     buf += "       " + pad(label(*c), w_role) + "  " + pad(old_text(r.model, *c), w_from) + "  -> " + to + "\n";
+    if (!c->source.empty()) buf += "       " + pad("", w_role) + "  from " + c->source + "\n";
     if (c->dns_to) {
       buf += "       " + pad("dns", w_role) + "  " + pad(c->dns_from ? c->dns_from->to_string() : "(none)", w_from) +
              "  -> " + c->dns_to->to_string() + "\n";

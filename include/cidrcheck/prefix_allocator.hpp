@@ -76,6 +76,43 @@ class block_bucket {
       --size_;
     }
   }
+  /// Returns the live block that starts last at or before x, and the one that
+  /// starts first after x (either may be absent). O(log n), plus the removed
+  /// blocks of the sorted vector it steps over.
+  auto neighbours(Bits x) const -> std::pair<std::optional<Bits>, std::optional<Bits>> {
+    std::optional<Bits> below, above;
+    auto first = base_.begin() + static_cast<std::ptrdiff_t>(head_);
+    auto k = static_cast<std::size_t>(std::upper_bound(first, base_.end(), x) - base_.begin());
+    for (auto j = k; j > head_; --j) {
+      if (!dead_[j - 1]) {
+        below = base_[j - 1];
+        break;
+      }
+    }
+    for (auto j = k; j < base_.size(); ++j) {
+      if (!dead_[j]) {
+        above = base_[j];
+        break;
+      }
+    }
+    auto it = extra_.upper_bound(x);
+    if (it != extra_.end() && (!above || *it < *above)) above = *it;
+    if (it != extra_.begin() && (!below || *std::prev(it) > *below)) below = *std::prev(it);
+    return {below, above};
+  }
+  /// Removes the block that starts at `start`. Precondition: it is live.
+  void erase(Bits start) {
+    auto first = base_.begin() + static_cast<std::ptrdiff_t>(head_);
+    auto it = std::lower_bound(first, base_.end(), start);
+    auto k = static_cast<std::size_t>(it - base_.begin());
+    if (it != base_.end() && *it == start && !dead_[k]) {
+      dead_[k] = true;
+      skip_dead();
+    } else {
+      extra_.erase(start);
+    }
+    --size_;
+  }
   /// Calls f(start) for each block, in address order.
   template <class F>
   void for_each(F&& f) const {
@@ -148,6 +185,53 @@ class prefix_allocator {
         return start;
       }
       return std::nullopt;
+    }
+
+    // Takes a /length from the free block nearest to one of the targets
+    // (inclusive [first, last] ranges outside the free space): of all blocks
+    // that can hold it, the one whose carved /length lies closest, carved at
+    // the block's end nearest the target; ties go to the smaller block, then
+    // the lower address, then the earlier target. Returns the start and the
+    // target. O(W t log n) for t targets (plus removed blocks stepped over).
+    auto take_near(int length, const std::vector<std::pair<Bits, Bits>>& targets)
+        -> std::optional<std::pair<Bits, std::size_t>> {
+      struct best_t {
+        Bits distance, piece, block;
+        int l;
+        std::size_t target;
+      };
+      std::optional<best_t> best;
+      auto consider = [&](Bits block, int l, std::size_t t) {
+        Bits block_last = static_cast<Bits>(block | detail::host_mask<Bits>(l));
+        const auto& [lo, hi] = targets[t];
+        Bits piece = block, distance = 0;
+        if (block_last < lo) {
+          piece = static_cast<Bits>(block_last & detail::network_mask<Bits>(length));
+          distance = static_cast<Bits>(lo - block_last);
+        } else if (block > hi) {
+          distance = static_cast<Bits>(block - hi);
+        }
+        if (!best || distance < best->distance || (distance == best->distance && l > best->l) ||
+            (distance == best->distance && l == best->l && piece < best->piece)) {
+          best = best_t{distance, piece, block, l, t};
+        }
+      };
+      for (int l = length; l >= 0; --l) {
+        const auto& bucket = by_length[static_cast<std::size_t>(l)];
+        if (bucket.empty()) continue;
+        for (std::size_t t = 0; t < targets.size(); ++t) {
+          auto [below, above] = bucket.neighbours(targets[t].first);
+          if (below) consider(*below, l, t);
+          if (above) consider(*above, l, t);
+        }
+      }
+      if (!best) return std::nullopt;
+      by_length[static_cast<std::size_t>(best->l)].erase(best->block);
+      Bits block_last = static_cast<Bits>(best->block | detail::host_mask<Bits>(best->l));
+      Bits piece_last = static_cast<Bits>(best->piece | detail::host_mask<Bits>(length));
+      if (best->piece > best->block) insert_range(best->block, static_cast<Bits>(best->piece - 1));
+      if (piece_last < block_last) insert_range(static_cast<Bits>(piece_last + 1), block_last);
+      return std::pair(best->piece, best->target);
     }
 
     void reserve(Bits first, Bits last) {
@@ -223,6 +307,38 @@ class prefix_allocator {
       auto start = f.take(length);
       if (!start) return std::nullopt;
       return prefix::containing(address::from_bits(v, *start), length);
+    });
+  }
+
+  /// Takes a free /length of version v next to the ranges `near` (those of
+  /// version v; outside the free space, as an owner's ranges are): of the free
+  /// blocks that can hold it, the one whose /length comes closest to one of
+  /// them, carved at the block's end nearest it; ties go to the smaller block
+  /// (best fit), then the lower address, then the earlier range of `near`.
+  /// Returns the prefix and the index in `near` of the range it is next to,
+  /// or nullopt when nothing fits. With no range of version v in `near`, it
+  /// is take() (best fit), and the index is near.size(). Throws as take() does.
+  /// O(W |near| log n), plus removed blocks of the sorted array stepped over.
+  auto take_near(ip_version v, int length, const std::vector<prefix>& near)
+      -> std::optional<std::pair<prefix, std::size_t>> {
+    check_length("take_near", v, length);
+    return family_of(v, [&](auto& f) -> std::optional<std::pair<prefix, std::size_t>> {
+      using bits = typename std::decay_t<decltype(f)>::bits_type;
+      std::vector<std::pair<bits, bits>> targets;
+      std::vector<std::size_t> index;
+      for (std::size_t k = 0; k < near.size(); ++k) {
+        if (near[k].version() != v) continue;
+        targets.emplace_back(static_cast<bits>(near[k].network().bits()), static_cast<bits>(near[k].last().bits()));
+        index.push_back(k);
+      }
+      if (targets.empty()) {
+        auto start = f.take(length);
+        if (!start) return std::nullopt;
+        return std::pair(prefix::containing(address::from_bits(v, *start), length), near.size());
+      }
+      auto got = f.take_near(length, targets);
+      if (!got) return std::nullopt;
+      return std::pair(prefix::containing(address::from_bits(v, got->first), length), index[got->second]);
     });
   }
 

@@ -117,6 +117,82 @@ TEST(FleetLoader, ReadsPoolEncapsulationRoutingModeAndKubeProxyMode) {
                           }));
 }
 
+TEST(FleetLoader, ReadsLabelsAndNamedPools) {
+  auto r = load(R"(networks:
+  - {name: vpc, cidrs: [10.64.0.0/16], labels: {site: eu, cloud: aws}}
+clusters:
+  - name: a
+    labels:
+      site: eu
+      region: eu-west-1
+      zone: 1
+plan:
+  pools:
+    - 10.0.0.0/8
+    - name: eu-aws
+      cidrs: [10.64.0.0/12]
+      for: {site: eu, cloud: aws, owner: "prod-*", role: [pods, services]}
+    - {name: anything, cidrs: 10.128.0.0/9}
+)");
+  ASSERT_TRUE(r.ok()) << printed(r)[0];
+  using labels = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(r.value.owners[0].labels, (labels{{"site", "eu"}, {"cloud", "aws"}}));
+  EXPECT_EQ(r.value.owners[1].labels, (labels{{"site", "eu"}, {"region", "eu-west-1"}, {"zone", "1"}}));
+  const auto& s = r.value.plan;
+  for (const auto& role_pools : s.pools) EXPECT_EQ(role_pools, std::vector<prefix>{prefix::parse("10.0.0.0/8")});
+  ASSERT_EQ(s.named_pools.size(), 2u);
+  const auto& eu = s.named_pools[0];
+  EXPECT_EQ(eu.name, "eu-aws");
+  EXPECT_EQ(eu.cidrs, std::vector<prefix>{prefix::parse("10.64.0.0/12")});
+  EXPECT_EQ(eu.selector.labels, (labels{{"site", "eu"}, {"cloud", "aws"}}));
+  EXPECT_EQ(eu.selector.owner, "prod-*");
+  ASSERT_TRUE(eu.selector.roles);
+  EXPECT_FALSE(eu.selector.roles->names(range_role::network));
+  EXPECT_TRUE(eu.selector.roles->names(range_role::pods));
+  EXPECT_EQ(eu.selector.specificity(), 4u);
+  EXPECT_EQ(eu.where.line, 12u);
+  EXPECT_EQ(s.named_pools[1].selector.specificity(), 0u);
+  // The mapping form takes named pools under `named:`, beside role pools that differ.
+  auto m = load(R"(clusters:
+  - {name: a, network: 10.64.0.0/20}
+plan:
+  pools:
+    pods: [10.0.0.0/9]
+    named:
+      - {name: eu, cidrs: [10.128.0.0/12], for: {site: eu}}
+)");
+  ASSERT_TRUE(m.ok()) << printed(m)[0];
+  ASSERT_EQ(m.value.plan.named_pools.size(), 1u);
+  EXPECT_EQ(m.value.plan.pools[1], std::vector<prefix>{prefix::parse("10.0.0.0/9")});
+}
+
+TEST(FleetLoader, BadLabelsAndPoolsAreErrorsAtTheirPosition) {
+  auto r = load(R"(clusters:
+  - {name: a, labels: [eu]}
+  - {name: b, labels: {role: x, site: {nested: 1}}}
+plan:
+  pools:
+    - {name: eu, cidrs: [10.64.0.0/12], for: {site: eu, role: pod}}
+    - {name: eu, cidrs: [10.80.0.0/12]}
+    - {cidrs: [10.96.0.0/12]}
+    - {name: x, cidr: [10.96.0.0/12]}
+)");
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(printed(r), (std::vector<std::string>{
+                            "f.yaml:2:23: error: labels of cluster a must be a mapping, not a list\n",
+                            "f.yaml:3:24: error: labels of cluster b: 'role' is no label: a pool's for: reads it as "
+                            "the owner's name or the range's role\n",
+                            "f.yaml:3:39: error: labels of cluster b site must be a value, not a mapping\n",
+                            "f.yaml:6:63: error: pool eu for role: unknown role 'pod' (network, pods, services or all) "
+                            "(did you mean 'pods'?)\n",
+                            "f.yaml:7:14: error: duplicate pool name 'eu'\n"
+                            "f.yaml:6:7: note: 'eu' is first declared here\n",
+                            "f.yaml:8:7: error: a pool needs a name\n",
+                            "f.yaml:9:7: error: pool x needs cidrs\n",
+                            "f.yaml:9:17: error: unknown key 'cidr' in a pool (did you mean 'cidrs'?)\n",
+                        }));
+}
+
 TEST(FleetLoader, ASingleCidrStandsForAList) {
   auto r = load("clusters:\n  - {name: a, pods: 10.0.0.0/16, services: 10.1.0.0/16}\n");
   ASSERT_TRUE(r.ok());

@@ -129,6 +129,52 @@ TEST(FleetWriter, AMergedRangeNamesEveryBlockItCameFromAndRunsInReadsBack) {
   EXPECT_EQ(summary(read.value), summary(loaded.value));
 }
 
+TEST(FleetWriter, LabelsAndNamedPoolsReadBack) {
+  for (const char* text : {R"(networks:
+  - {name: vpc, cidrs: [10.64.0.0/16], labels: {site: eu, "a b": "1.29"}}
+clusters:
+  - {name: a, network: 10.64.0.0/20, labels: {site: eu, cloud: aws}}
+plan:
+  pools:
+    - 10.0.0.0/8
+    - {name: eu-aws, cidrs: [10.64.0.0/12, 10.128.0.0/12], for: {site: eu, cloud: aws, owner: "prod-*", role: pods}}
+    - {name: any, cidrs: [10.160.0.0/12]}
+)",
+                           R"(clusters:
+  - {name: a, network: 10.64.0.0/20}
+plan:
+  pools:
+    pods: [10.0.0.0/9]
+    named:
+      - {name: eu, cidrs: [10.128.0.0/12], for: {site: eu}}
+)"}) {
+    fleet_loader first(builtin_catalog());
+    first.add_text(text, "in.yaml");
+    auto a = first.finish();
+    ASSERT_TRUE(a.ok());
+    auto written = write_fleet_yaml(a.value);
+    fleet_loader second(builtin_catalog());
+    second.add_text(written, "out.yaml");
+    auto b = second.finish();
+    ASSERT_TRUE(b.ok()) << written;
+    ASSERT_EQ(a.value.owners.size(), b.value.owners.size());
+    for (std::size_t k = 0; k < a.value.owners.size(); ++k) EXPECT_EQ(a.value.owners[k].labels, b.value.owners[k].labels);
+    for (std::size_t r = 0; r < 3; ++r) EXPECT_EQ(a.value.plan.pools[r], b.value.plan.pools[r]) << written;
+    ASSERT_EQ(a.value.plan.named_pools.size(), b.value.plan.named_pools.size()) << written;
+    for (std::size_t k = 0; k < a.value.plan.named_pools.size(); ++k) {
+      const auto &x = a.value.plan.named_pools[k], &y = b.value.plan.named_pools[k];
+      EXPECT_EQ(x.name, y.name);
+      EXPECT_EQ(x.cidrs, y.cidrs);
+      EXPECT_EQ(x.selector.labels, y.selector.labels);
+      EXPECT_EQ(x.selector.owner, y.selector.owner);
+      EXPECT_EQ(x.selector.roles.has_value(), y.selector.roles.has_value());
+      if (x.selector.roles) {
+        EXPECT_EQ(*x.selector.roles, *y.selector.roles) << written;
+      }
+    }
+  }
+}
+
 TEST(FleetWriter, QuotesWhatWouldNotReadBack) {
   fleet f;
   for (const char* name : {"plain-name.example.com", "route:10.0.0.0/8", "1.29", "yes", "No", "a b", "say \"hi\"",

@@ -143,5 +143,99 @@ TEST(PrefixAllocatorOracle, MatchesBestFitOnABitsetModel) {
   }
 }
 
+TEST(PrefixAllocator, TakeNearTakesTheBlockNextToItsTargetNotTheBestFit) {
+  // Free: 10.0.0.0/16 but 10.0.128.0/24 (the owner's range) and 10.0.255.0/25.
+  address_set free = address_set{P("10.0.0.0/16")} - address_set{P("10.0.128.0/24")} - address_set{P("10.0.255.0/25")};
+  prefix_allocator best(free);
+  EXPECT_EQ(best.take(ip_version::v4, 25), P("10.0.255.128/25"));  // best fit: the far /25
+  prefix_allocator a(free);
+  // Below the target lies 10.0.0.0/17 (its top /25 is one address away), above it 10.0.129.0/24
+  // (its first /25 is one address away): equally near, so the smaller block.
+  auto got = a.take_near(ip_version::v4, 25, {P("10.0.128.0/24")});
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->first, P("10.0.129.0/25"));
+  EXPECT_EQ(got->second, 0u);
+  // Next: the top /25 of the /17 below is one address away, the /25 left above 129 addresses.
+  got = a.take_near(ip_version::v4, 25, {P("10.0.128.0/24")});
+  EXPECT_EQ(got->first, P("10.0.127.128/25"));
+  // A /24: 10.0.126.0/24 below and 10.0.130.0/24 above are both 257 addresses away; the one below
+  // is a whole free block (a /24 left of the /17), the one above is carved from a /23: the smaller block.
+  got = a.take_near(ip_version::v4, 24, {P("10.0.128.0/24")});
+  EXPECT_EQ(got->first, P("10.0.126.0/24"));
+  address_set taken{P("10.0.129.0/25"), P("10.0.127.128/25"), P("10.0.126.0/24")};
+  EXPECT_EQ(a.free_space(), free - taken);
+}
+
+TEST(PrefixAllocator, TakeNearPicksTheNearestOfSeveralTargetsAndSaysWhich) {
+  address_set free = address_set{P("10.0.0.0/16")} - address_set{P("10.0.16.0/20")} - address_set{P("10.0.200.0/24")};
+  prefix_allocator a(free);
+  // An IPv6 target is skipped (the index still counts it); 10.0.200.0/24 has a free /24 on each side.
+  auto got = a.take_near(ip_version::v4, 24, {P("fd00::/64"), P("10.0.200.0/24"), P("10.0.16.0/20")});
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->second, 1u);
+  EXPECT_EQ(got->first, P("10.0.201.0/24"));  // above and below equally near, the /24 above is the smaller block
+}
+
+TEST(PrefixAllocator, TakeNearWithoutATargetOfItsVersionIsBestFit) {
+  address_set free = address_set{P("10.0.0.0/22")} - address_set{P("10.0.1.0/25")};
+  prefix_allocator a(free), b(free);
+  for (int length : {26, 26, 24, 24}) {
+    auto got = a.take_near(ip_version::v4, length, {P("fd00::/64")});
+    ASSERT_TRUE(got);
+    EXPECT_EQ(got->second, 1u);  // no target: near.size()
+    EXPECT_EQ(got->first, b.take(ip_version::v4, length));
+  }
+  EXPECT_EQ(a.free_space(), b.free_space());
+}
+
+// take_near against brute force on a /24: of every free aligned /L, none lies
+// nearer the target than the one it takes, and the free space stays exact.
+TEST(PrefixAllocator, TakeNearIsTheNearestFreeBlockOnRandomSpaces) {
+  test::random_source rng(20261129);
+  constexpr std::uint32_t base = 0x0A000000;  // 10.0.0.0
+  for (int round = 0; round < 300; ++round) {
+    std::bitset<256> free;
+    for (unsigned j = 0; j < 256; ++j) free[j] = rng() % 5 != 0;
+    // The target: a run of used addresses.
+    unsigned t_first = rng() % 256, t_last = std::min(255u, t_first + rng() % 16);
+    for (unsigned j = t_first; j <= t_last; ++j) free[j] = false;
+    address_set_builder b;
+    for (unsigned j = 0; j < 256; ++j) {
+      if (free[j]) b.add(address::v4(base + j));
+    }
+    prefix_allocator a(b.build());
+    auto target = address_range::make(address::v4(base + t_first), address::v4(base + t_last));
+    auto target_prefixes = target.to_prefixes();
+    for (int step = 0; step < 6; ++step) {
+      int length = 26 + static_cast<int>(rng() % 7);
+      unsigned size = 1u << (32 - length);
+      std::optional<unsigned> nearest;  // the least distance of a free aligned /length
+      for (unsigned s = 0; s < 256; s += size) {
+        bool all = true;
+        for (unsigned j = s; j < s + size; ++j) all = all && free[j];
+        if (!all) continue;
+        unsigned d = s + size - 1 < t_first ? t_first - (s + size - 1) : s > t_last ? s - t_last : 0;
+        if (!nearest || d < *nearest) nearest = d;
+      }
+      // Every prefix of the target run is a target; the distance to the run is the least over them.
+      auto got = a.take_near(ip_version::v4, length, target_prefixes);
+      ASSERT_EQ(got.has_value(), nearest.has_value()) << "round " << round << " step " << step;
+      if (!got) continue;
+      auto s = static_cast<unsigned>(got->first.network().bits() - base);
+      for (unsigned j = s; j < s + size; ++j) {
+        ASSERT_TRUE(free[j]) << "round " << round << " took " << got->first.to_string();
+        free[j] = false;
+      }
+      unsigned d = s + size - 1 < t_first ? t_first - (s + size - 1) : s > t_last ? s - t_last : 0;
+      ASSERT_EQ(d, *nearest) << "round " << round << " step " << step << " took " << got->first.to_string();
+      address_set_builder left;
+      for (unsigned j = 0; j < 256; ++j) {
+        if (free[j]) left.add(address::v4(base + j));
+      }
+      ASSERT_EQ(a.free_space(), left.build()) << "round " << round << " step " << step;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cidrcheck

@@ -363,7 +363,10 @@ class Change:
     operation's (a replacement cluster moves every range in one runbook), or
     its own for a change no operation makes; ``simulation`` is the migration
     simulator's verdict on those steps (a dict of passed, steps, skipped,
-    failures; None when not simulated). ``record()`` is the change as
+    failures; None when not simulated). ``source`` says where the new range
+    came from when the plan has named pools ("pool eu-aws, adjacent to the
+    cluster's network 10.64.0.0/16", "role pool pods (no named pool
+    matches)"); None without named pools. ``record()`` is the change as
     `cidrcheck plan --format json` writes it."""
 
     owner: str
@@ -383,6 +386,7 @@ class Change:
     dns_new: Optional[Address] = None
     operation: Optional[int] = None
     simulation: Optional[Record] = None
+    source: Optional[str] = None
     _record: Record = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     def record(self) -> Record:
@@ -537,6 +541,7 @@ def _change(d: Record, operations: Sequence[Record]) -> Change:
         dns_new=None if d["dns_to"] is None else Address(d["dns_to"]),
         operation=operation,
         simulation=operations[operation]["simulation"] if operation is not None else d["simulation"],
+        source=d.get("source"),
         _record=d,
     )
 

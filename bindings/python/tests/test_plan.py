@@ -373,3 +373,21 @@ def test_origins_are_spelled_as_the_check_spells_them():
     assert {c.origin for c in plan.changes} == {"distribution-default"}
     expected = cli_plan(MESH.relative_to(ROOT))
     assert [c["origin"] for c in expected["changes"]] == [c.origin for c in plan.changes]
+
+
+SITE_POOLS = ROOT / "tests" / "fixtures" / "fleets" / "plan" / "site-pools.yaml"
+
+
+def test_every_new_range_says_which_pool_it_came_from():
+    # docs/planning.md "Pools by site": the source of each allocated range, as the CLI's JSON gives it.
+    plan = Fleet.load(SITE_POOLS).plan()
+    sources = {(c.owner, c.role): c.source for c in plan.changes}
+    assert sources[("eu-new", "pods")] == "pool eu-aws"
+    assert sources[("eu-new", "network")] == "pool eu-aws, adjacent to the cluster's new pods 10.66.0.0/19"
+    assert sources[("eu-prod", "pods")] == "pool eu-aws, adjacent to the network it runs in, vpc-eu 10.64.0.0/16"
+    assert sources[("us-prod", "services")] == "pool us-services"
+    assert sources[("lab", "pods")] == "default pools (no named pool matches)"
+    for c in plan.changes:
+        assert c.source == c.record().get("source")
+    # Without named pools there is no source.
+    assert all(c.source is None for c in Fleet.load(MESH).plan().changes)

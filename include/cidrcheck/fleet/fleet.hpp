@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cidrcheck {
@@ -228,6 +229,10 @@ struct owner {
   /// import made the cluster's own (a VPC linked by its EKS cluster).
   std::optional<std::uint32_t> runs_in_owner;
   std::string description;               ///< for people; importers say what the owner was read from
+  /// Labels (`labels:` in the fleet file): text keys to text values, in the
+  /// order written, keys distinct (site, cloud, environment, region, ...).
+  /// Named pools select owners by them (pool_selector).
+  std::vector<std::pair<std::string, std::string>> labels;
   /// Cluster roles whose key the file gave, even as an empty list (`pods: []`):
   /// no distribution default fills these.
   role_set declared = role_set::none();
@@ -328,10 +333,50 @@ struct cost_override {
   source_location where;  ///< where the file wrote its key; unknown for flags
 };
 
+/// Which owners and roles a named pool serves (its `for:`): every label must
+/// be the owner's, the owner's name must match `owner` ('*' matches any text)
+/// when given, the role must be one of `roles` when given. Its specificity is
+/// how many of these it gives (labels each count one).
+struct pool_selector {
+  std::vector<std::pair<std::string, std::string>> labels;
+  std::optional<std::string> owner;  ///< a name pattern
+  std::optional<role_set> roles;     ///< network (which movable networks draw from too), pods, services
+  auto specificity() const noexcept -> std::size_t {
+    return labels.size() + (owner ? 1 : 0) + (roles ? 1 : 0);
+  }
+};
+
+/// A named pool (`plan: pools:` as a list of `{name, cidrs, for}`): new ranges
+/// of the owners and roles its selector matches come from it; see
+/// docs/planning.md "Pools by site".
+struct named_pool {
+  std::string name;
+  std::vector<prefix> cidrs;
+  pool_selector selector;
+  source_location where;
+};
+
+/// Reports whether named pool p serves role `role` of owner o.
+inline auto pool_serves(const named_pool& p, const owner& o, range_role role) -> bool {
+  const auto& s = p.selector;
+  if (s.roles && !s.roles->names(role == range_role::external ? range_role::network : role)) return false;
+  if (s.owner && !detail::glob_match(*s.owner, o.name)) return false;
+  for (const auto& [key, value] : s.labels) {
+    bool has = false;
+    for (const auto& [k, v] : o.labels) has = has || (k == key && v == value);
+    if (!has) return false;
+  }
+  return true;
+}
+
 struct plan_settings {
   /// Where new ranges may come from, per role (network, pods, services); empty
   /// means the default: RFC 1918 space, and fd00::/8 for IPv6.
   std::vector<prefix> pools[3];
+  /// Named pools with selectors, in the order written: a new range comes from
+  /// the most specific one that serves its owner and role (the first of
+  /// equals), and from `pools` only where none does.
+  std::vector<named_pool> named_pools;
   std::vector<prefix> avoid;        ///< space nobody may be given
   std::vector<pin_pattern> pins;
   std::optional<int> cost[3];       ///< per role: the base of that role's in-place kinds

@@ -75,6 +75,13 @@ struct plan_change {
   std::vector<std::string> reasons;      ///< why it moves: the findings it resolves
   std::optional<address> dns_from, dns_to;  ///< the cluster DNS address moves with its service range
   bool transition_safe = true;           ///< free of every old range routed beside it during the move
+  /// Where its new range came from, when the plan has named pools: "pool
+  /// eu-aws, adjacent to the cluster's network 10.64.0.0/16", "pool eu-aws"
+  /// (best fit: the owner has no range in the pool), "role pool pods (no
+  /// named pool matches)", "default pools (no named pool matches)". Empty
+  /// without named pools, and for a change whose range the plan derives (a
+  /// network that follows its VPC, a default that follows the network, a range grown in place).
+  std::string source;
   /// A range the cluster is created with though it had one before: the service
   /// default that follows a network the plan fills from a request.
   bool created = false;

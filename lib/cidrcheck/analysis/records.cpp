@@ -288,6 +288,7 @@ void write_change_record(record_sink& out, const fleet& f, const plan_change& c)
     out.null_member("dns_to");
   }
   out.member("transition_safe", c.transition_safe);
+  if (!c.source.empty()) out.member("source", c.source);  // only where the plan has named pools
   strings(out, "reasons", c.reasons);
   array(out, "steps", c.steps, [&](const migration_step& s) { write_step_record(out, s); });
   simulation_member(out, c.simulation);

@@ -66,6 +66,8 @@ auto bits_for(std::uint64_t n) -> int {
 // The settings plan() works with: the file's, overridden or extended by the options'.
 struct effective_settings {
   std::vector<prefix> pools[3];
+  bool pools_default[3] = {false, false, false};  // the RFC 1918 / fd00::/8 default
+  std::vector<named_pool> named_pools;
   std::vector<prefix> avoid;
   std::vector<pin_pattern> pins;
   int cost[3];
@@ -79,12 +81,14 @@ auto merge_settings(const plan_settings& file, const plan_settings& flags) -> ef
   for (std::size_t r = 0; r < 3; ++r) {
     s.pools[r] = !flags.pools[r].empty() ? flags.pools[r] : file.pools[r];
     if (s.pools[r].empty()) {
+      s.pools_default[r] = true;
       // RFC 1918, and the unique-local space that IPv6 clusters use.
       for (auto text : {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fd00::/8"}) s.pools[r].push_back(prefix::parse(text));
     }
     s.cost[r] = flags.cost[r].value_or(file.cost[r].value_or(default_cost[r]));
     s.cost_set[r] = flags.cost[r].has_value() || file.cost[r].has_value();
   }
+  s.named_pools = !flags.named_pools.empty() ? flags.named_pools : file.named_pools;
   s.overrides = file.cost_overrides;
   s.overrides.insert(s.overrides.end(), flags.cost_overrides.begin(), flags.cost_overrides.end());
   s.avoid = file.avoid;
@@ -642,10 +646,22 @@ class planner {
   // Allocates every move and request, largest first, by best fit from the role's pools.
   void allocate() {
     auto forbidden = forbidden_space();
+    // The space of the named pools is theirs: the role pools give none of it
+    // to an owner no named pool serves.
+    address_set_builder named_space;
+    for (const auto& pool : settings_.named_pools) {
+      for (const auto& p : pool.cidrs) named_space.add(p);
+    }
+    auto role_forbidden = forbidden | named_space.build();
     std::vector<prefix_allocator> allocators;
     for (const auto& pools : settings_.pools) {
       address_set_builder b;
       for (const auto& p : pools) b.add(p);
+      allocators.emplace_back(b.build() - role_forbidden);
+    }
+    for (const auto& pool : settings_.named_pools) {
+      address_set_builder b;
+      for (const auto& p : pool.cidrs) b.add(p);
       allocators.emplace_back(b.build() - forbidden);
     }
     struct wanted {
@@ -679,14 +695,46 @@ class planner {
     // Larger blocks first keeps the space compact; then moves before requests, in declaration order.
     std::stable_sort(all.begin(), all.end(), [](const wanted& a, const wanted& b) { return a.length < b.length; });
     std::map<std::uint32_t, prefix> moved_to;  // range -> its new prefix
+    // The ranges that move away (their old place is no neighbour to stay next to).
+    std::set<std::uint32_t> leaving;
+    for (const auto& m : moved_) leaving.insert(m.range);
+    for (const auto& x : follows_) leaving.insert(x.range);
+    std::map<std::uint32_t, std::vector<std::pair<prefix, range_role>>> placed;  // owner -> its new ranges so far
     for (const auto& w : all) {
-      auto got = allocators[role_index(w.role)].take(w.version, w.length);
+      std::uint32_t owner = w.move    ? working_.ranges[moved_[*w.move].range].owner
+                            : w.grow  ? grown_[*w.grow].owner
+                                      : working_.requests[*w.request].owner;
+      auto pool = named_pool_for(owner, w.role, w.version);
+      std::optional<prefix> got;
+      std::string source;
+      if (pool) {
+        auto near = neighbours_in(owner, *pool, w.version, leaving, placed[owner]);
+        auto taken = allocators[3 + *pool].take_near(w.version, w.length, near.first);
+        if (taken) {
+          got = taken->first;
+          source = "pool " + settings_.named_pools[*pool].name;
+          if (taken->second < near.first.size()) {
+            const auto& n = near.first[taken->second];
+            bool adjacent = got->last().next() == n.network() || n.last().next() == got->network();
+            source += std::string(adjacent ? ", adjacent to " : ", nearest to ") + near.second[taken->second];
+          }
+        }
+      } else {
+        got = allocators[role_index(w.role)].take(w.version, w.length);
+        if (!settings_.named_pools.empty()) {
+          auto r = role_index(w.role);
+          source = (settings_.pools_default[r] ? std::string("default pools")
+                                               : "role pool " + std::string(to_string(static_cast<range_role>(r)))) +
+                   " (no named pool matches)";
+        }
+      }
       if (!got) {
         exhausted(w.role, w.version, w.length, w.move ? std::optional(moved_[*w.move].range) : std::nullopt, w.request,
-                  w.grow ? std::optional(grown_[*w.grow].owner) : std::nullopt);
+                  w.grow ? std::optional(grown_[*w.grow].owner) : std::nullopt, pool);
         continue;
       }
       for (auto& a : allocators) a.reserve(*got);
+      placed[owner].emplace_back(*got, w.role);
       plan_change change;
       change.to = *got;
       change.role = w.role;
@@ -713,6 +761,7 @@ class planner {
                                    (asked == given ? std::string() : ", and " + given + " is what its rules need"));
         }
       }
+      change.source = std::move(source);
       result_.changes.push_back(std::move(change));
     }
     // A member's network keeps its place in the VPC that moved.
@@ -729,6 +778,58 @@ class planner {
       if (change.reasons.empty()) change.reasons.push_back("moves with its VPC " + working_.owners[working_.ranges[x.vpc_range].owner].name);
       result_.changes.push_back(std::move(change));
     }
+  }
+
+  // The named pool a new range of `role` and version v for owner k comes from: the most
+  // specific that serves it (most `for` keys), the first of equals; nullopt
+  // when none does (the role's pools then serve it).
+  // A pool serves only the IP versions of its CIDRs.
+  auto named_pool_for(std::uint32_t k, range_role role, ip_version v) const -> std::optional<std::size_t> {
+    std::optional<std::size_t> best;
+    const auto& pools = settings_.named_pools;
+    for (std::size_t p = 0; p < pools.size(); ++p) {
+      if (!pool_serves(pools[p], working_.owners[k], role)) continue;
+      const auto& cidrs = pools[p].cidrs;
+      if (std::none_of(cidrs.begin(), cidrs.end(), [&](const prefix& c) { return c.version() == v; })) continue;
+      if (!best || pools[p].selector.specificity() > pools[*best].selector.specificity()) best = p;
+    }
+    return best;
+  }
+
+  // The ranges a new range of owner k should sit next to in named pool p, and
+  // how the output names each: the owner's ranges in the pool that stay, its
+  // new ones placed so far, and the ranges of the network a cluster runs in.
+  auto neighbours_in(std::uint32_t k, std::size_t p, ip_version v, const std::set<std::uint32_t>& leaving,
+                     const std::vector<std::pair<prefix, range_role>>& placed) const
+      -> std::pair<std::vector<prefix>, std::vector<std::string>> {
+    std::pair<std::vector<prefix>, std::vector<std::string>> out;
+    const auto& cidrs = settings_.named_pools[p].cidrs;
+    auto in_pool = [&](const prefix& x) {
+      return x.version() == v && std::any_of(cidrs.begin(), cidrs.end(), [&](const prefix& c) { return c.overlaps(x); });
+    };
+    const auto& o = working_.owners[k];
+    std::string whose = "the " + std::string(to_string(o.kind)) + "'s ";
+    for (auto r : o.ranges) {
+      const auto& x = working_.ranges[r];
+      if (!x.is_plain() || leaving.count(r) || !in_pool(x.cidr)) continue;
+      out.first.push_back(x.cidr);
+      out.second.push_back(whose + working_.role_name(x) + " " + x.cidr.to_string());
+    }
+    for (const auto& [x, role] : placed) {
+      if (!in_pool(x)) continue;
+      out.first.push_back(x);
+      out.second.push_back(whose + "new " + std::string(to_string(role)) + " " + x.to_string());
+    }
+    if (o.kind == owner_kind::cluster && o.runs_in_owner) {
+      const auto& n = working_.owners[*o.runs_in_owner];
+      for (auto r : n.ranges) {
+        const auto& x = working_.ranges[r];
+        if (!x.is_plain() || leaving.count(r) || !in_pool(x.cidr)) continue;
+        out.first.push_back(x.cidr);
+        out.second.push_back("the network it runs in, " + n.name + " " + x.cidr.to_string());
+      }
+    }
+    return out;
   }
 
   // The change of range k to `to` by operation op, its reasons yet to say.
@@ -816,9 +917,10 @@ class planner {
   }
 
   void exhausted(range_role role, ip_version v, int length, std::optional<std::uint32_t> range,
-                 std::optional<std::uint32_t> request, std::optional<std::uint32_t> grow = std::nullopt) {
+                 std::optional<std::uint32_t> request, std::optional<std::uint32_t> grow = std::nullopt,
+                 std::optional<std::size_t> named = std::nullopt) {
     std::string pools;
-    for (const auto& p : settings_.pools[role_index(role)]) {
+    for (const auto& p : named ? settings_.named_pools[*named].cidrs : settings_.pools[role_index(role)]) {
       if (p.version() == v) pools += (pools.empty() ? "" : ", ") + p.to_string();
     }
     plan_problem problem;
@@ -828,9 +930,11 @@ class planner {
                        : grow ? "added pod range of " + working_.owners[*grow].name
                               : std::string(to_string(working_.requests[*request].role)) + " of " +
                                     working_.owners[working_.requests[*request].owner].name;
-    problem.message = "no free /" + std::to_string(length) + " for the " + what + " in its pools (" +
+    problem.message = "no free /" + std::to_string(length) + " for the " + what +
+                      (named ? " in pool " + settings_.named_pools[*named].name + " (" : " in its pools (") +
                       (pools.empty() ? "none of this IP version" : pools) +
-                      ") outside the fleet's ranges and the avoided blocks";
+                      ") outside the fleet's ranges and the avoided blocks" +
+                      (!named && !settings_.named_pools.empty() ? " and the named pools" : "");
     if (range) problem.ranges.push_back(*range);
     result_.problems.push_back(std::move(problem));
   }

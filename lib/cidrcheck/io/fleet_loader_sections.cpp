@@ -50,6 +50,29 @@ auto one_line_end(const yaml_reader& r, std::uint32_t node) -> std::uint32_t {
   return r.node(node).line == r.node(node).end_line ? r.node(node).end_column : 0;
 }
 
+// A mapping of text to text (an owner's `labels:`, a pool's `for:`), in the
+// order written; the mapping reports duplicate keys. Keys in `reserved` are
+// refused (a pool's `for:` reads them itself).
+auto text_map(yaml_reader& r, std::uint32_t node, const std::string& what)
+    -> std::vector<std::pair<std::string, std::string>> {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto entries = r.mapping(node, what);
+  if (!entries) return out;
+  for (const auto& e : *entries) {
+    if (e.key.empty()) {
+      r.error(e.key_node, diag::invalid_value, what + ": a label needs a key");
+      continue;
+    }
+    if (e.key == "owner" || e.key == "role") {
+      r.error(e.key_node, diag::invalid_value,
+              what + ": '" + std::string(e.key) + "' is no label: a pool's for: reads it as the owner's name or the range's role");
+      continue;
+    }
+    if (auto v = r.string(e.value, what + " " + std::string(e.key))) out.emplace_back(std::string(e.key), std::move(*v));
+  }
+  return out;
+}
+
 // ---- plan: ----------------------------------------------------------------
 
 // `cost:` keys as `--cost` takes them (plan_limits.hpp): a role (network, pods,
@@ -100,19 +123,125 @@ void read_role_pool(plan_settings& settings, yaml_reader& r, const entry& e) {
   settings.pools[Role] = cidr_list(r, e.value, "plan pools " + std::string(e.key));
 }
 
-constexpr key_rule<plan_settings> pool_keys[] = {
-    {"network", read_role_pool<0>},
-    {"pods", read_role_pool<1>},
-    {"services", read_role_pool<2>},
+// A named pool: `{name, cidrs, for: {LABEL: VALUE, ..., owner: PATTERN, role: ROLE}}`.
+struct named_pool_section {
+  named_pool& pool;
+};
+
+void read_pool_for(named_pool_section& s, yaml_reader& r, const entry& e) {
+  if (r.is_null(e.value)) return;  // `for:` empty: every owner and role
+  auto entries = r.mapping(e.value, "pool " + s.pool.name + " for");
+  if (!entries) return;
+  std::string what = "pool " + s.pool.name + " for";
+  auto& sel = s.pool.selector;
+  for (const auto& x : *entries) {
+    if (x.key == "owner") {
+      if (auto t = r.string(x.value, what + " owner")) sel.owner = *t;
+    } else if (x.key == "role") {
+      role_set roles = role_set::none();
+      if (auto items = r.list(x.value, what + " role")) {
+        for (auto item : *items) {
+          auto word = r.string(item, what + " role");
+          if (!word) continue;
+          auto named = parse_cluster_roles(*word);
+          if (!named) {
+            r.error(item, diag::invalid_role,
+                    what + " role: unknown role '" + printable(*word) + "' (network, pods, services or all)" +
+                        did_you_mean(*word, cluster_role_words));
+            continue;
+          }
+          roles.add(*named);
+        }
+      }
+      sel.roles = roles;
+    } else if (x.key.empty()) {
+      r.error(x.key_node, diag::invalid_value, what + ": a label needs a key");
+    } else if (auto v = r.string(x.value, what + " " + std::string(x.key))) {
+      sel.labels.emplace_back(std::string(x.key), std::move(*v));
+    }
+  }
+}
+
+constexpr key_rule<named_pool_section> named_pool_keys[] = {
+    {"name", nullptr},
+    {"cidrs", [](named_pool_section& s, yaml_reader& r, const entry& e) {
+       s.pool.cidrs = cidr_list(r, e.value, "pool " + s.pool.name + " cidrs");
+     }},
+    {"for", read_pool_for},
+};
+
+// `pools:` as a list: CIDRs for every role, and named pools ({name, cidrs, for}).
+void read_pool_list(plan_section& s, yaml_reader& r, std::uint32_t node) {
+  auto items = r.list(node, "plan pools");
+  if (!items) return;
+  for (auto item : *items) {
+    if (r.node(item).kind != yaml_kind::mapping) {
+      if (auto p = r.cidr(item, "plan pools")) {
+        for (auto& pool : s.settings.pools) pool.push_back(*p);  // one list for every role
+      }
+      continue;
+    }
+    auto entries = r.mapping(item, "a pool");
+    if (!entries) continue;
+    named_pool pool;
+    pool.where = r.where(item);
+    std::optional<std::uint32_t> name_node;
+    bool has_cidrs = false;
+    for (const auto& e : *entries) {
+      if (e.key == "name") {
+        if (auto name = r.string(e.value, "a pool's name"); name && name_allowed(r, e.value, *name)) {
+          pool.name = *name;
+          name_node = e.value;
+        }
+      }
+      has_cidrs = has_cidrs || e.key == "cidrs";
+    }
+    report_unknown_keys(r, *entries, named_pool_keys, "a pool");
+    if (!name_node) {
+      if (std::none_of(entries->begin(), entries->end(), [](const entry& e) { return e.key == "name"; })) {
+        r.error(item, diag::missing_key, "a pool needs a name");
+      }
+      continue;
+    }
+    if (!has_cidrs) r.error(item, diag::missing_key, "pool " + pool.name + " needs cidrs");
+    auto& pools = s.settings.named_pools;
+    if (auto same = std::find_if(pools.begin(), pools.end(), [&](const named_pool& p) { return p.name == pool.name; });
+        same != pools.end()) {
+      diagnostic note{severity::note, "", "'" + pool.name + "' is first declared here", same->where, {}};
+      r.error(*name_node, diag::duplicate_name, "duplicate pool name '" + pool.name + "'", {note});
+      continue;
+    }
+    named_pool_section section{pool};
+    dispatch_keys(r, *entries, named_pool_keys, section);
+    pools.push_back(std::move(pool));
+  }
+}
+
+// `pools:` as a mapping: one list per role, and `named:`, a list of named pools
+// (so that role pools that differ by role and named pools can be written together).
+constexpr key_rule<plan_section> pool_keys[] = {
+    {"network", [](plan_section& s, yaml_reader& r, const entry& e) { read_role_pool<0>(s.settings, r, e); }},
+    {"pods", [](plan_section& s, yaml_reader& r, const entry& e) { read_role_pool<1>(s.settings, r, e); }},
+    {"services", [](plan_section& s, yaml_reader& r, const entry& e) { read_role_pool<2>(s.settings, r, e); }},
+    {"named", [](plan_section& s, yaml_reader& r, const entry& e) {
+       auto items = r.sequence(e.value, "plan pools named");
+       if (!items) return;
+       for (auto item : *items) {
+         if (r.node(item).kind != yaml_kind::mapping) {
+           r.error(item, diag::type, "plan pools named: each item is a pool {name, cidrs, for}");
+           return;
+         }
+       }
+       read_pool_list(s, r, e.value);
+     }},
 };
 
 void read_pools(plan_section& s, yaml_reader& r, const entry& e) {
   if (r.node(e.value).kind != yaml_kind::mapping) {
-    auto all = cidr_list(r, e.value, "plan pools");  // one list for every role
-    for (auto& pool : s.settings.pools) pool.insert(pool.end(), all.begin(), all.end());
+    read_pool_list(s, r, e.value);
     return;
   }
-  if (auto per_role = r.mapping(e.value, "plan pools")) read_keys(r, *per_role, pool_keys, "plan pools", s.settings);
+  if (auto per_role = r.mapping(e.value, "plan pools")) read_keys(r, *per_role, pool_keys, "plan pools", s);
 }
 
 void read_avoid(plan_section& s, yaml_reader& r, const entry& e) {
@@ -250,6 +379,10 @@ void read_description(owner_section& s, yaml_reader& r, const entry& e) {
   if (auto d = r.string(e.value, "description")) s.o.description = *d;
 }
 
+void read_labels(owner_section& s, yaml_reader& r, const entry& e) {
+  if (!r.is_null(e.value)) s.o.labels = text_map(r, e.value, "labels of " + s.what);
+}
+
 void read_routes_key(owner_section& s, yaml_reader& /*r*/, const entry& e) { s.routes_node = e.value; }
 
 // The network a cluster runs in, by name: resolved once every source is read.
@@ -295,6 +428,7 @@ constexpr key_rule<owner_section> cluster_keys[] = {
     {"kube_proxy_mode", read_word<&owner::kube_proxy_mode, kube_proxy_mode_words>},
     {"service_count", read_count<&owner::service_count, &owner::service_count_where>},
     {"load_balancer_count", read_count<&owner::load_balancer_count, &owner::load_balancer_count_where>},
+    {"labels", read_labels},
     {"description", read_description},
 };
 
@@ -304,6 +438,7 @@ constexpr key_rule<owner_section> network_keys[] = {
     {"cidrs", read_range_key<range_role::external>},
     {"routes", read_routes_key},
     {"movable", read_movable},
+    {"labels", read_labels},
     {"description", read_description},
 };
 

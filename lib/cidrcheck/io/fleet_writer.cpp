@@ -70,6 +70,7 @@ class writer {
               (o.type_where == o.where ? "" : comment(o.type_where)) + "\n";
     }
     if (!o.description.empty()) out_ += "    description: " + scalar(o.description) + "\n";
+    if (!o.labels.empty()) out_ += "    labels: " + text_map(o.labels) + "\n";
     if (o.kubernetes) {
       out_ += "    kubernetes: \"" + std::to_string(o.kubernetes->major) + "." + std::to_string(o.kubernetes->minor) +
               "\"\n";
@@ -194,8 +195,37 @@ class writer {
     if (!c.description.empty()) out_ += "    description: " + scalar(c.description) + "\n";
   }
 
+  // A flow mapping of text to text: {site: eu, cloud: aws}.
+  static auto text_map(const std::vector<std::pair<std::string, std::string>>& m) -> std::string {
+    std::string out = "{";
+    for (const auto& [k, v] : m) out += (out.size() > 1 ? ", " : "") + scalar(k) + ": " + scalar(v);
+    return out + "}";
+  }
+
+  // One named pool as a list item at `indent`.
+  void write_named_pool(const named_pool& p, const std::string& indent) {
+    out_ += indent + "- name: " + scalar(p.name) + comment(p.where) + "\n";
+    out_ += indent + "  cidrs: [";
+    for (std::size_t k = 0; k < p.cidrs.size(); ++k) out_ += (k ? ", " : "") + p.cidrs[k].to_string();
+    out_ += "]\n";
+    const auto& sel = p.selector;
+    if (sel.specificity() == 0) return;
+    std::string f = "{";
+    auto add = [&](const std::string& k, const std::string& v) { f += (f.size() > 1 ? ", " : "") + k + ": " + v; };
+    for (const auto& [k, v] : sel.labels) add(scalar(k), scalar(v));
+    if (sel.owner) add("owner", scalar(*sel.owner));
+    if (sel.roles) {
+      std::string roles = "[";
+      for (auto role : {range_role::network, range_role::pods, range_role::services}) {
+        if (sel.roles->names(role)) roles += (roles.size() > 1 ? ", " : "") + std::string(to_string(role));
+      }
+      add("role", roles + "]");
+    }
+    out_ += indent + "  for: " + f + "}\n";
+  }
+
   void write_plan_settings(const plan_settings& s) {
-    bool any = !s.avoid.empty() || !s.pins.empty() || s.headroom || !s.cost_overrides.empty();
+    bool any = !s.avoid.empty() || !s.pins.empty() || s.headroom || !s.cost_overrides.empty() || !s.named_pools.empty();
     for (std::size_t r = 0; r < 3; ++r) any = any || !s.pools[r].empty() || s.cost[r];
     if (!any) return;
     out_ += "plan:" + comment(s.where) + "\n";
@@ -211,11 +241,19 @@ class writer {
       cost = cost || s.cost[r];
     }
     cost = cost || !s.cost_overrides.empty();
-    if (pools) {
+    bool same = s.pools[0] == s.pools[1] && s.pools[1] == s.pools[2];
+    if (!s.named_pools.empty() && same) {
+      // One list: the CIDRs every role draws from, then the named pools.
+      out_ += "  pools:\n";
+      for (const auto& p : s.pools[0]) out_ += "    - " + p.to_string() + "\n";
+      for (const auto& p : s.named_pools) write_named_pool(p, "    ");
+    } else if (pools) {
       out_ += "  pools:\n";
       for (std::size_t r = 0; r < 3; ++r) {
         if (!s.pools[r].empty()) out_ += "    " + std::string(roles[r]) + ": " + cidrs(s.pools[r]) + "\n";
       }
+      if (!s.named_pools.empty()) out_ += "    named:\n";
+      for (const auto& p : s.named_pools) write_named_pool(p, "      ");
     }
     if (!s.avoid.empty()) out_ += "  avoid: " + cidrs(s.avoid) + "\n";
     if (!s.pins.empty()) {

@@ -1,0 +1,1 @@
+plan --format json tests/fixtures/fleets/plan/site-pools.yaml

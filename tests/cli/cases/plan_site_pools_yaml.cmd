@@ -1,0 +1,1 @@
+plan --format yaml tests/fixtures/fleets/plan/site-pools.yaml
