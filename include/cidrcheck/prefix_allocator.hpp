@@ -23,7 +23,8 @@ namespace detail {
 /// The free blocks of one length, in address order: the blocks known when the
 /// allocator was made sit in a sorted vector (cheap to build, cheap to drop),
 /// removals mark tombstones, and blocks that appear later (the remainders of
-/// carved blocks) go to a small ordered set. Every operation is O(log n).
+/// carved blocks) go to a small ordered set. Every operation is O(log n)
+/// (neighbours() amortized: it skips tombstones along compressed links).
 template <class Bits>
 class block_bucket {
  public:
@@ -31,6 +32,8 @@ class block_bucket {
   void append(Bits start) {
     base_.push_back(start);
     dead_.push_back(false);
+    right_.push_back(0);
+    left_.push_back(0);
     ++size_;
   }
   void insert(Bits start) {
@@ -50,7 +53,7 @@ class block_bucket {
   auto pop_front() -> Bits {
     Bits start = front();
     if (head_ < base_.size() && base_[head_] == start) {
-      dead_[head_++] = true;
+      kill(head_++);
       skip_dead();
     } else {
       extra_.erase(extra_.begin());
@@ -65,7 +68,7 @@ class block_bucket {
                                       base_.begin());
     for (; k < base_.size() && base_[k] <= hi; ++k) {
       if (dead_[k]) continue;
-      dead_[k] = true;
+      kill(k);
       --size_;
       out.push_back(base_[k]);
     }
@@ -77,24 +80,16 @@ class block_bucket {
     }
   }
   /// Returns the live block that starts last at or before x, and the one that
-  /// starts first after x (either may be absent). O(log n), plus the removed
-  /// blocks of the sorted vector it steps over.
-  auto neighbours(Bits x) const -> std::pair<std::optional<Bits>, std::optional<Bits>> {
+  /// starts first after x (either may be absent). O(log n) amortized: the
+  /// tombstones between are skipped along links that each walk shortens, so
+  /// many takes next to one place do not step over the same removed blocks
+  /// again and again. Not const: the walk shortens the links.
+  auto neighbours(Bits x) -> std::pair<std::optional<Bits>, std::optional<Bits>> {
     std::optional<Bits> below, above;
     auto first = base_.begin() + static_cast<std::ptrdiff_t>(head_);
     auto k = static_cast<std::size_t>(std::upper_bound(first, base_.end(), x) - base_.begin());
-    for (auto j = k; j > head_; --j) {
-      if (!dead_[j - 1]) {
-        below = base_[j - 1];
-        break;
-      }
-    }
-    for (auto j = k; j < base_.size(); ++j) {
-      if (!dead_[j]) {
-        above = base_[j];
-        break;
-      }
-    }
+    if (auto j = live_before(k); j > head_) below = base_[j - 1];
+    if (auto j = live_from(k); j < base_.size()) above = base_[j];
     auto it = extra_.upper_bound(x);
     if (it != extra_.end() && (!above || *it < *above)) above = *it;
     if (it != extra_.begin() && (!below || *std::prev(it) > *below)) below = *std::prev(it);
@@ -106,7 +101,7 @@ class block_bucket {
     auto it = std::lower_bound(first, base_.end(), start);
     auto k = static_cast<std::size_t>(it - base_.begin());
     if (it != base_.end() && *it == start && !dead_[k]) {
-      dead_[k] = true;
+      kill(k);
       skip_dead();
     } else {
       extra_.erase(start);
@@ -129,9 +124,43 @@ class block_bucket {
   void skip_dead() {
     while (head_ < base_.size() && dead_[head_]) ++head_;
   }
+  // Marks base_[k] removed; its links point at its neighbours.
+  void kill(std::size_t k) {
+    dead_[k] = true;
+    right_[k] = static_cast<std::uint32_t>(k + 1);
+    left_[k] = static_cast<std::uint32_t>(k);
+  }
+  // Returns the first live index >= k (base_.size() if none), pointing every
+  // tombstone on the way at it.
+  auto live_from(std::size_t k) -> std::size_t {
+    auto end = base_.size();
+    std::size_t found = k;
+    while (found < end && dead_[found]) found = right_[found];
+    for (std::size_t j = k; j < found && dead_[j];) {
+      auto next = right_[j];
+      right_[j] = static_cast<std::uint32_t>(found);
+      j = next;
+    }
+    return found;
+  }
+  // Returns one past the last live index < k (head_ or less if none), pointing
+  // every tombstone on the way at it.
+  auto live_before(std::size_t k) -> std::size_t {
+    std::size_t found = k;
+    while (found > head_ && dead_[found - 1]) found = left_[found - 1];
+    for (std::size_t j = k; j > found && dead_[j - 1];) {
+      auto next = left_[j - 1];
+      left_[j - 1] = static_cast<std::uint32_t>(found);
+      j = next;
+    }
+    return found;
+  }
 
   std::vector<Bits> base_;
   std::vector<bool> dead_;
+  // For a removed base_[k]: right_[k] is an index after k and left_[k] one past
+  // an index before k, with nothing live between (each walk shortens them).
+  std::vector<std::uint32_t> right_, left_;
   std::size_t head_ = 0;  // the first live base_ block (or the end): all before it are dead
   std::set<Bits> extra_;
   std::size_t size_ = 0;
@@ -192,7 +221,7 @@ class prefix_allocator {
     // that can hold it, the one whose carved /length lies closest, carved at
     // the block's end nearest the target; ties go to the smaller block, then
     // the lower address, then the earlier target. Returns the start and the
-    // target. O(W t log n) for t targets (plus removed blocks stepped over).
+    // target. O(W t log n) amortized for t targets.
     auto take_near(int length, const std::vector<std::pair<Bits, Bits>>& targets)
         -> std::optional<std::pair<Bits, std::size_t>> {
       struct best_t {
@@ -217,7 +246,7 @@ class prefix_allocator {
         }
       };
       for (int l = length; l >= 0; --l) {
-        const auto& bucket = by_length[static_cast<std::size_t>(l)];
+        auto& bucket = by_length[static_cast<std::size_t>(l)];
         if (bucket.empty()) continue;
         for (std::size_t t = 0; t < targets.size(); ++t) {
           auto [below, above] = bucket.neighbours(targets[t].first);
@@ -318,7 +347,7 @@ class prefix_allocator {
   /// Returns the prefix and the index in `near` of the range it is next to,
   /// or nullopt when nothing fits. With no range of version v in `near`, it
   /// is take() (best fit), and the index is near.size(). Throws as take() does.
-  /// O(W |near| log n), plus removed blocks of the sorted array stepped over.
+  /// O(W |near| log n) amortized.
   auto take_near(ip_version v, int length, const std::vector<prefix>& near)
       -> std::optional<std::pair<prefix, std::size_t>> {
     check_length("take_near", v, length);
