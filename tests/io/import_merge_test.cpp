@@ -51,6 +51,37 @@ TEST(ImportMerge, ARangeFitsInsideAnyKeptRangeWhateverItsLength) {
   EXPECT_EQ(x.other.front().to_string(), "192.168.2.0/26");
 }
 
+using labels = std::vector<std::pair<std::string, std::string>>;
+
+auto labels_of(const fleet_load_result& r, std::string_view name) -> labels {
+  auto k = r.value.find_owner(name);
+  if (!k) return {{"<no owner>", std::string(name)}};
+  return r.value.owners[*k].labels;
+}
+
+TEST(ImportLabels, ExportsSayTheirCloudAndTheRegionOrLocationTheyName) {
+  EXPECT_EQ(labels_of(load({{import_kind::azure_vnets, "azure-vnets/vnets.json"}}), "rg-network/hub-vnet"),
+            (labels{{"cloud", "azure"}, {"region", "westeurope"}}));
+  EXPECT_EQ(labels_of(load({{import_kind::aks, "aks/patty-kube.json"}}), "patty-kube"),
+            (labels{{"cloud", "azure"}, {"region", "westus"}}));
+  EXPECT_EQ(labels_of(load({{import_kind::gke, "gke/prod-us.json"}}), "prod-us"),
+            (labels{{"cloud", "gcp"}, {"location", "us-central1"}}));
+  EXPECT_EQ(labels_of(load({{import_kind::gcp_subnets, "gcp-subnets/subnets.json"}}), "acme-prod/us-central1/gke-prod"),
+            (labels{{"cloud", "gcp"}, {"region", "us-central1"}}));
+  EXPECT_EQ(labels_of(load({{import_kind::aws_vpcs, "aws-vpcs/vpcs.json"}}), "vpc-0e9801d1295ce6ff8"),
+            (labels{{"cloud", "aws"}}));
+}
+
+TEST(ImportLabels, AFleetFilesLabelsComeFirstAndAnotherValueIsAWarning) {
+  auto r = load({{import_kind::aws_vpcs, "aws-vpcs/vpcs.json"}},
+                "networks:\n  - name: vpc-0e9801d1295ce6ff8\n    type: vpc\n    cidrs: [10.0.0.0/16]\n"
+                "    labels: {site: eu, cloud: amazon}\n");
+  EXPECT_EQ(labels_of(r, "vpc-0e9801d1295ce6ff8"), (labels{{"site", "eu"}, {"cloud", "amazon"}}));
+  auto warnings = with_code(r, "sources-disagree");
+  ASSERT_EQ(warnings.size(), 1U) << printed(r);
+  EXPECT_NE(warnings[0].message.find("the label cloud"), std::string::npos) << warnings[0].message;
+}
+
 TEST(ImportMerge, OtherFieldsThatDisagreeAreWarnings) {
   auto r = load({{import_kind::aks, "aks/patty-kube.json"}},
                 "clusters:\n  - name: patty-kube\n    distribution: kubeadm\n    dns: 10.0.0.53\n    nodes: 4\n");

@@ -218,6 +218,15 @@ class owner_merge {
       }
     }
     merge_text(value_.ipam, x.ipam, "the IPAM mode", x.where);
+    for (const auto& label : x.labels) {
+      auto same = std::find_if(value_.labels.begin(), value_.labels.end(),
+                               [&](const auto& mine) { return mine.first == label.first; });
+      if (same == value_.labels.end()) {
+        value_.labels.push_back(label);
+      } else {
+        merge_text(same->second, label.second, "the label " + printable(label.first), x.where);
+      }
+    }
     merge_text(value_.pool_encapsulation, x.pool_encapsulation, "the pool encapsulation", x.where);
     merge_text(value_.routing_mode, x.routing_mode, "the routing mode", x.where);
     merge_text(value_.kube_proxy_mode, x.kube_proxy_mode, "the kube-proxy mode", x.where);

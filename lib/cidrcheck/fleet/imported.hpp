@@ -126,6 +126,17 @@ inline auto set_runs_in(imported_owner& o, std::string network, source_location 
   return true;
 }
 
+/// Gives the owner a label (`labels:`) from what its export says: which
+/// cloud, and where the export names a region or location. The first value a
+/// key gets is kept, as a fleet file's own labels come first in the merge.
+inline void add_label(imported_owner& o, std::string key, std::string value) {
+  if (value.empty()) return;
+  for (const auto& label : o.value.labels) {
+    if (label.first == key) return;
+  }
+  o.value.labels.emplace_back(std::move(key), std::move(value));
+}
+
 /// Returns a new owner of the result, named and placed at `where`. It is
 /// built in place: an owner is large, and importers add one per entry.
 inline auto add_owner(import_result& out, std::string name, owner_kind kind, std::string type,

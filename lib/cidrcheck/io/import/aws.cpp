@@ -50,6 +50,7 @@ void read_vpc(source_reader& in, std::uint32_t node, import_result& out) {
   if (!id) return;
   bool is_default = in.flag(vpc->get("IsDefault"), "IsDefault").value_or(false);
   auto& o = add_owner(out, *id, owner_kind::network, is_default ? "aws-default-vpc" : "vpc", in.where(node));
+  add_label(o, "cloud", "aws");
   auto name = read_tags(in, vpc->get("Tags"), o);
   o.value.description = "AWS VPC" + (name.empty() ? "" : " " + name) + ", from aws ec2 describe-vpcs";
   std::vector<imported_range> blocks;
@@ -127,6 +128,7 @@ void import_aws_eks(source_reader& in, const std::vector<std::uint32_t>& roots, 
     auto name = in.required(*cluster, "name", "a cluster without a name");
     if (!name) continue;
     auto& o = add_owner(out, *name, owner_kind::cluster, "eks", in.where(*cluster->get("name")));
+    add_label(o, "cloud", "aws");
     o.value.description = "EKS cluster, from aws eks describe-cluster";
     if (auto v = cluster->get("version")) {
       auto text = in.text(v, "version");

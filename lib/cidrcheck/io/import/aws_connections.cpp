@@ -106,6 +106,7 @@ void import_aws_peerings(source_reader& in, const std::vector<std::uint32_t>& ro
         auto [it, added] = vpcs.emplace(v->id, out.owners.size());
         if (added) {
           auto& o = add_owner(out, v->id, owner_kind::network, "vpc", v->where);
+          add_label(o, "cloud", "aws");
           o.value.description = "AWS VPC, known from peering " + id + ", from aws ec2 describe-vpc-peering-connections";
         }
         // The blocks the peering lists lie in the VPC: another source (describe-vpcs) may state them all.
@@ -207,6 +208,7 @@ void import_aws_tgw(source_reader& in, const std::vector<std::uint32_t>& roots, 
   // Owners for what is known only by routes (a VPN's, a Direct Connect gateway's other side).
   for (auto& [resource, list] : ranges) {
     auto& o = add_owner(out, resource, owner_kind::network, kinds[resource], list.front().where);
+    add_label(o, "cloud", "aws");
     o.value.description = "the network behind transit gateway attachment resource " + resource + " (" + kinds[resource] +
                           "), known by the routes toward it, from aws ec2 search-transit-gateway-routes";
     add_claim(o, range_role::external, claim_kind::within, std::move(list));
@@ -278,6 +280,7 @@ void import_aws_route_tables(source_reader& in, const std::vector<std::uint32_t>
           auto [it, added] = vpcs.emplace(*vpc, out.owners.size());
           if (added) {
             auto& o = add_owner(out, *vpc, owner_kind::network, "vpc", in.where(*vpc_node));
+            add_label(o, "cloud", "aws");
             o.value.description = "AWS VPC, known from its route tables, from aws ec2 describe-route-tables";
           }
           out.owners[it->second].routes.push_back({std::move(*cidr), *target, "", "RouteTables.Routes"});

@@ -76,6 +76,7 @@ class subnet_reader {
   void finish() {
     for (auto& v : vpcs_) {
       auto& o = add_owner(out_, v.id, owner_kind::network, v.is_default ? "aws-default-vpc" : "vpc", v.first_seen);
+      add_label(o, "cloud", "aws");
       o.value.description = "AWS VPC" + (v.account.empty() ? "" : " of account " + v.account) + ", " +
                             std::to_string(v.subnets) + (v.subnets == 1 ? " subnet" : " subnets") + named(v.names) +
                             ", from aws ec2 describe-subnets";

@@ -35,6 +35,8 @@ void read_aks(source_reader& in, std::uint32_t node, import_result& out) {
   auto c = top->get("properties") ? in.object_at(top->get("properties"), "properties", true) : top;
   if (!c) return;
   auto& o = add_owner(out, *name, owner_kind::cluster, "aks", in.where(*name_node));
+  add_label(o, "cloud", "azure");
+  if (auto location = in.text(top->get("location"), "location")) add_label(o, "region", *location);
   auto group = in.text(top->get("resourceGroup"), "resourceGroup");
   o.value.description = "AKS cluster" + (group ? " in resource group " + *group : "") + ", from az aks show";
   auto version = c->get("currentKubernetesVersion");

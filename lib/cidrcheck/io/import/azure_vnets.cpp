@@ -81,8 +81,10 @@ class vnet_reader {
       return;
     }
     auto& o = add_owner(out_, key, owner_kind::network, "vnet", in_.where(*top->get("name")));
+    add_label(o, "cloud", "azure");
     auto location = in_.text(top->get("location"), "location");
     o.value.description = "Azure virtual network" + (location ? " in " + *location : "") + ", from az network vnet list";
+    if (location) add_label(o, "region", *location);  // an Azure location is a region
     add_claim(o, range_role::external, claim_kind::exact,
               in_.ranges(p->at({"addressSpace", "addressPrefixes"}), "addressSpace.addressPrefixes"));
     std::vector<imported_range> subnets;
@@ -150,6 +152,7 @@ class vnet_reader {
       auto [it, added] = owners_.emplace(key, out_.owners.size());
       if (added) {
         auto& o = add_owner(out_, key, owner_kind::network, "vnet", where);
+        add_label(o, "cloud", "azure");
         o.value.description = "Azure virtual network, known from its subnets, from az network vnet subnet list";
       }
       add_claim(out_.owners[it->second], range_role::external, claim_kind::within, std::move(prefixes));
@@ -178,6 +181,7 @@ class vnet_reader {
         auto [it, added] = remote_only.emplace(p.remote, out_.owners.size());
         if (added) {
           auto& o = add_owner(out_, p.remote, owner_kind::network, "vnet", p.where);
+          add_label(o, "cloud", "azure");
           o.value.description = "Azure virtual network, known from peering " + p.name + " of " + p.local +
                                 " (its remoteAddressSpace), from az network vnet list";
         }

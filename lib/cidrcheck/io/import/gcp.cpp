@@ -47,8 +47,10 @@ void read_gke(source_reader& in, std::uint32_t node, import_result& out) {
   if (!name_node) in.wrong_document(node, "a cluster with a name");
   if (!name) return;
   auto& o = add_owner(out, *name, owner_kind::cluster, "gke", in.where(*name_node));
+  add_label(o, "cloud", "gcp");
   auto location = in.text(c->get("location"), "location");
   o.value.description = "GKE cluster" + (location ? " in " + *location : "") + ", from gcloud container clusters describe";
+  if (location) add_label(o, "location", *location);  // a region, or a zone for a zonal cluster
   if (auto v = c->get("currentMasterVersion")) {
     auto text = in.text(v, "currentMasterVersion");
     if (text && !(o.value.kubernetes = parse_kube_version(*text))) {
@@ -152,6 +154,8 @@ void read_subnet(source_reader& in, std::uint32_t node, import_result& out) {
     return;
   }
   auto& o = add_owner(out, owner_name, owner_kind::network, "gcp-subnet", in.where(node));
+  add_label(o, "cloud", "gcp");
+  add_label(o, "region", region.substr(region.rfind('/') + 1));  // the region's URL or name
   o.part_of = gcp_network_name(network);
   auto net = std::string_view(network).substr(network.rfind('/') + 1);
   o.value.description = "GCP subnet" + (net.empty() ? "" : " of network " + std::string(net)) +

@@ -99,6 +99,7 @@ void terraform_resources::finish(std::uint32_t where) {
     if (!v.owner) {
       v.owner = out_.owners.size();
       auto& o = add_owner(out_, id, owner_kind::network, "vpc", v.first_seen);
+      add_label(o, "cloud", "aws");
       o.value.description = "AWS VPC, known from resources in " + std::string(v.from) + " that name it";
     }
     auto& o = out_.owners[*v.owner];
@@ -300,6 +301,7 @@ void terraform_resources::gcp_network(const attrs& a, const terraform_instance& 
   if (!auto_mode && !ula) return;
   auto& o = add_owner(out_, project && name ? *project + "/" + *name : r.address, owner_kind::network, "gcp-network",
                       in_.where(r.node));
+  add_label(o, "cloud", "gcp");
   o.value.description =
       "GCP VPC network" + std::string(auto_mode ? " in auto mode" : "") + ", from " + std::string(r.from) + " " + r.address;
   std::vector<imported_range> ranges;
@@ -331,6 +333,7 @@ void terraform_resources::gcp_subnet(const attrs& a, const terraform_instance& r
     owner = project && region && name ? *project + "/" + *region + "/" + *name : r.address;
   }
   auto& o = add_owner(out_, owner, owner_kind::network, "gcp-subnet", in_.where(r.node));
+  add_label(o, "cloud", "gcp");
   o.value.description = "GCP subnet, from " + std::string(r.from) + " " + r.address;
   note_gcp_subnet(out_.owners.size() - 1, a, r);
   auto note = [&](std::string_view what) { unknown(r, what); };
@@ -462,6 +465,7 @@ auto terraform_resources::vnet_owner(const std::string& group, const std::string
   if (it == vnets_.end()) {
     it = vnets_.emplace(key, out_.owners.size()).first;
     auto& o = add_owner(out_, key, owner_kind::network, "vnet", in_.where(r.node));
+    add_label(o, "cloud", "azure");
     o.value.description = "Azure virtual network, known from " + std::string(r.from) + " " + r.address;
   }
   return out_.owners[it->second];
