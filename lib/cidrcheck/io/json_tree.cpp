@@ -21,9 +21,7 @@ class plain_json_reader {
  public:
   plain_json_reader(std::string_view text, const yaml_limits& limits) : text_(text), limits_(limits) {
     doc_.max_depth = limits.max_depth;
-    doc_.nodes.reserve(std::min(text.size() / 8 + 16, limits.max_nodes + 1));
-    doc_.child_index.reserve(std::min(text.size() / 8 + 16, limits.max_nodes + 1));
-    doc_.scalar_text.reserve(std::min(text.size(), limits.max_bytes));
+    reserve_for_text(doc_, text.size(), limits);
   }
 
   auto read() -> std::optional<yaml_document> {

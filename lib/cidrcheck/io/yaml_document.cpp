@@ -141,13 +141,7 @@ auto parse_yaml_with_libyaml(std::string_view text, std::string_view name, const
     return {severity::error, std::move(code), std::move(message), {std::string(name), at.line, at.column}, {}};
   };
 
-  // Storage sized from the text, so that it is not copied as it grows: JSON
-  // and YAML exports take 8 to 20 bytes of text a node (a reservation is
-  // address space; pages are touched only as nodes are written). Scalars'
-  // text is never longer than the document's.
-  doc.nodes.reserve(std::min(text.size() / 8 + 16, limits.max_nodes + 1));
-  doc.child_index.reserve(std::min(text.size() / 8 + 16, limits.max_nodes + 1));
-  doc.scalar_text.reserve(std::min(text.size(), limits.max_bytes));
+  reserve_for_text(doc, text.size(), limits);
 
   // The stream's size with aliases expanded. A node's own expanded size is what
   // the totals grew by between its start and its end, so an alias adds its

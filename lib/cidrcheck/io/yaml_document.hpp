@@ -21,6 +21,7 @@
 #include <cidrcheck/io/diagnostic.hpp>
 #include <cidrcheck/io/input_limits.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -99,6 +100,16 @@ struct yaml_document {
     return std::span<const std::uint32_t>(child_index).subspan(n.first, n.size);
   }
 };
+
+/// Reserves a document's arrays for a text of `text_size` bytes, so that they
+/// are not copied as they grow: JSON and YAML exports take 8 to 20 bytes of
+/// text a node (a reservation is address space; pages are touched only as
+/// nodes are written), and scalars' text is never longer than the document's.
+inline void reserve_for_text(yaml_document& doc, std::size_t text_size, const yaml_limits& limits) {
+  doc.nodes.reserve(std::min(text_size / 8 + 16, limits.max_nodes + 1));
+  doc.child_index.reserve(std::min(text_size / 8 + 16, limits.max_nodes + 1));
+  doc.scalar_text.reserve(std::min(text_size, limits.max_bytes));
+}
 
 /// Parses text (named `name` in diagnostics). On a syntax error or a limit hit,
 /// adds one error diagnostic at the offending position and returns what was
