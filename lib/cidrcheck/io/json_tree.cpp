@@ -25,7 +25,7 @@ class plain_json_reader {
   }
 
   auto read() -> std::optional<yaml_document> {
-    if (!skip_outer_space() || at_end() || (peek() != '{' && peek() != '[')) return std::nullopt;
+    if (!skip_space() || at_end() || (peek() != '{' && peek() != '[')) return std::nullopt;
     if (!read_value()) return std::nullopt;
     // Each turn reads one entry of the innermost collection, or its end; an
     // entry that is a collection opens it, and the next turns read its entries.
@@ -46,7 +46,7 @@ class plain_json_reader {
       if (mapping && !read_key()) return std::nullopt;
       if (!read_value()) return std::nullopt;
     }
-    if (!skip_outer_space() || !at_end()) return std::nullopt;
+    if (!skip_space() || !at_end()) return std::nullopt;
     return std::move(doc_);
   }
 
@@ -73,25 +73,14 @@ class plain_json_reader {
     line_start_ = at_;
     return true;
   }
-  // Whitespace inside a collection, where YAML's flow context allows tabs too.
+  // Steps over whitespace: spaces and line breaks, and tabs inside a
+  // collection (YAML's flow context) but not around the root, where a tab can
+  // be YAML indentation, which libyaml refuses.
   auto skip_space() -> bool {
+    bool tabs = !open_.empty();
     while (!at_end()) {
       char c = peek();
-      if (c == ' ' || c == '\t') {
-        ++at_;
-      } else if (c == '\n' || c == '\r') {
-        if (!line_break()) return false;
-      } else {
-        break;
-      }
-    }
-    return true;
-  }
-  // Whitespace around the root, where a tab can be YAML indentation, which libyaml refuses.
-  auto skip_outer_space() -> bool {
-    while (!at_end()) {
-      char c = peek();
-      if (c == ' ') {
+      if (c == ' ' || (tabs && c == '\t')) {
         ++at_;
       } else if (c == '\n' || c == '\r') {
         if (!line_break()) return false;
