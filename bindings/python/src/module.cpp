@@ -1,6 +1,7 @@
 // cidrcheck._core: the compiled half of the cidrcheck Python package. This file
 // only wires the parts together; each concept registers itself in its own file.
 
+#include "interruptible.hpp"
 #include "register.hpp"
 
 #include <cidrcheck/version.hpp>
@@ -14,4 +15,7 @@ PYBIND11_MODULE(_core, m) {
   cidrcheck::python::register_fleet(m);
   cidrcheck::python::register_plan(m);
   cidrcheck::python::register_map(m);
+  // A plan Ctrl-C interrupted runs on in a detached worker; exit waits for it.
+  pybind11::module_::import("atexit").attr("register")(
+      pybind11::cpp_function(&cidrcheck::python::wait_for_detached_workers));
 }
