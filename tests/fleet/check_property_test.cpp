@@ -5,7 +5,9 @@
 // duplicate-route.md and route-in-overlay.md, and routes take no part in the
 // overlap rules; with translated connections (`via: nat`), global-range-overlap
 // equals a brute force of docs/rules/global-range-overlap.md, and members of one
-// translated connection report no latent overlap with each other.
+// translated connection report no latent overlap with each other; with
+// withdrawn prefixes on connections, all of these still equal their brute
+// force, in which a connection does not carry a range inside one.
 
 #include "../unit/random.hpp"
 
@@ -23,7 +25,14 @@
 namespace cidrcheck {
 namespace {
 
-auto random_fleet(test::random_source& rng, bool with_routes = false, bool with_nat = false) -> fleet {
+// What a random fleet may hold beyond owners, ranges and connections.
+struct fleet_shape {
+  bool routes = false;     // routes on networks
+  bool nat = false;        // translated connections with global ranges
+  bool withdrawn = false;  // withdrawn prefixes on connections that do not translate
+};
+
+auto random_fleet(test::random_source& rng, fleet_shape shape = {}) -> fleet {
   fleet f;
   auto owners = 2 + rng() % 9;
   for (unsigned k = 0; k < owners; ++k) {
@@ -54,7 +63,7 @@ auto random_fleet(test::random_source& rng, bool with_routes = false, bool with_
     std::shuffle(conn.members.begin(), conn.members.end(), std::mt19937(rng()));
     conn.routes = role_set{static_cast<std::uint8_t>(rng() % 8)};
     conn.where = {"f", static_cast<std::uint32_t>(1000 + c), 1};
-    if (with_nat && rng() % 2 == 0) {
+    if (shape.nat && rng() % 2 == 0) {
       conn.via = "nat";
       // Each member gets zero to two global ranges from the same universe.
       for (auto m : conn.members) {
@@ -71,9 +80,15 @@ auto random_fleet(test::random_source& rng, bool with_routes = false, bool with_
         }
       }
     }
+    if (shape.withdrawn && !conn.translates()) {
+      auto withdrawn = rng() % 3;
+      for (unsigned j = 0; j < withdrawn; ++j) {
+        conn.withdrawn.push_back(prefix::containing(address::v4(0x0a000000u + (rng() % 512)), 23 + static_cast<int>(rng() % 6)));
+      }
+    }
     f.connections.push_back(conn);
   }
-  if (!with_routes) return f;
+  if (!shape.routes) return f;
   // Routes on networks: a random prefix of the same universe, a destination or
   // none, and an advertiser among "", "a" and "b".
   for (std::uint32_t k = 0; k < owners; ++k) {
@@ -104,8 +119,8 @@ auto random_fleet(test::random_source& rng, bool with_routes = false, bool with_
 }
 
 // The semantics, word for word: a range of owner A is routed at V when V is A,
-// or when some connection that does not translate lists both A and V and, if
-// A is a cluster, carries the range's role.
+// or when some connection that does not translate lists both A and V, carries
+// the range's role if A is a cluster, and withdraws no prefix that holds the range.
 auto routed_at(const fleet& f, std::uint32_t range, std::uint32_t v) -> bool {
   const auto& r = f.ranges[range];
   if (r.owner == v) return true;
@@ -114,7 +129,8 @@ auto routed_at(const fleet& f, std::uint32_t range, std::uint32_t v) -> bool {
     bool has_a = std::find(c.members.begin(), c.members.end(), r.owner) != c.members.end();
     bool has_v = std::find(c.members.begin(), c.members.end(), v) != c.members.end();
     bool carried = f.owners[r.owner].kind == owner_kind::network || c.routes.has(r.role);
-    if (has_a && has_v && carried) return true;
+    bool withdrawn = std::any_of(c.withdrawn.begin(), c.withdrawn.end(), [&](const prefix& w) { return r.cidr.subnet_of(w); });
+    if (has_a && has_v && carried && !withdrawn) return true;
   }
   return false;
 }
@@ -260,7 +276,7 @@ TEST(CheckProperty, RouteFindingsEqualTheBruteForceSemantics) {
   catalog empty;
   std::size_t seen[3] = {0, 0, 0};  // route-conflict, duplicate-route, route-in-overlay: the test must see each
   for (int round = 0; round < 3000; ++round) {
-    auto f = random_fleet(rng, true);
+    auto f = random_fleet(rng, {.routes = true});
     auto findings = check(f, empty);
     std::set<key> overlaps, routes;
     for (const auto& x : findings) {
@@ -291,7 +307,7 @@ TEST(CheckProperty, TranslatedConnectionFindingsEqualTheBruteForceSemantics) {
   catalog empty;
   std::size_t globals = 0, hidden = 0;  // the test must see both global clashes and overlaps a NAT hides
   for (int round = 0; round < 3000; ++round) {
-    auto f = random_fleet(rng, true, true);
+    auto f = random_fleet(rng, {.routes = true, .nat = true});
     auto findings = check(f, empty);
     std::set<key> overlaps, global;
     for (const auto& x : findings) {
@@ -320,6 +336,42 @@ TEST(CheckProperty, TranslatedConnectionFindingsEqualTheBruteForceSemantics) {
   }
   EXPECT_GT(globals, 100u);
   EXPECT_GT(hidden, 100u);
+}
+
+// The overlap, route and global-range rules on fleets whose connections
+// withdraw prefixes; the test must see findings the withdrawals remove.
+TEST(CheckProperty, WithdrawnPrefixesEqualTheBruteForceSemantics) {
+  test::random_source rng(19);
+  catalog empty;
+  std::size_t removed = 0;
+  auto rule_keys = [](const std::vector<finding>& findings) {
+    std::set<key> out;
+    for (const auto& x : findings) {
+      if (x.ranges.size() == 2) out.emplace(x.id, std::min(x.ranges[0], x.ranges[1]), std::max(x.ranges[0], x.ranges[1]));
+    }
+    return out;
+  };
+  for (int round = 0; round < 3000; ++round) {
+    auto f = random_fleet(rng, {.routes = true, .nat = round % 2 == 1, .withdrawn = true});
+    auto got = rule_keys(check(f, empty));
+    std::set<key> want = brute_force(f);
+    want.merge(brute_force_routes(f));
+    want.merge(brute_force_globals(f));
+    std::set<key> overlap_and_route;
+    for (const auto& k : got) {
+      auto id = std::get<0>(k);
+      if (id == rule::overlap || id == rule::overlap_internal || id == rule::latent_overlap || id == rule::route_conflict ||
+          id == rule::duplicate_route || id == rule::route_in_overlay || id == rule::global_range_overlap) {
+        overlap_and_route.insert(k);
+      }
+    }
+    ASSERT_EQ(overlap_and_route, want) << "round " << round;
+    auto carried_everything = f;
+    for (auto& c : carried_everything.connections) c.withdrawn.clear();
+    auto before = rule_keys(check(carried_everything, empty));
+    for (const auto& k : before) removed += !got.contains(k);
+  }
+  EXPECT_GT(removed, 100u);
 }
 
 TEST(CheckProperty, OutputIsDeterministic) {

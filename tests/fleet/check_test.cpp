@@ -552,6 +552,80 @@ connections:
   EXPECT_EQ(c.of(rule::latent_overlap).size(), 0u);
 }
 
+// The GKE case of issue 26: a branch behind the on-premises router is
+// advertised over Cloud VPN inside the cluster's default pod range.
+constexpr std::string_view branch_behind_onprem = R"(
+networks:
+  - {name: gcp-vpc, type: gcp-vpc, cidrs: 10.0.0.0/20}
+  - name: onprem
+    cidrs: [192.168.0.0/16]
+    routes:
+      - {cidr: 10.4.0.0/16, to: branch, advertised_by: onprem-router}
+  - {name: branch, type: office, cidrs: 10.4.0.0/16}
+clusters:
+  - {name: gke-prod, distribution: gke, runs_in: gcp-vpc, network: 10.0.0.0/20, pods: [10.4.0.0/14, 10.20.0.0/16], services: 10.8.0.0/20}
+connections:
+  - name: cloud-vpn
+    between: [gcp-vpc, onprem, gke-prod]
+    via: vpn
+    routes: [pods, services]
+)";
+
+TEST(CheckRoutes, ARangeTheConnectionWithdrawsMeetsNoRouteAcrossIt) {
+  auto before = run(branch_behind_onprem);
+  auto conflicts = before.of(rule::route_conflict);
+  ASSERT_EQ(conflicts.size(), 1u);
+  EXPECT_EQ(before.cidr(*conflicts[0], 1), "10.4.0.0/14");
+
+  // The old default range withdrawn from the VPN (Cloud Router no longer advertises it): no conflict.
+  std::string withdrawn(branch_behind_onprem);
+  withdrawn += "    withdrawn: [10.4.0.0/14]\n";
+  auto after = run(withdrawn);
+  EXPECT_TRUE(after.of(rule::route_conflict).empty());
+  EXPECT_TRUE(after.of(rule::overlap).empty());
+  ASSERT_EQ(after.loaded.value.connections.size(), 1u);
+  EXPECT_FALSE(after.loaded.value.connections[0].carries(prefix::parse("10.4.0.0/14")));
+  EXPECT_TRUE(after.loaded.value.connections[0].carries(prefix::parse("10.20.0.0/16")));
+
+  // A prefix that only overlaps the range withdraws none of it: the range is still carried.
+  std::string narrower(branch_behind_onprem);
+  narrower += "    withdrawn: [10.4.0.0/16]\n";
+  EXPECT_EQ(run(narrower).of(rule::route_conflict).size(), 1u);
+}
+
+TEST(CheckRoutes, HostsTheClusterReachesDirectlyStillConflictWhateverTheVpnWithdraws) {
+  std::string yaml(branch_behind_onprem);
+  yaml += "    withdrawn: [10.4.0.0/14]\n  - {between: [gke-prod, branch], via: vpn, routes: [pods]}\n";
+  auto c = run(yaml);
+  EXPECT_TRUE(c.of(rule::route_conflict).empty());
+  auto overlaps = c.of(rule::overlap);
+  ASSERT_EQ(overlaps.size(), 1u);
+  EXPECT_EQ(c.cidr(*overlaps[0], 0) + " " + c.cidr(*overlaps[0], 1), "10.4.0.0/14 10.4.0.0/16");
+}
+
+TEST(CheckRoutes, AClusterNetworkInheritsWhatItsNetworksConnectionWithdraws) {
+  constexpr std::string_view yaml = R"(
+networks:
+  - {name: vpc, type: aws-vpc, cidrs: 10.0.0.0/16}
+  - {name: office, type: office, cidrs: 10.0.64.0/24}
+clusters:
+  - {name: eks, runs_in: vpc, network: 10.0.0.0/17, pods: 100.64.0.0/16, services: 172.20.0.0/16}
+connections:
+  - {between: [vpc, office], via: vpn}
+)";
+  auto pairs = [](const checked& c) {
+    std::vector<std::string> out;
+    for (const auto* x : c.of(rule::overlap)) out.push_back(c.owner_of(*x, 0) + " " + c.owner_of(*x, 1));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(pairs(run(yaml)), (std::vector<std::string>{"eks office", "vpc office"}));
+  // The VPC's own /16 is still carried; the cluster's /17 inside it, carried as the VPC's, is not.
+  std::string withdrawn(yaml);
+  withdrawn.insert(withdrawn.rfind('}'), ", withdrawn: [10.0.0.0/17]");
+  EXPECT_EQ(pairs(run(withdrawn)), (std::vector<std::string>{"vpc office"}));
+}
+
 TEST(CheckRoutes, AMoreSpecificRouteOfAnotherRouterStealsTraffic) {
   // tailscale/tailscale#16323: the more specific route wins, whatever its router reaches.
   auto c = run(R"(

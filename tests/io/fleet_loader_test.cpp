@@ -302,6 +302,22 @@ TEST(FleetLoader, RejectsWrongTypes) {
   EXPECT_TRUE(has(r, "unknown-role"));
 }
 
+TEST(FleetLoader, WithdrawnPrefixesAreCidrsOfAConnectionThatCarriesRealRanges) {
+  const std::string owners = "clusters:\n  - {name: a, pods: 10.0.0.0/16}\n  - {name: b, pods: 10.1.0.0/16}\n";
+  auto r = load(owners + "connections:\n  - {between: [a, b], via: vpn, withdrawn: [10.0.0.0/17, 10.1.0.0/16]}\n");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.value.connections[0].withdrawn.size(), 2u);
+  EXPECT_EQ(r.value.connections[0].withdrawn[1].to_string(), "10.1.0.0/16");
+  r = load(owners + "connections:\n  - {between: [a, b], withdrawn: 10.0.0.1/16}\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics[0].where.line, 5u);
+  EXPECT_EQ(r.diagnostics[0].where.column, 34u);
+  r = load(owners + "connections:\n  - {between: [a, b], withdrawn: [10.0.0.0/16], via: nat}\n");
+  EXPECT_EQ(printed(r), std::vector<std::string>{
+                            "f.yaml:5:23: error: a translated connection (via nat) carries no real range, so it has "
+                            "none to withdraw: withdraw the route on the connection that carries it\n"});
+}
+
 TEST(FleetLoader, ReportsBadYamlWithItsPosition) {
   auto r = load("clusters:\n  - name: a\n    pods: [10.0.0.0/8\n");
   ASSERT_EQ(r.diagnostics.size(), 1u);

@@ -37,6 +37,7 @@ auto summary(const fleet& f) -> std::vector<std::string> {
   for (const auto& c : f.connections) {
     std::string line = "connection " + c.name + " via " + c.via + " routes=" + std::to_string(c.routes.bits);
     for (auto m : c.members) line += " " + f.owners[m].name;
+    for (const auto& p : c.withdrawn) line += " withdrawn=" + p.to_string();
     out.push_back(line);
   }
   std::sort(out.begin(), out.end());  // the file lists networks first
@@ -207,7 +208,7 @@ TEST(FleetWriter, QuotesEveryScalarThatStartsWithAnIndicator) {
     o.description = name;
     f.owners.push_back(o);
   }
-  f.connections.push_back({"", {0, 1}, "", role_set::all(), {}, ""});
+  f.connections.push_back({"", {0, 1}, "", role_set::all(), {}, {}, ""});
   auto text = write_fleet_yaml(f);
   fleet_loader loader(builtin_catalog());
   loader.add_text(text, "q.yaml");
@@ -296,6 +297,7 @@ connections:
     name: vpn-1
     via: vpn
     routes: [network, pods]
+    withdrawn: [10.2.0.0/17, 192.168.4.0/24]
 plan:
   pools: {pods: [10.128.0.0/9], services: [10.64.0.0/12]}
   avoid: [10.200.0.0/16]

@@ -271,12 +271,27 @@ struct connection {
   std::vector<std::uint32_t> members;  ///< indexes into fleet::owners, distinct, in declared order
   std::string via;                     ///< peering, transit, vpn, mesh, tailscale, nat, globalnet, 4via6, ...
   role_set routes;
+  /// Prefixes the connection no longer carries, in either direction: a route
+  /// withdrawn from a VPN's pushed routes, a Cloud Router's advertisements, a
+  /// transit gateway's propagation or a tailnet's approved routes. A member's
+  /// range (or a network's route) that lies inside one is not carried across
+  /// it; one that only overlaps one still is. Never on a translated connection.
+  std::vector<prefix> withdrawn;
   source_location where;
   std::string description;             ///< for people
 
   /// Reports whether the connection is a peering of networks (`via: peering`),
   /// which clouds refuse between overlapping blocks (docs/rules/overlap.md).
   auto peers() const noexcept -> bool { return via == peering_via; }
+
+  /// Reports whether the connection carries a member's range p: true unless p
+  /// lies inside a withdrawn prefix. (Roles are asked of `routes`.)
+  auto carries(const prefix& p) const noexcept -> bool {
+    for (const auto& w : withdrawn) {
+      if (p.subnet_of(w)) return false;
+    }
+    return true;
+  }
 
   /// Reports whether the connection translates its members' addresses.
   auto translates() const noexcept -> bool {

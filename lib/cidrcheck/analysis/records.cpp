@@ -130,6 +130,10 @@ void write_connection_record(record_sink& out, const fleet& f, std::uint32_t k) 
     if (c.routes.has(role)) out.value(to_string(role));
   }
   out.end_array();
+  out.key("withdrawn");
+  out.begin_array();
+  for (const auto& p : c.withdrawn) out.value(p.to_string());
+  out.end_array();
   location(out, c.where);
   out.end_object();
 }

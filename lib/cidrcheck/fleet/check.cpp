@@ -39,9 +39,10 @@ auto move_rank(const fleet_range& r) -> int {
 // ---------------------------------------------------------------------------
 // Routing: which connections carry each range, and whether two ranges meet.
 
-// A range's routing class: its owner and role. All ranges of one class are
-// carried by the same connections.
-auto class_of(const fleet_range& r) -> std::uint32_t { return r.owner * 4 + static_cast<std::uint32_t>(r.role); }
+// A range's base routing class: its owner and role. All ranges of one base
+// class are carried by the same connections, but for those a connection
+// withdraws (routing_index::class_of).
+auto base_class_of(const fleet_range& r) -> std::uint32_t { return r.owner * 4 + static_cast<std::uint32_t>(r.role); }
 
 // Returns the smallest element common to two sorted vectors, or none.
 // O(min(n, m) log max(n, m)).
@@ -99,9 +100,60 @@ class routing_index {
                           memberships_[k].end(), std::back_inserter(inherited_[k]));
       memberships_[k] = merged(memberships_[k], memberships_[*network]);
     }
+    refine_withdrawn();
     reach_.resize(carriers_.size(), 0);
     for (std::size_t k = 0; k < carriers_.size(); ++k) {
       for (auto c : carriers_[k]) reach_[k] += f.connections[c].members.size();
+    }
+  }
+
+  // Returns range k's routing class: its base class, or the refined class of
+  // the ranges of that base class that the same connections withdraw.
+  auto class_of(std::uint32_t k) const -> std::uint32_t {
+    return refined_.empty() ? base_class_of(f_.ranges[k]) : refined_[k];
+  }
+
+  // Gives each range that a carrier of its base class withdraws (connection::carries)
+  // a class of its own base class's carriers less those, shared by the ranges
+  // that lose the same ones. O(ranges x min(carriers, withdrawing connections)
+  // x withdrawn prefixes); nothing when no connection withdraws a prefix.
+  void refine_withdrawn() {
+    std::vector<std::uint32_t> withdrawing;
+    std::vector<bool> withdraws(f_.connections.size(), false);
+    for (std::uint32_t c = 0; c < f_.connections.size(); ++c) {
+      if (f_.connections[c].withdrawn.empty() || f_.connections[c].translates()) continue;
+      withdrawing.push_back(c);
+      withdraws[c] = true;
+    }
+    if (withdrawing.empty()) return;
+    refined_.resize(f_.ranges.size());
+    std::map<std::pair<std::uint32_t, std::vector<std::uint32_t>>, std::uint32_t> classes;
+    std::vector<std::uint32_t> lost;
+    for (std::uint32_t k = 0; k < f_.ranges.size(); ++k) {
+      const auto& r = f_.ranges[k];
+      auto base = base_class_of(r);
+      refined_[k] = base;
+      if (r.is_translated()) continue;
+      const auto& carriers = carriers_[base];
+      lost.clear();
+      auto loses = [&](std::uint32_t c) { return !f_.connections[c].carries(r.cidr); };
+      if (carriers.size() <= withdrawing.size()) {
+        for (auto c : carriers) {
+          if (withdraws[c] && loses(c)) lost.push_back(c);
+        }
+      } else {
+        for (auto c : withdrawing) {
+          if (std::binary_search(carriers.begin(), carriers.end(), c) && loses(c)) lost.push_back(c);
+        }
+      }
+      if (lost.empty()) continue;
+      auto [at, added] = classes.try_emplace(std::pair(base, lost), static_cast<std::uint32_t>(carriers_.size()));
+      if (added) {
+        std::vector<std::uint32_t> kept;
+        std::set_difference(carriers.begin(), carriers.end(), lost.begin(), lost.end(), std::back_inserter(kept));
+        carriers_.push_back(std::move(kept));
+      }
+      refined_[k] = at->second;
     }
   }
 
@@ -192,6 +244,7 @@ class routing_index {
  private:
   const fleet& f_;
   std::vector<std::vector<std::uint32_t>> carriers_;     // per class: connections carrying it, sorted
+  std::vector<std::uint32_t> refined_;                   // per range: its class, when a connection withdraws a prefix
   std::vector<std::vector<std::uint32_t>> memberships_;  // per owner: connections it belongs to, sorted
   std::vector<std::size_t> reach_;                       // per class: total members of its carriers
   std::vector<std::vector<std::uint32_t>> translations_;  // per owner: translated connections it belongs to, sorted
@@ -329,7 +382,7 @@ class checker {
     if (r.is_translated()) return 0;
     if (r.is_route()) return route;
     if (auto network = members_.space_of(k)) return space | *network;
-    if (auto t = routing_.first_translation(r.owner); t != none && !routing_.carried(class_of(r))) return translated | t;
+    if (auto t = routing_.first_translation(r.owner); t != none && !routing_.carried(routing_.class_of(k))) return translated | t;
     return 0;
   }
 
@@ -440,7 +493,7 @@ class checker {
     detail::finding_record x{{i, j}, detail::finding_record::nowhere, rule::overlap_internal, severity::error, true};
     if (a.owner != b.owner) {
       // Keyed by the ordered pair of classes: meet() prefers the cheaper side's owner.
-      auto ca = class_of(a), cb = class_of(b);
+      auto ca = routing_.class_of(i), cb = routing_.class_of(j);
       // Members of one translated connection never see each other's real ranges: when
       // nothing else carries either range, they meet nowhere, so no finding (and no cache entry).
       bool translated = routing_.translated_between(a.owner, b.owner) != none;
@@ -564,7 +617,7 @@ class checker {
       clash = "members' global ranges must be disjoint, or translated addresses are ambiguous";
       if (j < i) std::swap(i, j);
     } else {
-      auto at = routing_.routed_at_member(r, class_of(r), conn);
+      auto at = routing_.routed_at_member(r, routing_.class_of(j), conn);
       if (at == none) return;
       clash = f_.owners[at].name + " routes both, so addresses there are ambiguous";
     }
@@ -593,7 +646,7 @@ class checker {
     }
     auto destination = destination_[route.route];
     if (destination == none || destination == r.owner) return;
-    auto c = routing_.carried_to(class_of(r), network);
+    auto c = routing_.carried_to(routing_.class_of(other), network);
     if (c == none) return;  // the network does not route that range: the route does not meet it
     // Longest prefix wins: the more specific of the two takes the shared addresses from the other.
     std::string outcome =

@@ -625,11 +625,16 @@ class planner {
   }
 
   // Where new ranges may not go: every range of the fleet (so each move is
-  // transition-safe), the catalog's reserved blocks, the well-known defaults
-  // that would collide again, and the avoided space.
+  // transition-safe), the prefixes a connection withdraws (a new range there
+  // would not be carried where its owner's other ranges are), the catalog's
+  // reserved blocks, the well-known defaults that would collide again, and the
+  // avoided space.
   auto forbidden_space() const -> address_set {
     address_set_builder b;
     for (const auto& r : working_.ranges) b.add(r.cidr);
+    for (const auto& c : working_.connections) {
+      for (const auto& p : c.withdrawn) b.add(p);
+    }
     for (const auto& block : c_.blocks) {
       if (wide_default(block)) continue;
       b.add(block.cidr);

@@ -162,7 +162,8 @@ void add_route_steps(const row_input& in, runbook& out) {
     }
     for (auto n : in.connections.of(c.owner)) {
       const auto& conn = in.planned.connections[n];
-      if (conn.translates() || !conn.routes.has(c.role)) continue;
+      // A connection that withdraws the old range never carried it; the new one is never allocated in a withdrawn prefix.
+      if (conn.translates() || !conn.routes.has(c.role) || !conn.carries(c.from)) continue;
       moves.push_back({c.owner, {c.to, c.from, n, std::nullopt}, {c.from, n, std::nullopt}});
     }
   }

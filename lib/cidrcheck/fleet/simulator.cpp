@@ -256,7 +256,7 @@ void add_routes(world& w, const fleet& f, const routing& index, std::uint32_t ow
     }
     for (auto i : f.owners[owner].ranges) {
       const auto& range = f.ranges[i];
-      if (range.is_plain() && r.roles.names(range.role)) r.prefixes.push_back(range.cidr);
+      if (range.is_plain() && r.roles.names(range.role) && conn.carries(range.cidr)) r.prefixes.push_back(range.cidr);
     }
     if (!r.prefixes.empty()) w.routes.push_back(std::move(r));
   }

@@ -618,7 +618,9 @@ void check_end(world& w, std::size_t steps, const fleet& original, const fleet& 
         const auto& f = end_fleet(r.owner, role);
         for (auto k : f.owners[r.owner].ranges) {
           const auto& range = f.ranges[k];
-          if (range.is_plain() && range.role == role && range.cidr.is_valid()) want.push_back(range.cidr);
+          if (!range.is_plain() || range.role != role || !range.cidr.is_valid()) continue;
+          if (r.connection && !planned.connections[*r.connection].carries(range.cidr)) continue;  // withdrawn there
+          want.push_back(range.cidr);
         }
       }
     }

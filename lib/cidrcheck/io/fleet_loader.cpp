@@ -239,14 +239,22 @@ void fleet_reading::resolve_memberships() {
 }
 
 // Adds a resolved connection's translated ranges to their members, or
-// reports why not: a connection that does not translate, or a name that is
-// not one of its members.
+// reports why not: a connection that does not translate, a name that is not
+// one of its members, or withdrawn prefixes on a connection that translates.
 auto fleet_reading::add_translated(pending_connection& p, std::uint32_t index) -> bool {
   if (p.translated_where && !p.value.translates()) {
     result.diagnostics.push_back({severity::error, diag::invalid_value,
                                   "translated ranges need a translated connection: via nat, globalnet or 4via6, "
                                   "not '" + p.value.via + "'",
                                   *p.translated_where, {}});
+    return false;
+  }
+  if (p.withdrawn_where && p.value.translates()) {
+    result.diagnostics.push_back({severity::error, diag::invalid_value,
+                                  "a translated connection (via " + p.value.via +
+                                      ") carries no real range, so it has none to withdraw: withdraw the route on "
+                                      "the connection that carries it",
+                                  *p.withdrawn_where, {}});
     return false;
   }
   std::unordered_set<std::uint32_t> members(p.value.members.begin(), p.value.members.end());

@@ -512,6 +512,16 @@ void read_translated(connection_section& s, yaml_reader& r, const entry& e) {
   }
 }
 
+// `withdrawn`: a CIDR or a list of them, the prefixes the connection no longer carries.
+void read_withdrawn(connection_section& s, yaml_reader& r, const entry& e) {
+  s.p.withdrawn_where = r.where(e.key_node);
+  auto items = r.list(e.value, "withdrawn");
+  if (!items) return;
+  for (auto item : *items) {
+    if (auto cidr = r.cidr(item, "a withdrawn prefix")) s.p.value.withdrawn.push_back(*cidr);
+  }
+}
+
 constexpr key_rule<connection_section> connection_keys[] = {
     {"between", [](connection_section& s, yaml_reader&, const entry& e) { s.members = e.value; }},
     {"via",
@@ -520,6 +530,7 @@ constexpr key_rule<connection_section> connection_keys[] = {
      }},
     {"routes", read_connection_roles},
     {"translated", read_translated},
+    {"withdrawn", read_withdrawn},
     {"name",
      [](connection_section& s, yaml_reader& r, const entry& e) {
        if (auto v = r.string(e.value, "name"); v && name_allowed(r, e.value, *v)) s.p.value.name = *v;

@@ -37,6 +37,7 @@ struct pending_connection {
   std::vector<source_location> name_locations;
   std::vector<pending_translation> translated;
   std::optional<source_location> translated_where;  ///< where `translated` was written
+  std::optional<source_location> withdrawn_where;   ///< where `withdrawn` was written
   /// An import's: a member no source describes is a warning and left out, not an error.
   bool imported = false;
 };

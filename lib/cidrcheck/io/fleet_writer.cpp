@@ -176,6 +176,11 @@ class writer {
       }
       out_ += "]\n";
     }
+    if (!c.withdrawn.empty()) {
+      out_ += "    withdrawn: [";
+      for (std::size_t k = 0; k < c.withdrawn.size(); ++k) out_ += (k ? ", " : "") + c.withdrawn[k].to_string();
+      out_ += "]\n";
+    }
     if (!translated.empty()) out_ += "    translated:\n";
     // One key per member, its ranges as a list, members in the order their first range comes.
     std::vector<std::pair<std::uint32_t, std::string>> members;
