@@ -82,6 +82,10 @@ void write_changes(std::string& buf, const plan_report& r) {
                      return c->owner != op.owners.front();
                    });
       write_change_lines(buf, r, list, named);
+      for (const auto& w : op.withdrawals) {
+        buf += "       withdrawn from " + detail::printable(r.model.describe_connection(w.connection)) + ": " + w.cidr.to_string() +
+               " (it stays the cluster's, with no pod in it)\n";
+      }
       if (!op.merged_with.empty()) {
         buf += std::string("       maintenance: one runbook with operation") + (op.merged_with.size() == 1 ? " " : "s ") +
                numbers_text(op.merged_with) + ": " + op.maintenance + "\n";

@@ -26,6 +26,7 @@ CHANGES = {
     "pods": "one pod range, in place",
     "pod-space": "pod space, added beside the old range",
     "pod-expand": "pod space, the pod range grown in place to a prefix that contains it",
+    "pod-withdraw": "one pod range's pods, moved to a new range; the old range stays, withdrawn from its connections",
     "network": "a network: a VPC and every cluster in it",
     "cluster": "every range of one cluster",
 }

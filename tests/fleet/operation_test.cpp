@@ -11,10 +11,11 @@ namespace {
 static_assert(parse_operation_scope("pod-space") == operation_scope::pod_space);
 static_assert(!parse_operation_scope("pod_space").has_value());
 static_assert(parse_operation_scope("pod-expand") == operation_scope::pod_expand);
+static_assert(parse_operation_scope("pod-withdraw") == operation_scope::pod_withdraw);
 
 TEST(OperationScope, WordsReadBack) {
   for (auto s : {operation_scope::services, operation_scope::pods, operation_scope::pod_space, operation_scope::pod_expand,
-                 operation_scope::network, operation_scope::cluster}) {
+                 operation_scope::pod_withdraw, operation_scope::network, operation_scope::cluster}) {
     EXPECT_EQ(parse_operation_scope(to_string(s)), s) << to_string(s);
   }
 }

@@ -449,6 +449,78 @@ connections:
             std::string::npos) << collides.result.problems.front().message;
 }
 
+// Issue 26: a GKE cluster's default pod range holds a branch office that the
+// on-premises router advertises over Cloud VPN.
+auto gke_branch_fleet(bool reaches_branch) -> std::string {
+  std::string yaml = R"(
+networks:
+  - {name: gcp-vpc, type: gcp-vpc, cidrs: 10.10.0.0/20}
+  - name: onprem
+    cidrs: 192.168.0.0/16
+    routes:
+      - {cidr: 10.4.0.0/16, to: branch, advertised_by: onprem-router}
+  - {name: branch, type: office, cidrs: 10.4.0.0/16}
+clusters:
+  - {name: analytics, distribution: gke, runs_in: gcp-vpc, nodes: 60, network: 10.10.0.0/20, pods: 10.4.0.0/14, services: 34.118.224.0/20}
+connections:
+  - {name: cloud-vpn, between: [analytics, onprem], via: vpn, routes: [network, pods, services]}
+)";
+  if (reaches_branch) yaml += "  - {between: [analytics, branch], via: vpn, routes: [pods]}\n";
+  return yaml;
+}
+
+TEST(Plan, ARangeBehindARouterIsWithdrawnNotReplaced) {
+  auto p = run(gke_branch_fleet(false));
+  ASSERT_TRUE(p.result.complete()) << (p.result.problems.empty() ? "" : p.result.problems[0].message);
+  ASSERT_EQ(p.result.operations.size(), 1u);
+  const auto& op = p.result.operations[0];
+  EXPECT_EQ(op.kind, "gke-pod-range-withdraw");
+  EXPECT_EQ(op.scope, operation_scope::pod_withdraw);
+  // The new range holds 60 nodes x 1.25 of /24 node blocks (a /17, beside the network); the old one stays, withdrawn.
+  EXPECT_EQ(p.moves(), (std::vector<std::string>{"analytics pods 10.4.0.0/14 -> 10.10.128.0/17"}));
+  ASSERT_EQ(op.withdrawals.size(), 1u);
+  EXPECT_EQ(p.model.connections[op.withdrawals[0].connection].name, "cloud-vpn");
+  EXPECT_EQ(op.withdrawals[0].cidr.to_string(), "10.4.0.0/14");
+  auto applied = apply_plan(p.model, p.result);
+  const auto& analytics = applied.owners[*applied.find_owner("analytics")];
+  std::vector<std::string> pods;
+  for (auto k : analytics.ranges) {
+    if (applied.ranges[k].role == range_role::pods) pods.push_back(applied.ranges[k].cidr.to_string());
+  }
+  EXPECT_EQ(pods, (std::vector<std::string>{"10.4.0.0/14", "10.10.128.0/17"}));
+  EXPECT_EQ(applied.connections[0].withdrawn, std::vector<prefix>{prefix::parse("10.4.0.0/14")});
+  EXPECT_LT(op.cost, builtin_catalog().find_operation("replacement-cluster")->cost);
+}
+
+TEST(Plan, ARangeTheClusterReachesDirectlyStillMovesByReplacement) {
+  auto p = run(gke_branch_fleet(true));
+  ASSERT_TRUE(p.result.complete());
+  ASSERT_EQ(p.result.operations.size(), 1u);
+  EXPECT_EQ(p.result.operations[0].kind, "replacement-cluster");
+  EXPECT_TRUE(p.result.operations[0].withdrawals.empty());
+}
+
+TEST(Plan, ARouteConflictIsFixedByMovingTheRangeTheRouteMeets) {
+  // kubeadm can move its pods in place: the conflict with the route is an ordinary pod move.
+  auto p = run(R"(
+networks:
+  - name: vpn
+    cidrs: [10.8.0.0/24]
+    routes:
+      - {cidr: 10.48.0.0/13, to: prod}
+clusters:
+  - {name: prod, distribution: kubeadm, network: 10.50.0.0/16, pods: 10.51.0.0/16, services: 172.20.0.0/16}
+  - {name: batch, distribution: kubeadm, network: 10.60.0.0/16, pods: 10.52.0.0/16, services: 172.21.0.0/16}
+connections:
+  - {between: [vpn, prod, batch], via: vpn}
+)");
+  ASSERT_TRUE(p.result.complete()) << (p.result.problems.empty() ? "" : p.result.problems[0].message);
+  ASSERT_EQ(p.result.operations.size(), 1u);
+  EXPECT_EQ(p.result.operations[0].scope, operation_scope::pods);
+  ASSERT_EQ(p.moves().size(), 1u);
+  EXPECT_EQ(p.moves()[0].rfind("batch pods 10.52.0.0/16 -> ", 0), 0u) << p.moves()[0];
+}
+
 TEST(Plan, IsDeterministic) {
   auto a = run(three_meshed);
   auto b = run(three_meshed);

@@ -854,6 +854,61 @@ auto erase_step(runbook& book, std::size_t at) -> runbook_step {
   return s;
 }
 
+// A GKE cluster's default pod range holds a branch behind the on-premises
+// router (issue 26): new node pools on a new range, the old withdrawn.
+constexpr std::string_view gke_branch_fleet =
+    "networks:\n"
+    "  - {name: gcp-vpc, type: gcp-vpc, cidrs: 10.10.0.0/20}\n"
+    "  - {name: onprem, cidrs: 192.168.0.0/16, routes: [{cidr: 10.4.0.0/16, to: branch}]}\n"
+    "  - {name: branch, type: office, cidrs: 10.4.0.0/16}\n"
+    "clusters:\n"
+    "  - {name: analytics, distribution: gke, runs_in: gcp-vpc, nodes: 60, network: 10.10.0.0/20, pods: 10.4.0.0/14, "
+    "services: 34.118.224.0/20}\n"
+    "connections:\n"
+    "  - {name: cloud-vpn, between: [analytics, onprem], via: vpn, routes: [network, pods, services]}\n";
+
+TEST(SimulateGkePodRangeWithdraw, NewPoolsThenTheOldRangeWithdrawnPasses) {
+  planned p(gke_branch_fleet);
+  auto book = plan_book(p, "gke-pod-range-withdraw");
+  auto r = simulate_runbook(p.context, book);
+  EXPECT_TRUE(r.passed()) << describe(r);
+}
+
+TEST(SimulateGkePodRangeWithdraw, TheOldRangeWithdrawnWhilePodsStillUseIt) {
+  planned p(gke_branch_fleet);
+  auto book = plan_book(p, "gke-pod-range-withdraw");
+  auto withdraw = erase_step(book, index_of(book, is<withdraw_route>([](const auto&) { return true; })));
+  withdraw.needs.clear();
+  withdraw.checks.clear();
+  auto roll_at = index_of(book, is<change_resource>([](const change_resource& c) { return c.what == resource_kind::node_pool; }));
+  book.steps.insert(book.steps.begin() + static_cast<std::ptrdiff_t>(roll_at), withdraw);
+  auto r = simulate_runbook(p.context, book);
+  ASSERT_FALSE(r.passed());
+  EXPECT_EQ(r.failures.front().rule, simulation_rule::route_carries) << describe(r);
+}
+
+TEST(SimulateGkePodRangeWithdraw, TheOldRangeNeverWithdrawnFailsAtTheEnd) {
+  planned p(gke_branch_fleet);
+  auto book = plan_book(p, "gke-pod-range-withdraw");
+  auto& never = book.steps[index_of(book, is<withdraw_route>([](const auto&) { return true; }))];
+  never.action = verify{};
+  never.checks.clear();  // the end state, not the step's own check, must catch it
+  auto r = simulate_runbook(p.context, book);
+  ASSERT_FALSE(r.passed());
+  EXPECT_EQ(r.failures.front().check, simulation_check::end_state) << describe(r);
+  EXPECT_EQ(r.failures.front().rule, simulation_rule::route_carries) << describe(r);
+}
+
+TEST(SimulateGkePodRangeWithdraw, TheNewRangeNeverAdvertisedIsOutOfReach) {
+  planned p(gke_branch_fleet);
+  auto book = plan_book(p, "gke-pod-range-withdraw");
+  erase_step(book, index_of(book, is<advertise_route>([](const auto&) { return true; })));
+  for (auto& s : book.steps) std::erase(s.needs, "new-route-advertised");
+  auto r = simulate_runbook(p.context, book);
+  ASSERT_FALSE(r.passed());
+  EXPECT_EQ(r.failures.front().rule, simulation_rule::route_carries) << describe(r);
+}
+
 // A range the plan creates at a requested size: the cluster is created with it.
 constexpr std::string_view creation_fleet =
     "clusters:\n"

@@ -482,6 +482,50 @@ plan:
 }
 
 // Issue 28, item 25: a JSON fleet file gets JSON, not YAML's flow syntax.
+// A GKE default pod range behind a router (issue 26): the plan adds a pod range
+// and withdraws the old one from the VPN, a `withdrawn` key of the connection.
+auto gke_branch(std::string_view connection) -> std::string {
+  return std::string(R"(networks:
+  - {name: gcp-vpc, type: gcp-vpc, cidrs: 10.10.0.0/20}
+  - {name: onprem, cidrs: 192.168.0.0/16, routes: [{cidr: 10.4.0.0/16, to: branch}]}
+  - {name: branch, type: office, cidrs: 10.4.0.0/16}
+clusters:
+  - {name: analytics, distribution: gke, runs_in: gcp-vpc, nodes: 60, network: 10.10.0.0/20, pods: 10.4.0.0/14, services: 34.118.224.0/20}
+connections:
+)") + std::string(connection);
+}
+
+TEST(PlanWriter, AWithdrawnRangeIsWrittenIntoItsConnection) {
+  auto block = planned_text(gke_branch("  - name: cloud-vpn\n    between: [analytics, onprem]\n    routes: [pods]\n"));
+  EXPECT_NE(block.find("  - withdrawn: [10.4.0.0/14]  # planned by cidrcheck: no longer carried\n    name: cloud-vpn\n"),
+            std::string::npos)
+      << block;
+  EXPECT_NE(block.find("pods: [10.4.0.0/14, 10.10.128.0/17]"), std::string::npos) << block;  // the old range stays
+  auto flow = planned_text(gke_branch("  - {between: [analytics, onprem], routes: [pods]}\n"));
+  EXPECT_NE(flow.find("  - {between: [analytics, onprem], routes: [pods], withdrawn: [10.4.0.0/14]}\n"), std::string::npos)
+      << flow;
+}
+
+TEST(PlanWriter, AWithdrawalItCannotWriteIsRefusedAtTheConnection) {
+  for (const auto& [connection, message] : std::vector<std::pair<std::string, std::string>>{
+           {"  - [analytics, onprem]\n", "written in the short form"},
+           {"  - {between: [analytics, onprem], withdrawn: 10.99.0.0/16}\n", "lists already"}}) {
+    auto text = gke_branch(connection);
+    auto f = load(text);
+    auto p = plan(f, builtin_catalog());
+    ASSERT_FALSE(p.operations.empty()) << connection;
+    ASSERT_FALSE(p.operations[0].withdrawals.empty()) << connection;
+    try {
+      (void)apply_plan_to_text(text, "f.yaml", f, p);
+      FAIL() << connection;
+    } catch (const plan_text_error& e) {
+      EXPECT_EQ(to_string(e.where()), "f.yaml:8:5") << connection;
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+    EXPECT_THROW((void)write_plan_overlay(f, p), plan_text_error) << connection;
+  }
+}
+
 TEST(PlanWriter, AJsonFleetFileStaysJson) {
   const char* text = R"({"clusters": [
   {"name": "a", "distribution": "kops", "services": "100.64.0.0/13"},

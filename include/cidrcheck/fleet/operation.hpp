@@ -22,17 +22,20 @@ enum class operation_scope : std::uint8_t {
   pods,       ///< moves one pod range in place
   pod_space,  ///< adds a pod range beside the existing ones (grows, moves nothing)
   pod_expand, ///< grows a pod range in place into the larger prefix that contains it (moves nothing)
+  pod_withdraw,  ///< moves a pod range's pods to a new range; the old range stays attached, withdrawn from the connections that carry it
   network,    ///< moves a network (a cluster's VPC, with every cluster in it, or a network owner's range)
   cluster,    ///< replaces the cluster: every range at once
 };
 
-/// Returns the scope's word in the catalog: "services", "pods", "pod-space", "pod-expand", "network", "cluster".
+/// Returns the scope's word in the catalog: "services", "pods", "pod-space", "pod-expand", "pod-withdraw",
+/// "network", "cluster".
 constexpr auto to_string(operation_scope s) noexcept -> std::string_view {
   switch (s) {
     case operation_scope::services: return "services";
     case operation_scope::pods: return "pods";
     case operation_scope::pod_space: return "pod-space";
     case operation_scope::pod_expand: return "pod-expand";
+    case operation_scope::pod_withdraw: return "pod-withdraw";
     case operation_scope::network: return "network";
     case operation_scope::cluster: return "cluster";
   }
@@ -42,7 +45,7 @@ constexpr auto to_string(operation_scope s) noexcept -> std::string_view {
 /// Returns the scope a catalog word names, or nullopt.
 constexpr auto parse_operation_scope(std::string_view word) noexcept -> std::optional<operation_scope> {
   for (auto s : {operation_scope::services, operation_scope::pods, operation_scope::pod_space, operation_scope::pod_expand,
-                 operation_scope::network, operation_scope::cluster}) {
+                 operation_scope::pod_withdraw, operation_scope::network, operation_scope::cluster}) {
     if (to_string(s) == word) return s;
   }
   return std::nullopt;

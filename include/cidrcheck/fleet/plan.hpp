@@ -92,6 +92,14 @@ struct plan_change {
   std::optional<simulation_result> simulation;
 };
 
+/// A range an operation withdraws from a connection (pod-withdraw): the range
+/// stays its owner's, and the connection no longer carries it (connection::withdrawn).
+struct plan_withdrawal {
+  std::uint32_t connection = 0;  ///< index into fleet::connections
+  std::uint32_t range = 0;       ///< index into fleet::ranges: the range that stays
+  prefix cidr;                   ///< its prefix
+};
+
 /// One operation of the plan: what an operator does to one owner (or to every
 /// cluster of one VPC at once), the ranges it changes, and what it costs.
 struct plan_operation {
@@ -101,6 +109,7 @@ struct plan_operation {
   int cost = 0;
   std::vector<std::string> counted;      ///< what the cost counted: "base 2", "+3 for 300 nodes (1 per 100)"
   std::vector<std::uint32_t> changes;    ///< indexes into plan_result::changes
+  std::vector<plan_withdrawal> withdrawals;  ///< the ranges it withdraws from connections (pod-withdraw)
   std::vector<migration_step> steps;     ///< the operation's steps (for one change, that change's)
   std::string maintenance;               ///< what its runbook costs in maintenance (maintenance_of); empty: none
   /// The other operations that share its runbook, in plan order (indexes into
@@ -205,7 +214,8 @@ auto plan(const fleet& f, const catalog& c, const plan_options& options = {}) ->
 auto plan_check(const fleet& f, const catalog& c, const plan_options& options = {}) -> std::vector<finding>;
 
 /// Returns f with the plan's changes applied: moved ranges replaced, requested
-/// ranges added, DNS addresses updated, what-if connections not added.
+/// ranges added, DNS addresses updated, withdrawn ranges added to their
+/// connections' `withdrawn`, what-if connections not added.
 /// Precondition: p is a plan of f.
 auto apply_plan(const fleet& f, const plan_result& p) -> fleet;
 

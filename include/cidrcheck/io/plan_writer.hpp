@@ -36,8 +36,9 @@ class plan_text_error : public basic_error<std::invalid_argument> {
 /// network type written into its owner as a new key (with a comment saying
 /// what it replaces), a range an operation adds written into its owner's role
 /// with the others (add-pod-range), requested sizes replaced by their ranges,
-/// DNS addresses updated, and a moved route's CIDR replaced where it is
-/// written. Everything else (comments, layout, quoting) is left as it was. A
+/// DNS addresses updated, a moved route's CIDR replaced where it is
+/// written, and the prefixes the plan withdraws from a connection written
+/// into it as a `withdrawn` key. Everything else (comments, layout, quoting) is left as it was. A
 /// file that is JSON (its first character opens a flow mapping) gets JSON: keys
 /// and values quoted, no comments. Changes to ranges of other files are
 /// ignored. Throws plan_text_error for a construct it does not rewrite.
@@ -53,7 +54,9 @@ auto apply_plan_to_text(std::string_view text, const std::string& file, const fl
 /// role dns for a moved DNS address, routes for a network's route that follows
 /// its destination; `from` a requested size for a filled request; `{owner,
 /// role, add}` for a range an operation adds), each with a
-/// comment naming where the value it replaces was read.
+/// comment naming where the value it replaces was read. A plan that withdraws
+/// a range from a connection throws plan_text_error: an overlay changes no
+/// connection.
 /// Read beside the same sources (`cidrcheck check SOURCES... overlay.yaml`),
 /// the fleet is the planned one; an entry whose `from` the sources no longer
 /// give is an error there. `header` lines open the file as comments.

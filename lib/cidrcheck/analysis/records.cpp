@@ -243,6 +243,13 @@ void write_operation_record(record_sink& out, const fleet& f, const plan_operati
   out.member("cost", op.cost);
   strings(out, "counted", op.counted);
   array(out, "changes", op.changes, [&](std::uint32_t k) { out.value(k); });
+  array(out, "withdrawals", op.withdrawals, [&](const plan_withdrawal& w) {
+    out.begin_object();
+    out.member("connection", w.connection);
+    out.member("connection_description", f.describe_connection(w.connection));
+    out.member("cidr", w.cidr.to_string());
+    out.end_object();
+  });
   array(out, "steps", op.steps, [&](const migration_step& s) { write_step_record(out, s); });
   if (op.maintenance.empty()) {
     out.null_member("maintenance");

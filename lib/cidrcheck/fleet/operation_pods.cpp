@@ -1,7 +1,8 @@
 // The rows that move or add pod space: a pool swap in the CNI's own IPAM
 // (calico-ippool-swap, cilium-pool-append), node IPAM of kube-controller-manager
-// (kcm-node-ipam), the VPC CNI's custom networking, and more space beside the
-// old range (add-pod-range, gke-additional-pod-range). What a cluster's pods
+// (kcm-node-ipam), the VPC CNI's custom networking, more space beside the
+// old range (add-pod-range, gke-additional-pod-range), and a GKE range left
+// attached but withdrawn from routing (gke-pod-range-withdraw). What a cluster's pods
 // take addresses from, and how a pool changes, is its IPAM profile's; every
 // fact id is a row of docs/migration-facts.md, sections 2 and 3.
 
@@ -612,6 +613,55 @@ void gke_additional_pod_range_row(const row_input& in, runbook& out) {
             "the old range is listed (ip-masq-agent's nonMasqueradeCIDRs, NetworkPolicy ipBlocks, firewall rules; "
             "unverified)";
     v.checks.push_back({observable::ip_pools, expectation::includes, m.to, {}, {}});
+  }
+}
+
+// The pods moved to an additional range by new node pools; the old range stays a
+// secondary range of the subnet (gke-multipod) and the connections that carry it
+// stop: on a Cloud Router, custom advertisements that list the new range and not
+// the old (route-gcp-cloud-router). The new route comes before any pod runs in the
+// new range, the old goes once no pod uses it (route-follows-destination).
+void gke_pod_range_withdraw_row(const row_input& in, runbook& out) {
+  step_writer w(out);
+  for (auto k : in.op.owners) {
+    const auto m = move_of(in, k);
+    if (m.from.empty()) continue;
+    const auto& to = m.to.front();
+    auto& add = w.add(k, resource(resource_kind::pod_range, resource_action::create, {to}, {}),
+                      {"gcp-secondary-range", "gcloud-secondary-flag", "gke-cluster-ranges", "gcloud-pod-ranges-flag"});
+    add.makes = {"range-added-" + to.to_string()};
+    add.why = "a secondary range of the cluster's subnet, then an additional pod range of the cluster, for the new "
+              "node pools";
+    std::vector<std::string> advertised;
+    for (const auto& x : in.op.withdrawals) {
+      if (in.planned.ranges[x.range].owner != k) continue;
+      auto& s = w.add(k, advertise_route{to, x.cidr, x.connection, std::nullopt},
+                      {"route-gcp-cloud-router", "route-follows-destination"});
+      s.needs = {"range-added-" + to.to_string()};
+      s.makes = {"new-route-advertised"};
+      s.why = "a Cloud Router in custom advertisement mode advertises only the ranges it lists: list the new range "
+              "(and every range still wanted) before any pod runs in it";
+      s.checks.push_back({observable::routes, expectation::includes, {to}, {}, {}});
+      advertised = s.makes;
+    }
+    auto& roll = w.add(k, resource(resource_kind::node_pool, resource_action::create, {to}, {}, range_role::pods),
+                       {"gke-nodepool-range", "gke-cluster-ranges", "dist-gke-node-roll"});
+    roll.needs = {"range-added-" + to.to_string()};
+    roll.needs.insert(roll.needs.end(), advertised.begin(), advertised.end());
+    roll.makes = {"nodes-on-new-range"};
+    roll.why = "every pod moves with its node: the new pools' nodes take pod addresses in the new range only";
+    retire_pods(w, m, {"nodes-on-new-range"}, {"gke-nodepool-range"}, false);
+    for (const auto& x : in.op.withdrawals) {
+      if (in.planned.ranges[x.range].owner != k) continue;
+      auto& s = w.add(k, withdraw_route{x.cidr, x.connection, std::nullopt},
+                      {"route-gcp-cloud-router", "route-gcp-subnet-shadows", "gke-multipod"});
+      s.needs = {"old-range-unused"};
+      s.makes = {"old-route-withdrawn"};
+      s.why = "custom advertisement mode without ALL_SUBNETS, the old range left out; it stays a secondary range of "
+              "the subnet (a range in use as the default cannot be removed), so hosts a router advertises inside it "
+              "stay unreachable from the VPC network";
+      s.checks.push_back({observable::routes, expectation::none_in, {x.cidr}, {}, {}});
+    }
   }
 }
 

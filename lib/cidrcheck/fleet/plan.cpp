@@ -138,6 +138,7 @@ class planner {
     std::uint32_t owner;
     ip_version version;
     std::uint32_t operation;
+    std::optional<std::uint32_t> takes_over;  // pod-withdraw: the pod range whose pods it takes, which stays
   };
   // A pod range grown in place into the larger prefix that contains it.
   struct expansion {
@@ -194,6 +195,10 @@ class planner {
     operation_cost cost;
     std::uint32_t extra_ranges = 0;  // an in-place operation's ranges past one: on a tie, fewer win
     std::optional<expansion> expands = std::nullopt;  // how it grows the pod space in `grows` in place (pod-expand)
+    // pod-withdraw: the pod range whose pods move to a new range and which the
+    // connections `withdrawn_on` stop carrying; it stays its cluster's.
+    std::optional<std::uint32_t> withdraws = std::nullopt;
+    std::vector<std::uint32_t> withdrawn_on = {};
   };
 
   // The cheapest kind of the given scope that applies to o (the earlier on a tie), with its cost;
@@ -249,6 +254,33 @@ class planner {
     return best;
   }
 
+  // Offers the pod-withdraw kind for pod range k of cluster `index` where it applies:
+  // k's every wanted finding is a route meeting it (none that only moving fixes),
+  // and each connection that carries k can stop carrying it (not a peering: GCP
+  // peerings exchange every subnet range, route-gcp-peering). The new range takes
+  // the pods, so it clears a lack of pod space too. Returns its cost, 0 if not offered.
+  auto add_withdraw_candidate(std::uint32_t index, std::uint32_t k, bool capacity_needed) -> int {
+    const auto& r = working_.ranges[k];
+    if (must_move_[k] || reasons_[k].empty()) return 0;
+    auto kind = best_kind(operation_scope::pod_withdraw, working_.owners[index], r.cidr.version());
+    if (!kind) return 0;
+    std::vector<std::uint32_t> carriers;
+    for (std::uint32_t c = 0; c < working_.connections.size(); ++c) {
+      const auto& conn = working_.connections[c];
+      if (conn.translates() || !conn.routes.has(range_role::pods) || !conn.carries(r.cidr)) continue;
+      if (std::find(conn.members.begin(), conn.members.end(), index) == conn.members.end()) continue;
+      if (conn.peers()) return 0;
+      carriers.push_back(c);
+    }
+    if (carriers.empty()) return 0;
+    candidate op{kind->first, {index}, {}, {}, {}, kind->second};
+    op.withdraws = k;
+    op.withdrawn_on = std::move(carriers);
+    if (capacity_needed && r.cidr.version() == capacity_version_[index]) op.grows = {index};
+    candidates_.push_back(std::move(op));
+    return kind->second.total;
+  }
+
   // Every operation the plan may choose, per owner in fleet order.
   void make_candidates(const std::vector<bool>& capacity_needed) {
     const auto n = static_cast<std::uint32_t>(working_.ranges.size());
@@ -278,6 +310,7 @@ class planner {
         auto scope = r.role == range_role::services ? operation_scope::services
                      : r.role == range_role::pods   ? operation_scope::pods
                                                     : operation_scope::network;
+        if (scope == operation_scope::pods) dearest = std::max(dearest, add_withdraw_candidate(index, k, capacity_needed[index]));
         auto kind = best_kind(scope, o, r.cidr.version());
         if (!kind) {
           no_in_place_[k] = true;
@@ -482,6 +515,7 @@ class planner {
     const auto owners = static_cast<std::uint32_t>(working_.owners.size());
     members_.emplace(working_, c_);
     reasons_.assign(n, {});
+    must_move_.assign(n, false);
     capacity_reasons_.assign(owners, {});
     std::vector<bool> capacity_needed(owners, false);
     // Items: the ranges, then each cluster's pod space.
@@ -493,7 +527,18 @@ class planner {
       if (!wanted) continue;
       if (is_pair_rule(id)) {
         constraints.emplace_back(ranges[0], ranges[1]);
-        for (auto k : ranges) reasons_[k].push_back(index);
+        for (auto k : ranges) {
+          reasons_[k].push_back(index);
+          must_move_[k] = true;
+        }
+      } else if (id == rule::route_conflict) {
+        // A route meets a range its network routes: that range moves, or stops being carried
+        // there. Two routes of one network are the routes' to change: left as a problem.
+        auto plain = std::count_if(ranges.begin(), ranges.end(), [&](auto k) { return working_.ranges[k].is_plain(); });
+        if (plain != 1) continue;
+        auto k = working_.ranges[ranges[0]].is_plain() ? ranges[0] : ranges[1];
+        constraints.emplace_back(k, k);
+        reasons_[k].push_back(index);
       } else if (id == rule::pod_capacity) {
         auto owner = working_.ranges[ranges[0]].owner;
         capacity_needed[owner] = true;
@@ -503,6 +548,7 @@ class planner {
       } else if (fixed_by_moving(id)) {
         constraints.emplace_back(ranges[0], ranges[0]);
         reasons_[ranges[0]].push_back(index);
+        must_move_[ranges[0]] = true;
       }
     }
     make_candidates(capacity_needed);
@@ -522,6 +568,7 @@ class planner {
       problem.weights.push_back(static_cast<uint128>(op.cost.total) * cost_scale + uint128{op.owners.size() + op.extra_ranges} * tie_scale +
                                 (n + owners - first));
       for (auto k : op.ranges) ++problem.item_start[k + 1];
+      if (op.withdraws) ++problem.item_start[*op.withdraws + 1];
       for (auto [k, vpc] : op.follows) ++problem.item_start[k + 1];
       for (auto g : op.grows) ++problem.item_start[n + g + 1];
     }
@@ -531,6 +578,7 @@ class planner {
     for (std::uint32_t j = 0; j < count; ++j) {
       const auto& op = candidates_[j];
       for (auto k : op.ranges) problem.item_ops[fill[k]++] = j;
+      if (op.withdraws) problem.item_ops[fill[*op.withdraws]++] = j;
       for (auto [k, vpc] : op.follows) problem.item_ops[fill[k]++] = j;
       for (auto g : op.grows) problem.item_ops[fill[n + g]++] = j;
     }
@@ -560,6 +608,13 @@ class planner {
         moving[k] = true;
         follows_.push_back({k, vpc, at});
       }
+      if (op.withdraws) {
+        // Its pods move to a new range sized for the cluster's nodes; the old range stays, withdrawn.
+        const auto& r = working_.ranges[*op.withdraws];
+        grown_.push_back({op.owners.front(), r.cidr.version(), at, op.withdraws});
+        for (auto c : op.withdrawn_on) result_.operations[at].withdrawals.push_back({c, *op.withdraws, r.cidr});
+        continue;
+      }
       // Pod space grows in place, or by a new range unless the operation moves (and so resizes) a pod range of that cluster.
       if (op.expands) {
         expanded_.emplace_back(*op.expands, at);
@@ -570,7 +625,7 @@ class planner {
           const auto& r = working_.ranges[k];
           return r.role == range_role::pods && r.owner == g && r.cidr.version() == capacity_version_[g];
         });
-        if (!moves_pods) grown_.push_back({g, capacity_version_[g], at});
+        if (!moves_pods) grown_.push_back({g, capacity_version_[g], at, std::nullopt});
       }
     }
   }
@@ -685,9 +740,13 @@ class planner {
       all.push_back({request_length(req), req.version, req.role, std::nullopt, q, std::nullopt});
     }
     for (std::uint32_t g = 0; g < grown_.size(); ++g) {
-      // The added range holds what the cluster's other pod ranges lack.
-      int length = fit_length(grown_[g].owner, range_role::pods, grown_[g].version,
-                              pod_length_needed(grown_[g].owner, std::nullopt, grown_[g].version), std::nullopt);
+      // The added range holds what the cluster's other pod ranges lack; one that takes over
+      // a range's pods holds them all (the old length where the fleet does not say its nodes).
+      const auto& x = grown_[g];
+      int length = x.takes_over && !working_.owners[x.owner].nodes
+                       ? working_.ranges[*x.takes_over].cidr.length()
+                       : pod_length_needed(x.owner, x.takes_over, x.version);
+      length = fit_length(x.owner, range_role::pods, x.version, length, x.takes_over);
       all.push_back({length, grown_[g].version, range_role::pods, std::nullopt, std::nullopt, g});
     }
     // A range grown in place takes its own neighbourhood (free, as expansion_of() found) before any allocation.
@@ -752,7 +811,12 @@ class planner {
         const auto& g = grown_[*w.grow];
         change.owner = g.owner;
         change.operation = g.operation;
-        change.reasons = messages(capacity_reasons_[g.owner]);
+        if (g.takes_over) {
+          change.from = working_.ranges[*g.takes_over].cidr;
+          change.reasons = reasons_of(*g.takes_over);
+        } else {
+          change.reasons = messages(capacity_reasons_[g.owner]);
+        }
       } else {
         const auto& req = working_.requests[*w.request];
         change.owner = req.owner;
@@ -1234,6 +1298,9 @@ class planner {
   detail::compact_findings findings_;
   std::vector<bool> pinned_;
   std::vector<std::vector<std::uint32_t>> reasons_;  // per range: indexes into findings_
+  // Per range: a wanted finding that only moving it fixes (an overlap with a range it
+  // meets directly, a rule it breaks wherever it is), not withdrawing it from a connection.
+  std::vector<bool> must_move_;
   std::vector<bool> no_in_place_;  // per range: no in-place operation of the catalog applies to its owner
   std::vector<move> moved_;
   std::vector<follow> follows_;
@@ -1268,7 +1335,7 @@ auto apply_plan(const fleet& f, const plan_result& p) -> fleet {
       r.cidr = change.to;
       if (change.to != change.from) r.origin = range_origin::declared;
     } else if (!change.request && change.operation) {
-      // Pod space added beside the cluster's ranges.
+      // Pod space added beside the cluster's ranges (a pod-withdraw's `from` stays too).
       fleet_range r;
       r.cidr = change.to;
       r.owner = change.owner;
@@ -1288,6 +1355,9 @@ auto apply_plan(const fleet& f, const plan_result& p) -> fleet {
       out.ranges.push_back(r);
     }
     if (change.dns_to) out.owners[change.owner].dns = change.dns_to;
+  }
+  for (const auto& op : p.operations) {
+    for (const auto& w : op.withdrawals) out.connections[w.connection].withdrawn.push_back(w.cidr);
   }
   out.requests.clear();
   return out;

@@ -930,6 +930,11 @@ class renderer {
         return;
       }
       case resource_kind::node_pool:
+        if (a.role == range_role::pods) {
+          sentence("create new node pools whose pods take addresses in " + ranges + " (a node pool's pod range is "
+                   "set when it is created), then cordon, drain and delete the old ones, one pool at a time");
+          return;
+        }
         sentence("create new node groups in " + ranges + ", then drain and delete the old ones");
         return;
       case resource_kind::cluster:

@@ -93,6 +93,7 @@ void vpc_cni_custom_networking_row(const row_input& in, runbook& out);
 void add_pod_range_row(const row_input& in, runbook& out);
 void aks_overlay_pod_expand_row(const row_input& in, runbook& out);
 void gke_additional_pod_range_row(const row_input& in, runbook& out);
+void gke_pod_range_withdraw_row(const row_input& in, runbook& out);
 void new_vpc_row(const row_input& in, runbook& out);
 void replacement_cluster_row(const row_input& in, runbook& out);
 void renumber_network_row(const row_input& in, runbook& out);

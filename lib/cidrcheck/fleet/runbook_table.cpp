@@ -28,6 +28,7 @@ constexpr std::array table{
     operation_row{"vpc-cni-custom-networking", vpc_cni_custom_networking_row},
     operation_row{"add-pod-range", add_pod_range_row},
     operation_row{"gke-additional-pod-range", gke_additional_pod_range_row},
+    operation_row{"gke-pod-range-withdraw", gke_pod_range_withdraw_row},
     operation_row{"aks-overlay-pod-expand", aks_overlay_pod_expand_row},
     operation_row{"new-vpc", new_vpc_row},
     operation_row{"replacement-cluster", replacement_cluster_row},

@@ -515,7 +515,8 @@ auto scope_roles(operation_scope s) -> std::vector<range_role> {
     case operation_scope::services: return {range_role::services};
     case operation_scope::pods:
     case operation_scope::pod_space:
-    case operation_scope::pod_expand: return {range_role::pods};
+    case operation_scope::pod_expand:
+    case operation_scope::pod_withdraw: return {range_role::pods};
     case operation_scope::cluster: return {range_role::network, range_role::pods, range_role::services, range_role::external};
     case operation_scope::network: return {range_role::network};
   }

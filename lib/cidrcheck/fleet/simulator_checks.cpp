@@ -500,6 +500,7 @@ auto in_use(const cluster_world& c, range_role role, const std::vector<prefix>& 
     for (const auto& s : c.services) held.insert(held.end(), s.ips.begin(), s.ips.end());
   } else if (role == range_role::pods) {
     for (const auto& p : c.pools) named.push_back(p.cidr);
+    named.insert(named.end(), c.attached.begin(), c.attached.end());
     // Node podCIDRs are pod addresses only where pods take them (not with a CNI's own pools).
     if (c.addresses == pod_addresses::node_pod_cidr) {
       auto flag = ranges_of(c.controller_manager.get(cluster_cidr_flag));

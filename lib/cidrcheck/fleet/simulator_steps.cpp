@@ -1118,6 +1118,22 @@ struct executor {
     move_pods();
   }
 
+  // New node pools whose pods take addresses in `ranges` replace the old ones
+  // (a node pool's pod range is set when it is created, gke-nodepool-range):
+  // the cluster's other pod ranges stay, but no new pod takes an address there.
+  void roll_into_pod_range(const std::vector<prefix>& ranges) {
+    for (auto& p : c->pools) p.disabled = !inside_any(ranges, p.cidr);
+    if (c->addresses == pod_addresses::node_pod_cidr) {
+      // The provider numbers the new pools' nodes from `ranges`; the other ranges stay attached.
+      for (const auto& r : ranges_of(c->controller_manager.get(cluster_cidr_flag))) {
+        if (!inside_any(ranges, r)) c->attached.push_back(r);
+      }
+      c->controller_manager.write(cluster_cidr_flag, ranges);
+      c->controller_manager.running = c->controller_manager.written;
+    }
+    (*this)(roll_nodes{{node_selection::role::workers, {}}});
+  }
+
   void operator()(const restart_workloads& s) {
     for (const auto& name : s.scale_up_first) {
       if (name.find("coredns") != std::string::npos) c->coredns_scaled = true;
@@ -1202,6 +1218,7 @@ struct executor {
         if (c != nullptr) change_pools(s, adds);
         return;
       case resource_kind::node_pool:
+        if (s.role == range_role::pods && c != nullptr && adds) return roll_into_pod_range(s.ranges);
         // New node groups in the ranges the step names (a new network, adobe-order):
         // the cluster's nodes, so its network ranges in use, are there as the plan
         // numbers them; the old ones stay in use until the old network is deleted.

@@ -125,6 +125,7 @@ struct cluster_world {
   std::uint32_t owner = 0;
   std::string name;  // the owner's, as written
   std::vector<prefix> retired;  // the cluster's ranges the plan gives up (what an unnamed old pool holds)
+  std::vector<prefix> attached;  // pod ranges that stay the cluster's with no node numbered from them (a GKE range withdrawn)
   bool provider_control_plane = false;   // the provider runs the control plane: no flag is the operator's
   pod_addresses addresses = pod_addresses::node_pod_cidr;
   bool servicecidr_kind = false;         // the Kubernetes version has a ServiceCIDR kind at all

@@ -243,6 +243,7 @@ class plan_text_writer {
       keep_provenance_true(end, std::string(text_.substr(at, end - at)));
     }
     for (const auto& [key, moved] : whole) write_whole(key.first, key.second, moved);
+    write_withdrawals();
     return apply_edits();
   }
 
@@ -377,6 +378,47 @@ class plan_text_writer {
       auto eol = index_.end_of_line(owner_at);
       std::string newline = eol < text_.size() && text_[eol] == '\r' ? "\r\n" : "\n";
       edits_.push_back({owner_at, 0, key + ": " + list + comment + newline + indent});
+    }
+  }
+
+  // Gives each connection of this file that the plan withdraws ranges from a
+  // `withdrawn` key of its own: before the closing brace of a flow mapping, or
+  // on a line of its own before the first key of a block mapping. A connection
+  // in the short form ([a, b]) has no keys, and one that withdraws prefixes
+  // already would need its list merged: plan_text_error.
+  void write_withdrawals() {
+    std::map<std::uint32_t, std::vector<std::string>> added;  // connection -> prefixes, in plan order
+    for (const auto& op : p_.operations) {
+      for (const auto& w : op.withdrawals) added[w.connection].push_back(w.cidr.to_string());
+    }
+    for (const auto& [k, cidrs] : added) {
+      const auto& c = f_.connections[k];
+      if (c.where.file != file_) continue;
+      const std::string what = f_.describe_connection(k);
+      if (!c.withdrawn.empty()) {
+        throw plan_text_error("cannot add " + joined(cidrs) + " to the withdrawn prefixes " + what +
+                                  " lists already: add them to its withdrawn list by hand",
+                              c.where);
+      }
+      auto at = skip_anchor(text_, index_.offset(c.where.line, c.where.column));
+      std::string key = json_ ? "\"withdrawn\"" : "withdrawn";
+      if (text_[at] == '[') {
+        throw plan_text_error("cannot add withdrawn prefixes to " + what + ", written in the short form [a, b]: write "
+                                  "it as a mapping, {between: [a, b]}",
+                              c.where);
+      }
+      if (text_[at] == '{') {
+        auto brace = flow_end(text_, at) - 1;
+        auto last = text_.find_last_not_of(" \t\r\n", brace - 1);
+        bool comma = last != std::string_view::npos && text_[last] == ',';
+        edits_.push_back({brace, 0, (comma ? " " : ", ") + key + ": " + flow_list(cidrs)});
+        continue;
+      }
+      std::string indent(at - index_.line_start(at), ' ');
+      auto eol = index_.end_of_line(at);
+      std::string newline = eol < text_.size() && text_[eol] == '\r' ? "\r\n" : "\n";
+      std::string comment = json_ ? "" : "  # planned by cidrcheck: no longer carried";
+      edits_.push_back({at, 0, key + ": " + flow_list(cidrs) + comment + newline + indent});
     }
   }
 
@@ -547,6 +589,15 @@ auto write_plan_overlay(const fleet& f, const plan_result& p, std::span<const st
       entry(o, "dns", change.dns_from->to_string(), change.dns_to->to_string(),
             o.dns_where.line != 0 ? to_string(o.dns_where) : std::string("the default"));
       ++entries;
+    }
+  }
+  // `renumber:` moves and adds ranges of owners; it has no entry that changes a connection.
+  for (const auto& op : p.operations) {
+    for (const auto& w : op.withdrawals) {
+      throw plan_text_error("the plan withdraws " + w.cidr.to_string() + " from " + f.describe_connection(w.connection) +
+                                ", which a plan overlay cannot say: add withdrawn: [" + w.cidr.to_string() +
+                                "] to that connection where it is written, or plan a fleet read from one file",
+                            f.connections[w.connection].where);
     }
   }
   if (entries == 0) out.replace(out.size() - std::string_view("renumber:\n").size(), std::string::npos, "renumber: []  # nothing to change\n");

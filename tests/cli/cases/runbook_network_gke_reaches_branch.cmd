@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/runbook/network-gke-reaches-branch.yaml

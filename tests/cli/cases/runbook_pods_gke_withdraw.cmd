@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/runbook/pods-gke-withdraw.yaml
