@@ -12,7 +12,9 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 namespace cidrcheck::detail {
 
@@ -44,6 +46,11 @@ auto lower(std::string text) -> std::string {
   return text;
 }
 
+// Reports whether text holds `part` (in lower case), ignoring case, without lower()'s copy of text.
+auto contains_folded(std::string_view text, std::string_view part) -> bool {
+  return !std::ranges::search(text, part, [](unsigned char c, char p) { return std::tolower(c) == p; }).empty();
+}
+
 class vnet_reader {
  public:
   vnet_reader(source_reader& in, import_result& out) : in_(in), out_(out) {}
@@ -62,7 +69,7 @@ class vnet_reader {
     // type Microsoft.Network/virtualNetworks/subnets): its network's, by its ID.
     auto type = in_.text(top->get("type"), "type");
     if ((type && lower(*type) == "microsoft.network/virtualnetworks/subnets") ||
-        (!type && id && lower(*id).find("/subnets/") != std::string::npos)) {
+        (!type && id && contains_folded(*id, "/subnets/"))) {
       read_child_subnet(*top, *name, id.value_or(""));
       return;
     }
@@ -157,7 +164,8 @@ class vnet_reader {
       }
       add_claim(out_.owners[it->second], range_role::external, claim_kind::within, std::move(prefixes));
     }
-    std::set<std::pair<std::string, std::string>> connected;
+    std::set<std::pair<std::string_view, std::string_view>> connected;  // views of peerings_' names
+    out_.connections.reserve(out_.connections.size() + peerings_.size());  // at most one a peering
     std::map<std::string, std::size_t> remote_only;  // owner name -> out_.owners
     for (auto& p : peerings_) {
       if (!p.complete && !owners_.contains(p.local)) {
@@ -187,7 +195,9 @@ class vnet_reader {
         }
         add_claim(out_.owners[it->second], range_role::external, claim_kind::within, std::move(p.remote_space));
       }
-      if (!connected.emplace(std::min(p.local, p.remote), std::max(p.local, p.remote)).second) continue;
+      if (!connected.emplace(std::min<std::string_view>(p.local, p.remote), std::max<std::string_view>(p.local, p.remote)).second) {
+        continue;
+      }
       imported_connection c;
       c.value.via = "peering";
       c.value.where = p.where;
@@ -274,7 +284,7 @@ class vnet_reader {
                             " has no peeringState: no connection");
       return;
     }
-    peering x{local, remote, name, item, in_.where(item), {}};
+    peering x{local, std::move(remote), std::move(name), item, in_.where(item), {}};
     // Subnet peering (VirtualNetworkPeering's peerCompleteVnets, localSubnetNames,
     // remoteSubnetNames, enableOnlyIPv6Peering); the whole networks otherwise, the default.
     x.complete = in_.flag(p->get("peerCompleteVnets"), "peerCompleteVnets").value_or(true);
@@ -293,9 +303,10 @@ class vnet_reader {
 
   source_reader& in_;
   import_result& out_;
-  std::map<std::string, std::size_t> owners_;  // owner name -> out_.owners, the networks this file lists
+  // Looked up by name, never walked in order: hash tables.
+  std::unordered_map<std::string, std::size_t> owners_;  // owner name -> out_.owners, the networks this file lists
   std::vector<peering> peerings_;
-  std::map<std::string, std::vector<imported_range>> subnets_;  // "owner|subnet name" (lower case) -> its prefixes
+  std::unordered_map<std::string, std::vector<imported_range>> subnets_;  // "owner|subnet name" (lower case) -> its prefixes
   std::vector<std::tuple<std::string, source_location, std::vector<imported_range>>> child_subnets_;  // network, where, prefixes
 };
 
