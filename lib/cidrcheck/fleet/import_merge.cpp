@@ -666,7 +666,6 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
     ++start[at->second + 1];
   }
   group_of.clear();  // its keys view the names that start_new() moves away
-  front.clear();
   for (std::size_t g = 1; g < start.size(); ++g) start[g] += start[g - 1];
   std::vector<imported_owner*> grouped(start.back());
   auto fill = start;

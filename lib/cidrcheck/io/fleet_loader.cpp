@@ -317,6 +317,7 @@ void fleet_reading::resolve_connections() {
   // Imported connections by how they route (via and members): one peering read
   // from both of its networks' exports, or from two exports, is one connection.
   std::set<std::pair<std::string, std::vector<std::uint32_t>>> imported_seen;
+  result.value.connections.reserve(result.value.connections.size() + connections.size());  // at most one each
   for (auto& p : connections) {
     std::vector<std::uint32_t> members;
     bool complete = true;

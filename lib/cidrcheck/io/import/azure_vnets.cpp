@@ -14,7 +14,6 @@
 #include <set>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 
 namespace cidrcheck::detail {
 
@@ -80,7 +79,8 @@ class vnet_reader {
       in_.error(node, diag::missing_key, "virtual network " + *name + " has neither an id nor a resourceGroup");
       return;
     }
-    auto p = properties(*top, "properties of virtual network " + *name);
+    std::optional<source_reader::object> nested;
+    const auto* p = properties(*top, "properties of virtual network " + *name, nested);
     if (!p) return;
     auto [it, added] = owners_.emplace(key, out_.owners.size());
     if (!added) {
@@ -98,7 +98,8 @@ class vnet_reader {
     for (auto item : in_.items(p->get("subnets"), "subnets")) {
       auto subnet = in_.object_at(item, "a subnet");
       if (!subnet) continue;
-      auto sp = properties(*subnet, "properties of a subnet");
+      std::optional<source_reader::object> subnet_nested;
+      const auto* sp = properties(*subnet, "properties of a subnet", subnet_nested);
       if (!sp) continue;
       auto subnet_name = in_.text(subnet->get("name"), "name");
       auto what = "subnet " + subnet_name.value_or("without a name") + " of " + key;
@@ -109,7 +110,7 @@ class vnet_reader {
         in_.yaml().report(severity::warning, item, diag::import_unplaced, what + " has no address prefix: left out");
       }
       subnets.insert(subnets.end(), prefixes.begin(), prefixes.end());
-      if (subnet_name) subnets_[key + "|" + lower(*subnet_name)] = std::move(prefixes);
+      if (subnet_name) listed_subnets_.emplace_back(key + "|" + lower(*subnet_name), std::move(prefixes));
     }
     add_claim(o, range_role::external, claim_kind::within, std::move(subnets));
     for (auto item : in_.items(p->get("virtualNetworkPeerings"), "virtualNetworkPeerings")) read_peering(item, key);
@@ -137,7 +138,8 @@ class vnet_reader {
       in_.error(subnet.node(), diag::missing_key, "subnet " + name + " has no id naming its virtual network");
       return;
     }
-    auto sp = properties(subnet, "properties of a subnet");
+    std::optional<source_reader::object> nested;
+    const auto* sp = properties(subnet, "properties of a subnet", nested);
     if (!sp) return;
     auto what = "subnet " + name + " of " + key;
     auto prefixes = sp->get("addressPrefixes") ? in_.ranges(sp->get("addressPrefixes"), "addressPrefixes of " + what)
@@ -146,7 +148,7 @@ class vnet_reader {
       in_.yaml().report(severity::warning, subnet.node(), diag::import_unplaced, what + " has no address prefix: left out");
       return;
     }
-    subnets_[key + "|" + lower(name)] = prefixes;
+    listed_subnets_.emplace_back(key + "|" + lower(name), prefixes);
     child_subnets_.emplace_back(key, in_.where(subnet.node()), std::move(prefixes));
   }
 
@@ -208,10 +210,25 @@ class vnet_reader {
   }
 
  private:
-  // The object holding a resource's settings: its "properties", or itself as az prints it.
-  auto properties(const source_reader::object& o, std::string_view what) -> std::optional<source_reader::object> {
-    if (auto k = o.get("properties")) return in_.object_at(*k, what);
-    return o;
+  // The subnets by "owner|subnet name" (lower case), a subnet listed twice
+  // with its last prefixes. Built when a subnet peering first asks: most
+  // files have none, and a table of every subnet's name cost them a node each.
+  auto subnets() -> const std::map<std::string, std::vector<imported_range>>& {
+    for (auto& [name, prefixes] : listed_subnets_) subnets_[std::move(name)] = std::move(prefixes);
+    listed_subnets_.clear();
+    return subnets_;
+  }
+
+  // The object holding a resource's settings: its "properties", read into
+  // `nested`, or itself as az prints it (not a copy of its entries); nullptr
+  // when "properties" is no mapping.
+  auto properties(const source_reader::object& o, std::string_view what, std::optional<source_reader::object>& nested)
+      -> const source_reader::object* {
+    if (auto k = o.get("properties")) {
+      nested = in_.object_at(*k, what);
+      return nested ? &*nested : nullptr;
+    }
+    return &o;
   }
 
   // A subnet peering: the local network carries the remote subnets' prefixes
@@ -225,7 +242,7 @@ class vnet_reader {
     };
     if (p.remote_subnets.empty()) unplaced(p.node, "remoteSubnetNames names no subnet: no routes");
     for (const auto& s : p.local_subnets) {
-      if (!subnets_.contains(p.local + "|" + lower(s.name))) unplaced(s.node, "local subnet " + s.name + " is not in " + p.local);
+      if (!subnets().contains(p.local + "|" + lower(s.name))) unplaced(s.node, "local subnet " + s.name + " is not in " + p.local);
     }
     auto remote_listed = owners_.find(p.remote);
     if (remote_listed == owners_.end()) {
@@ -236,8 +253,8 @@ class vnet_reader {
     }
     auto& local = out_.owners[owners_.at(p.local)];
     for (const auto& s : p.remote_subnets) {
-      auto it = subnets_.find(p.remote + "|" + lower(s.name));
-      if (it == subnets_.end()) {
+      auto it = subnets().find(p.remote + "|" + lower(s.name));
+      if (it == subnets().end()) {
         unplaced(s.node, "remote subnet " + s.name + " is not in " + p.remote + ": no route to it");
         continue;
       }
@@ -252,7 +269,8 @@ class vnet_reader {
   void read_peering(std::uint32_t item, const std::string& local) {
     auto top = in_.object_at(item, "a peering");
     if (!top) return;
-    auto p = properties(*top, "properties of a peering");
+    std::optional<source_reader::object> nested;
+    const auto* p = properties(*top, "properties of a peering", nested);
     if (!p) return;
     auto name = in_.text(top->get("name"), "name").value_or("without a name");
     auto id_node = p->at({"remoteVirtualNetwork", "id"});
@@ -303,10 +321,12 @@ class vnet_reader {
 
   source_reader& in_;
   import_result& out_;
-  // Looked up by name, never walked in order: hash tables.
-  std::unordered_map<std::string, std::size_t> owners_;  // owner name -> out_.owners, the networks this file lists
+  std::map<std::string, std::size_t> owners_;  // owner name -> out_.owners, the networks this file lists
   std::vector<peering> peerings_;
-  std::unordered_map<std::string, std::vector<imported_range>> subnets_;  // "owner|subnet name" (lower case) -> its prefixes
+  // The subnets read, "owner|subnet name" (lower case) and prefixes, in
+  // reading order; subnets() makes them a table, for subnet peerings only.
+  std::vector<std::pair<std::string, std::vector<imported_range>>> listed_subnets_;
+  std::map<std::string, std::vector<imported_range>> subnets_;  // "owner|subnet name" (lower case) -> its prefixes
   std::vector<std::tuple<std::string, source_location, std::vector<imported_range>>> child_subnets_;  // network, where, prefixes
 };
 
