@@ -320,6 +320,7 @@ void fleet_reading::resolve_connections() {
   result.value.connections.reserve(result.value.connections.size() + connections.size());  // at most one each
   for (auto& p : connections) {
     std::vector<std::uint32_t> members;
+    members.reserve(p.names.size());  // a name stands for one owner, but for a network's parts or linked clusters
     bool complete = true;
     bool expanded = false;
     bool dropped = false;
