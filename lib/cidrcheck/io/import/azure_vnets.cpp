@@ -47,7 +47,8 @@ auto lower(std::string text) -> std::string {
 
 // Reports whether text holds `part` (in lower case), ignoring case, without lower()'s copy of text.
 auto contains_folded(std::string_view text, std::string_view part) -> bool {
-  return !std::ranges::search(text, part, [](unsigned char c, char p) { return std::tolower(c) == p; }).empty();
+  auto folded = [](char c, char p) { return std::tolower(static_cast<unsigned char>(c)) == p; };
+  return std::search(text.begin(), text.end(), part.begin(), part.end(), folded) != text.end();
 }
 
 class vnet_reader {
