@@ -674,11 +674,14 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
   }
   auto groups = start.size() - 1;
   f.owners.reserve(f.owners.size() + groups);
-  // A fleet range at most per range and route the imports state: the ranges grow once.
+  // Room for a fleet range per exact or additional range and per route the
+  // imports state (each makes one at most), so that the ranges grow once.
+  // Ranges within others are not counted: they make ranges only where nothing
+  // states the owner's, and merged (a cluster's 100,000 subnets make a few).
   std::size_t stated = 0;
   for (const auto* o : all) {
     stated += o->routes.size();
-    for (const auto& c : o->claims) stated += c.ranges.size();
+    for (const auto& c : o->claims) stated += c.kind == claim_kind::within ? 0 : c.ranges.size();
   }
   f.ranges.reserve(f.ranges.size() + stated);
   index.reserve(index.size() + groups);  // grown once, not rehashed as each owner is added
