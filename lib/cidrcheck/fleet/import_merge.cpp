@@ -8,9 +8,11 @@
 #include <array>
 #include <bitset>
 #include <deque>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string_view>
 #include <unordered_set>
 
@@ -35,13 +37,20 @@ struct claim_set {
 
 auto to_candidates(const std::vector<imported_range>& ranges) -> std::vector<candidate> {
   std::vector<candidate> out;
+  out.reserve(ranges.size());
   for (const auto& r : ranges) out.push_back({r.cidr, r.where, r.end_column, std::nullopt, {}});
   return out;
 }
 
 // Returns the ranges of one IP version, each CIDR once, in the order given.
+// Most claims hold one range (a network's address space, a subnet), which
+// needs no set of those seen.
 auto of_version(const std::vector<candidate>& ranges, ip_version v) -> std::vector<candidate> {
   std::vector<candidate> out;
+  if (ranges.size() == 1) {
+    if (ranges.front().cidr.version() == v) out.push_back(ranges.front());
+    return out;
+  }
   std::set<prefix> seen;
   for (const auto& r : ranges) {
     if (r.cidr.version() == v && seen.insert(r.cidr).second) out.push_back(r);
@@ -460,6 +469,9 @@ auto linked_as(const owner_link& link, const imported_range& r, claim_kind kind)
   return std::nullopt;
 }
 
+// An owner in no group: one whose name another kind of owner has.
+constexpr auto no_group = std::numeric_limits<std::uint32_t>::max();
+
 // A network that names its cluster (claimed_by) is linked by that cluster: one
 // an import describes, or one of the fleet files (which gets an empty import
 // of its own to carry the link). Without such a cluster it stays a network, and
@@ -503,6 +515,9 @@ void link_claimed(std::vector<imported_owner*>& all, std::deque<imported_owner>&
 
 // Moves the ranges of linked owners to the clusters that link them.
 void resolve_links(std::vector<imported_owner*>& all, merged_imports& out, std::vector<diagnostic>& diagnostics) {
+  // Without links nothing moves: no table of every network's name (a cloud's
+  // export has a network per entry and links none).
+  if (std::none_of(all.begin(), all.end(), [](const imported_owner* o) { return !o->links.empty(); })) return;
   std::unordered_map<std::string, std::vector<imported_owner*>> networks;
   for (auto* o : all) {
     if (o->value.kind == owner_kind::network) networks[o->value.name].push_back(o);
@@ -622,29 +637,56 @@ auto merge_imports(std::vector<import_result> imports, fleet& f, std::unordered_
   resolve_links(all, out, diagnostics);
 
   // Owners by name, in the order first met: one group per name, found by a
-  // view of the name (the owners outlive the map).
-  std::vector<std::vector<imported_owner*>> groups;
-  std::unordered_map<std::string_view, std::size_t> group_of;
+  // view of the name (the owners outlive the map). The groups are one array,
+  // group g's owners from start[g] in reading order, not a vector per name:
+  // a cloud's export has a name per entry.
+  std::vector<std::uint32_t> group_of_owner(all.size(), no_group);  // by index in `all`
+  std::vector<std::uint32_t> start(1, 0);                           // start[g + 1]: group g's size, then its end
+  std::vector<const imported_owner*> front;                         // by group: its first owner
+  std::unordered_map<std::string_view, std::uint32_t> group_of;
   group_of.reserve(all.size());
-  for (auto* o : all) {
-    auto [at, added] = group_of.try_emplace(o->value.name, groups.size());
-    if (added) groups.emplace_back();
-    auto& group = groups[at->second];
-    if (!group.empty() && group.front()->value.kind != o->value.kind) {
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const auto* o = all[k];
+    auto [at, added] = group_of.try_emplace(o->value.name, static_cast<std::uint32_t>(front.size()));
+    if (added) {
+      front.push_back(o);
+      start.push_back(0);
+    }
+    const auto* first = front[at->second];
+    if (first->value.kind != o->value.kind) {
       diagnostics.push_back({severity::error, diag::duplicate_name,
                              "'" + o->value.name + "' is a " +
                                  std::string(to_string(o->value.kind)) + " here but a " +
-                                 std::string(to_string(group.front()->value.kind)) +
-                                 " in " + to_string(group.front()->value.where),
+                                 std::string(to_string(first->value.kind)) +
+                                 " in " + to_string(first->value.where),
                              o->value.where, {}});
       continue;
     }
-    group.push_back(o);
+    group_of_owner[k] = at->second;
+    ++start[at->second + 1];
   }
   group_of.clear();  // its keys view the names that start_new() moves away
-  f.owners.reserve(f.owners.size() + groups.size());
-  index.reserve(index.size() + groups.size());  // grown once, not rehashed as each owner is added
-  for (const auto& group : groups) {
+  for (std::size_t g = 1; g < start.size(); ++g) start[g] += start[g - 1];
+  std::vector<imported_owner*> grouped(start.back());
+  auto fill = start;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    if (group_of_owner[k] != no_group) grouped[fill[group_of_owner[k]]++] = all[k];
+  }
+  auto groups = start.size() - 1;
+  f.owners.reserve(f.owners.size() + groups);
+  // Room for a fleet range per exact or additional range and per route the
+  // imports state (each makes one at most), so that the ranges grow once.
+  // Ranges within others are not counted: they make ranges only where nothing
+  // states the owner's, and merged (a cluster's 100,000 subnets make a few).
+  std::size_t stated = 0;
+  for (const auto* o : all) {
+    stated += o->routes.size();
+    for (const auto& c : o->claims) stated += c.kind == claim_kind::within ? 0 : c.ranges.size();
+  }
+  f.ranges.reserve(f.ranges.size() + stated);
+  index.reserve(index.size() + groups);  // grown once, not rehashed as each owner is added
+  for (std::size_t g = 0; g < groups; ++g) {
+    std::span<imported_owner* const> group(grouped.data() + start[g], grouped.data() + start[g + 1]);
     const std::string& name = group.front()->value.name;
     owner_merge m(f, diagnostics);
     auto it = index.find(name);

@@ -1,6 +1,7 @@
 #include "membership.hpp"
 
 #include <algorithm>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -31,7 +32,7 @@ void for_each_holder(const std::vector<held>& sorted, const prefix& p, F&& f) {
 }
 
 // Reports whether two sorted lists of connection indexes share one.
-auto share_one(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) -> bool {
+auto share_one(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) -> bool {
   const auto& small = a.size() <= b.size() ? a : b;
   const auto& large = a.size() <= b.size() ? b : a;
   return std::any_of(small.begin(), small.end(), [&](std::uint32_t c) { return std::binary_search(large.begin(), large.end(), c); });
@@ -57,11 +58,22 @@ void membership_index::place_clusters(const catalog& c) {
   }
   std::sort(holders.begin(), holders.end());
   // Each owner's connections, sorted: a connection joins separate networks, so
-  // a cluster never runs in a network it is connected to.
-  std::vector<std::vector<std::uint32_t>> connections(f_.owners.size());
-  for (std::uint32_t k = 0; k < f_.connections.size(); ++k) {
-    for (auto m : f_.connections[k].members) connections[m].push_back(k);
+  // a cluster never runs in a network it is connected to. They are one array,
+  // owner k's from connection_start[k] (as members_ is), not a vector per
+  // owner: a fleet read from exports has an owner per VNet or VPC.
+  std::vector<std::uint32_t> connection_start(f_.owners.size() + 1, 0);
+  for (const auto& connection : f_.connections) {
+    for (auto m : connection.members) ++connection_start[m + 1];
   }
+  for (std::size_t k = 1; k < connection_start.size(); ++k) connection_start[k] += connection_start[k - 1];
+  std::vector<std::uint32_t> connected(connection_start.back());
+  auto fill = connection_start;
+  for (std::uint32_t k = 0; k < f_.connections.size(); ++k) {
+    for (auto m : f_.connections[k].members) connected[fill[m]++] = k;
+  }
+  auto connections = [&](std::uint32_t k) {
+    return std::span<const std::uint32_t>(connected.data() + connection_start[k], connected.data() + connection_start[k + 1]);
+  };
   for (std::uint32_t k = 0; k < f_.owners.size(); ++k) {
     const auto& o = f_.owners[k];
     auto& p = places_[k];
@@ -80,7 +92,7 @@ void membership_index::place_clusters(const catalog& c) {
       for_each_holder(holders, range.cidr, [&](const held& h) {
         bool known = p.network == h.owner ||
                      std::find(p.candidates.begin(), p.candidates.end(), h.owner) != p.candidates.end();
-        if (known || share_one(connections[k], connections[h.owner])) return true;
+        if (known || share_one(connections(k), connections(h.owner))) return true;
         if (!p.network) {
           p.network = h.owner;
           p.range = r;

@@ -13,6 +13,7 @@
 #include "yaml_document.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <set>
 #include <tuple>
 #include <unordered_set>
@@ -119,10 +120,13 @@ void fleet_reading::merge_imports() {
       result.diagnostics.push_back({severity::error, diag::invalid_name,
                                     "invalid name \"" + detail::printable(o.name) + "\": " + *why, o.where, {}});
     }
+    // An owner without an IPAM mode has no problem with it: its description (a string) is built only for one with.
+    if (o.ipam.empty()) continue;
     if (auto why = ipam_problem(o, describe_owner(o))) {
       result.diagnostics.push_back({severity::error, diag::invalid_value, *why, o.where, {}});
     }
   }
+  connections.reserve(connections.size() + merged.connections.size());
   for (auto& c : merged.connections) {
     pending_connection p;
     p.value = std::move(c.value);
@@ -138,9 +142,11 @@ void fleet_reading::merge_imports() {
                                       p.where, {}});
       }
     }
+    p.names.reserve(c.members.size());
+    p.name_locations.reserve(c.members.size());
     for (auto& [name, where] : c.members) {
-      p.names.emplace_back(name, 0);
-      p.name_locations.push_back(where);
+      p.names.emplace_back(std::move(name), 0);
+      p.name_locations.push_back(std::move(where));
     }
     connections.push_back(std::move(p));
   }
@@ -257,6 +263,7 @@ auto fleet_reading::add_translated(pending_connection& p, std::uint32_t index) -
                                   *p.withdrawn_where, {}});
     return false;
   }
+  if (p.translated.empty()) return true;  // most connections: no set of their members
   std::unordered_set<std::uint32_t> members(p.value.members.begin(), p.value.members.end());
   // Tailscale's 4via6 routes live in the tailscale type's translated block (TailscaleViaRange).
   const auto* tailscale = p.value.via == "4via6" ? cat.find_network_type("tailscale") : nullptr;
@@ -318,8 +325,10 @@ void fleet_reading::resolve_connections() {
   // Imported connections by how they route (via and members): one peering read
   // from both of its networks' exports, or from two exports, is one connection.
   std::set<std::pair<std::string, std::vector<std::uint32_t>>> imported_seen;
+  result.value.connections.reserve(result.value.connections.size() + connections.size());  // at most one each
   for (auto& p : connections) {
     std::vector<std::uint32_t> members;
+    members.reserve(p.names.size());  // a name stands for one owner, but for a network's parts or linked clusters
     bool complete = true;
     bool expanded = false;
     bool dropped = false;
@@ -368,17 +377,26 @@ void fleet_reading::resolve_connections() {
       complete = false;
     }
     if (!complete) continue;
-    // Keep the declared order (messages list members as written), without repeats.
-    std::vector<std::uint32_t> distinct;
-    std::unordered_set<std::uint32_t> seen;  // a connection may have a million members
-    for (auto m : members) {
-      if (seen.insert(m).second) distinct.push_back(m);
+    // Keep the declared order (messages list members as written), without
+    // repeats. Sorted, the members show whether any repeat; only then does a
+    // set pick the first of each (rarely: most connections join two owners,
+    // and a set of their own cost each of them allocations). The imported
+    // ones compare by `sorted` below.
+    auto sorted = members;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+      std::vector<std::uint32_t> distinct;
+      std::unordered_set<std::uint32_t> seen;  // a connection may have a million members
+      for (auto m : members) {
+        if (seen.insert(m).second) distinct.push_back(m);
+      }
+      if (!expanded) {
+        result.diagnostics.push_back({severity::warning, diag::duplicate_member, "a connection lists a member twice",
+                                      p.where, {}});
+      }
+      members = std::move(distinct);
     }
-    if (distinct.size() != members.size() && !expanded) {
-      result.diagnostics.push_back({severity::warning, diag::duplicate_member, "a connection lists a member twice",
-                                    p.where, {}});
-    }
-    members = std::move(distinct);
     if (members.size() < 2 && dropped) continue;  // the warnings above say why
     if (members.size() < 2 && p.imported) {
       result.diagnostics.push_back({severity::note, diag::connection_members,
@@ -392,8 +410,6 @@ void fleet_reading::resolve_connections() {
       continue;
     }
     if (p.imported) {
-      auto sorted = members;
-      std::sort(sorted.begin(), sorted.end());
       if (!imported_seen.emplace(p.value.via + "|" + std::to_string(p.value.routes.bits), std::move(sorted)).second) {
         continue;
       }
@@ -478,25 +494,46 @@ void fleet_reading::check_cost_owners() {
   }
 }
 
-// Orders diagnostics as a reader meets them: by file (in reading order), line, column.
+// Orders diagnostics as a reader meets them: by file (in reading order), line,
+// column, and those at one place in the order they were made. Each one's key
+// is found once, not at each comparison (a search of the files read), and
+// each diagnostic moves once: a plan may have a note per resource.
 void fleet_reading::sort_diagnostics() {
-  auto rank = [&](const diagnostic& d) {
-    auto it = std::find(result.files.begin(), result.files.end(), d.where.file);
-    return std::make_tuple(static_cast<std::size_t>(it - result.files.begin()), d.where.line, d.where.column);
-  };
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
-                   [&](const diagnostic& a, const diagnostic& b) { return rank(a) < rank(b); });
+  auto& all = result.diagnostics;
+  std::vector<std::tuple<std::size_t, std::uint32_t, std::uint32_t, std::size_t>> keys;  // file, line, column, index
+  keys.reserve(all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    auto file = std::find(result.files.begin(), result.files.end(), all[k].where.file) - result.files.begin();
+    keys.emplace_back(static_cast<std::size_t>(file), all[k].where.line, all[k].where.column, k);
+  }
+  std::sort(keys.begin(), keys.end());
+  std::vector<diagnostic> sorted;
+  sorted.reserve(all.size());
+  for (const auto& key : keys) sorted.push_back(std::move(all[std::get<3>(key)]));
+  all = std::move(sorted);
 }
 
 // Owners whose names print alike (detail::look_of: they differ only by
 // zero-width characters or the kind of blank): a warning at the later one, since
 // a report names them alike. O(owners), one lookup per name.
 void fleet_reading::warn_lookalike_names() {
-  std::unordered_map<std::string, std::uint32_t> by_look;
   const auto& owners = result.value.owners;
+  // A name of printable ASCII looks as it is written. Names are unique
+  // (owner_index), so two names look alike only when one of them has other
+  // characters; without such a name there is nothing to look up (an export's
+  // names: a table of a million of them was 8% of reading them).
+  auto printable_ascii = [](const std::string& name) {
+    return std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
+  };
+  if (std::all_of(owners.begin(), owners.end(), [&](const owner& o) { return printable_ascii(o.name); })) return;
+  // A printable name is its own key; the looks of the others are kept in `looks`.
+  std::unordered_map<std::string_view, std::uint32_t> by_look;
+  std::deque<std::string> looks;
+  by_look.reserve(owners.size());
   for (std::uint32_t k = 0; k < owners.size(); ++k) {
     const auto& name = owners[k].name;
-    auto [it, added] = by_look.emplace(detail::look_of(name), k);
+    std::string_view look = printable_ascii(name) ? std::string_view(name) : looks.emplace_back(detail::look_of(name));
+    auto [it, added] = by_look.emplace(look, k);
     if (added) continue;
     const auto& first = owners[it->second];
     // The first character that one name has and the other shows as nothing or as a space.

@@ -136,6 +136,7 @@ auto yaml_reader::mapping(std::uint32_t k, std::string_view what) -> std::option
   if (!expect(k, yaml_kind::mapping, what)) return std::nullopt;
   auto children = doc_.children(k);
   std::vector<entry> out;
+  out.reserve(children.size() / 2);  // an entry a key, allocated once (an export reads a mapping per object)
   key_index keys(out);
   std::vector<entry> merges;
   for (std::size_t i = 0; i + 1 < children.size(); i += 2) {

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 namespace cidrcheck::detail {
@@ -44,6 +45,12 @@ auto lower(std::string text) -> std::string {
   return text;
 }
 
+// Reports whether text holds `part` (in lower case), ignoring case, without lower()'s copy of text.
+auto contains_folded(std::string_view text, std::string_view part) -> bool {
+  auto folded = [](char c, char p) { return std::tolower(static_cast<unsigned char>(c)) == p; };
+  return std::search(text.begin(), text.end(), part.begin(), part.end(), folded) != text.end();
+}
+
 class vnet_reader {
  public:
   vnet_reader(source_reader& in, import_result& out) : in_(in), out_(out) {}
@@ -62,7 +69,7 @@ class vnet_reader {
     // type Microsoft.Network/virtualNetworks/subnets): its network's, by its ID.
     auto type = in_.text(top->get("type"), "type");
     if ((type && lower(*type) == "microsoft.network/virtualnetworks/subnets") ||
-        (!type && id && lower(*id).find("/subnets/") != std::string::npos)) {
+        (!type && id && contains_folded(*id, "/subnets/"))) {
       read_child_subnet(*top, *name, id.value_or(""));
       return;
     }
@@ -73,7 +80,8 @@ class vnet_reader {
       in_.error(node, diag::missing_key, "virtual network " + *name + " has neither an id nor a resourceGroup");
       return;
     }
-    auto p = properties(*top, "properties of virtual network " + *name);
+    std::optional<source_reader::object> nested;
+    const auto* p = properties(*top, "properties of virtual network " + *name, nested);
     if (!p) return;
     auto [it, added] = owners_.emplace(key, out_.owners.size());
     if (!added) {
@@ -91,7 +99,8 @@ class vnet_reader {
     for (auto item : in_.items(p->get("subnets"), "subnets")) {
       auto subnet = in_.object_at(item, "a subnet");
       if (!subnet) continue;
-      auto sp = properties(*subnet, "properties of a subnet");
+      std::optional<source_reader::object> subnet_nested;
+      const auto* sp = properties(*subnet, "properties of a subnet", subnet_nested);
       if (!sp) continue;
       auto subnet_name = in_.text(subnet->get("name"), "name");
       auto what = "subnet " + subnet_name.value_or("without a name") + " of " + key;
@@ -102,7 +111,7 @@ class vnet_reader {
         in_.yaml().report(severity::warning, item, diag::import_unplaced, what + " has no address prefix: left out");
       }
       subnets.insert(subnets.end(), prefixes.begin(), prefixes.end());
-      if (subnet_name) subnets_[key + "|" + lower(*subnet_name)] = std::move(prefixes);
+      if (subnet_name) listed_subnets_.emplace_back(key + "|" + lower(*subnet_name), std::move(prefixes));
     }
     add_claim(o, range_role::external, claim_kind::within, std::move(subnets));
     for (auto item : in_.items(p->get("virtualNetworkPeerings"), "virtualNetworkPeerings")) read_peering(item, key);
@@ -130,7 +139,8 @@ class vnet_reader {
       in_.error(subnet.node(), diag::missing_key, "subnet " + name + " has no id naming its virtual network");
       return;
     }
-    auto sp = properties(subnet, "properties of a subnet");
+    std::optional<source_reader::object> nested;
+    const auto* sp = properties(subnet, "properties of a subnet", nested);
     if (!sp) return;
     auto what = "subnet " + name + " of " + key;
     auto prefixes = sp->get("addressPrefixes") ? in_.ranges(sp->get("addressPrefixes"), "addressPrefixes of " + what)
@@ -139,7 +149,7 @@ class vnet_reader {
       in_.yaml().report(severity::warning, subnet.node(), diag::import_unplaced, what + " has no address prefix: left out");
       return;
     }
-    subnets_[key + "|" + lower(name)] = prefixes;
+    listed_subnets_.emplace_back(key + "|" + lower(name), prefixes);
     child_subnets_.emplace_back(key, in_.where(subnet.node()), std::move(prefixes));
   }
 
@@ -157,7 +167,8 @@ class vnet_reader {
       }
       add_claim(out_.owners[it->second], range_role::external, claim_kind::within, std::move(prefixes));
     }
-    std::set<std::pair<std::string, std::string>> connected;
+    std::set<std::pair<std::string_view, std::string_view>> connected;  // views of peerings_' names
+    out_.connections.reserve(out_.connections.size() + peerings_.size());  // at most one a peering
     std::map<std::string, std::size_t> remote_only;  // owner name -> out_.owners
     for (auto& p : peerings_) {
       if (!p.complete && !owners_.contains(p.local)) {
@@ -187,7 +198,9 @@ class vnet_reader {
         }
         add_claim(out_.owners[it->second], range_role::external, claim_kind::within, std::move(p.remote_space));
       }
-      if (!connected.emplace(std::min(p.local, p.remote), std::max(p.local, p.remote)).second) continue;
+      if (!connected.emplace(std::min<std::string_view>(p.local, p.remote), std::max<std::string_view>(p.local, p.remote)).second) {
+        continue;
+      }
       imported_connection c;
       c.value.via = "peering";
       c.value.where = p.where;
@@ -198,10 +211,25 @@ class vnet_reader {
   }
 
  private:
-  // The object holding a resource's settings: its "properties", or itself as az prints it.
-  auto properties(const source_reader::object& o, std::string_view what) -> std::optional<source_reader::object> {
-    if (auto k = o.get("properties")) return in_.object_at(*k, what);
-    return o;
+  // The subnets by "owner|subnet name" (lower case), a subnet listed twice
+  // with its last prefixes. Built when a subnet peering first asks: most
+  // files have none, and a table of every subnet's name cost them a node each.
+  auto subnets() -> const std::map<std::string, std::vector<imported_range>>& {
+    for (auto& [name, prefixes] : listed_subnets_) subnets_[std::move(name)] = std::move(prefixes);
+    listed_subnets_.clear();
+    return subnets_;
+  }
+
+  // The object holding a resource's settings: its "properties", read into
+  // `nested`, or itself as az prints it (not a copy of its entries); nullptr
+  // when "properties" is no mapping.
+  auto properties(const source_reader::object& o, std::string_view what, std::optional<source_reader::object>& nested)
+      -> const source_reader::object* {
+    if (auto k = o.get("properties")) {
+      nested = in_.object_at(*k, what);
+      return nested ? &*nested : nullptr;
+    }
+    return &o;
   }
 
   // A subnet peering: the local network carries the remote subnets' prefixes
@@ -215,7 +243,7 @@ class vnet_reader {
     };
     if (p.remote_subnets.empty()) unplaced(p.node, "remoteSubnetNames names no subnet: no routes");
     for (const auto& s : p.local_subnets) {
-      if (!subnets_.contains(p.local + "|" + lower(s.name))) unplaced(s.node, "local subnet " + s.name + " is not in " + p.local);
+      if (!subnets().contains(p.local + "|" + lower(s.name))) unplaced(s.node, "local subnet " + s.name + " is not in " + p.local);
     }
     auto remote_listed = owners_.find(p.remote);
     if (remote_listed == owners_.end()) {
@@ -226,8 +254,8 @@ class vnet_reader {
     }
     auto& local = out_.owners[owners_.at(p.local)];
     for (const auto& s : p.remote_subnets) {
-      auto it = subnets_.find(p.remote + "|" + lower(s.name));
-      if (it == subnets_.end()) {
+      auto it = subnets().find(p.remote + "|" + lower(s.name));
+      if (it == subnets().end()) {
         unplaced(s.node, "remote subnet " + s.name + " is not in " + p.remote + ": no route to it");
         continue;
       }
@@ -242,7 +270,8 @@ class vnet_reader {
   void read_peering(std::uint32_t item, const std::string& local) {
     auto top = in_.object_at(item, "a peering");
     if (!top) return;
-    auto p = properties(*top, "properties of a peering");
+    std::optional<source_reader::object> nested;
+    const auto* p = properties(*top, "properties of a peering", nested);
     if (!p) return;
     auto name = in_.text(top->get("name"), "name").value_or("without a name");
     auto id_node = p->at({"remoteVirtualNetwork", "id"});
@@ -274,7 +303,7 @@ class vnet_reader {
                             " has no peeringState: no connection");
       return;
     }
-    peering x{local, remote, name, item, in_.where(item), {}};
+    peering x{local, std::move(remote), std::move(name), item, in_.where(item), {}};
     // Subnet peering (VirtualNetworkPeering's peerCompleteVnets, localSubnetNames,
     // remoteSubnetNames, enableOnlyIPv6Peering); the whole networks otherwise, the default.
     x.complete = in_.flag(p->get("peerCompleteVnets"), "peerCompleteVnets").value_or(true);
@@ -295,6 +324,9 @@ class vnet_reader {
   import_result& out_;
   std::map<std::string, std::size_t> owners_;  // owner name -> out_.owners, the networks this file lists
   std::vector<peering> peerings_;
+  // The subnets read, "owner|subnet name" (lower case) and prefixes, in
+  // reading order; subnets() makes them a table, for subnet peerings only.
+  std::vector<std::pair<std::string, std::vector<imported_range>>> listed_subnets_;
   std::map<std::string, std::vector<imported_range>> subnets_;  // "owner|subnet name" (lower case) -> its prefixes
   std::vector<std::tuple<std::string, source_location, std::vector<imported_range>>> child_subnets_;  // network, where, prefixes
 };

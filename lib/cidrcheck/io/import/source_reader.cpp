@@ -35,14 +35,16 @@ auto source_reader::object::get(std::string_view key) const -> std::optional<std
 }
 
 auto source_reader::object::at(std::initializer_list<std::string_view> path) const -> std::optional<std::uint32_t> {
-  std::optional<object> here = *this;
+  const object* here = this;  // not a copy of this object's entries
+  std::optional<object> inner;  // the mapping `here` points at, after the first step
   std::optional<std::uint32_t> value;
   std::size_t step = 0;
   for (auto key : path) {
     value = here->get(key);
     if (!value || ++step == path.size()) break;
-    here = in_->object_at(*value, key, fold_case_);
-    if (!here) return std::nullopt;
+    inner = in_->object_at(*value, key, fold_case_);
+    if (!inner) return std::nullopt;
+    here = &*inner;
   }
   return value;
 }

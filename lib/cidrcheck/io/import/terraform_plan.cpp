@@ -56,11 +56,13 @@ auto plan_changes(source_reader& in, const source_reader::object& top) -> std::m
     if (!address || !change) continue;
     planned_change c;
     c.after_unknown = change->get("after_unknown");
-    std::set<std::string> actions;
+    bool deletes = false, creates = false;
     for (auto a : in.items(change->get("actions"), "actions")) {
-      if (auto text = in.text(a, "an action")) actions.insert(*text);
+      auto text = in.text(a, "an action");
+      deletes = deletes || text == "delete";
+      creates = creates || text == "create";
     }
-    c.deleted = actions.contains("delete") && !actions.contains("create");
+    c.deleted = deletes && !creates;
     out[*address] = c;
   }
   return out;
@@ -114,7 +116,10 @@ void import_terraform_plan(source_reader& in, const std::vector<std::uint32_t>& 
     // At most an owner a resource: room for them at once, so that none is moved as the list grows.
     out.owners.reserve(out.owners.size() + planned_addresses.size());
     terraform_resources reader(in, out);
+    // The addresses read, which the prior state's instances skip: kept only
+    // when there is a prior state (a plan of new resources has none).
     std::set<std::string> seen;
+    bool has_prior = top->get("prior_state").has_value();
     auto read = [&](std::string_view from, bool planned_side) {
       return [&, from, planned_side](std::uint32_t node, const source_reader::object& r) {
         auto address = in.required(r, "address", "a resource without an address");
@@ -126,7 +131,7 @@ void import_terraform_plan(source_reader& in, const std::vector<std::uint32_t>& 
           if (!r.get("values")) in.error(node, diag::missing_key, *address + " has no values");
           return;
         }
-        seen.insert(*address);
+        if (has_prior) seen.insert(*address);
         std::optional<std::uint32_t> unknown;
         if (planned_side && change != changes.end()) unknown = change->second.after_unknown;
         auto type = in.text(r.get("type"), "type").value_or("");
