@@ -172,7 +172,7 @@ TEST(Records, APlanIsTheDocumentPlanJsonPrints) {
   }
   auto op = text_of([&](record_sink& s) { write_operation_record(s, f, p.operations.front()); });
   EXPECT_EQ(keys_of(op), (std::vector<std::string>{"kind", "changes_what", "owners", "cost", "counted", "changes",
-                                                   "steps", "maintenance", "merged_with", "simulation"}));
+                                                   "withdrawals", "steps", "maintenance", "merged_with", "simulation"}));
 }
 
 // The plan of mesh-shared-services.yaml: two service-cidr-api runbooks, with their files.

@@ -1,0 +1,1 @@
+plan --format json tests/fixtures/fleets/runbook/pods-gke-withdraw.yaml
