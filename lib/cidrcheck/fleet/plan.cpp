@@ -257,7 +257,7 @@ class planner {
   // Offers the pod-withdraw kind for pod range k of cluster `index` where it applies:
   // k's every wanted finding is a route meeting it (none that only moving fixes),
   // and each connection that carries k can stop carrying it (not a peering: GCP
-  // peerings exchange every subnet range, route-gcp-peering). The new range takes
+  // peerings always exchange private subnet ranges, route-gcp-peering). The new range takes
   // the pods, so it clears a lack of pod space too. Returns its cost, 0 if not offered.
   auto add_withdraw_candidate(std::uint32_t index, std::uint32_t k, bool capacity_needed) -> int {
     const auto& r = working_.ranges[k];

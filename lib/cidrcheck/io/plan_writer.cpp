@@ -551,6 +551,16 @@ auto apply_plan_to_text(std::string_view text, const std::string& file, const fl
 }
 
 auto write_plan_overlay(const fleet& f, const plan_result& p, std::span<const std::string> header) -> std::string {
+  // `renumber:` moves and adds ranges of owners; it has no entry that changes a connection.
+  auto withdraws = std::find_if(p.operations.begin(), p.operations.end(),
+                                [](const plan_operation& op) { return !op.withdrawals.empty(); });
+  if (withdraws != p.operations.end()) {
+    const auto& w = withdraws->withdrawals.front();
+    throw plan_text_error("the plan withdraws " + w.cidr.to_string() + " from " + f.describe_connection(w.connection) +
+                              ", which a plan overlay cannot say: add withdrawn: [" + w.cidr.to_string() +
+                              "] to that connection where it is written, or plan a fleet read from one file",
+                          f.connections[w.connection].where);
+  }
   std::string out;
   for (const auto& line : header) out += line.empty() ? "#\n" : "# " + detail::yaml_comment_text(line) + "\n";
   out += "version: 1\nrenumber:\n";
@@ -589,15 +599,6 @@ auto write_plan_overlay(const fleet& f, const plan_result& p, std::span<const st
       entry(o, "dns", change.dns_from->to_string(), change.dns_to->to_string(),
             o.dns_where.line != 0 ? to_string(o.dns_where) : std::string("the default"));
       ++entries;
-    }
-  }
-  // `renumber:` moves and adds ranges of owners; it has no entry that changes a connection.
-  for (const auto& op : p.operations) {
-    for (const auto& w : op.withdrawals) {
-      throw plan_text_error("the plan withdraws " + w.cidr.to_string() + " from " + f.describe_connection(w.connection) +
-                                ", which a plan overlay cannot say: add withdrawn: [" + w.cidr.to_string() +
-                                "] to that connection where it is written, or plan a fleet read from one file",
-                            f.connections[w.connection].where);
     }
   }
   if (entries == 0) out.replace(out.size() - std::string_view("renumber:\n").size(), std::string::npos, "renumber: []  # nothing to change\n");
