@@ -72,6 +72,18 @@ TEST(ImportLabels, ExportsSayTheirCloudAndTheRegionOrLocationTheyName) {
             (labels{{"cloud", "aws"}}));
 }
 
+// Terraform's clusters and VNets say what the same resource says to az,
+// gcloud and aws: the resource's location (an EKS cluster's names none).
+TEST(ImportLabels, TerraformSaysTheCloudAndLocationOfItsClustersAndVNets) {
+  auto plan = load({{import_kind::terraform_plan, "terraform-plan/plan.json"}});
+  EXPECT_EQ(labels_of(plan, "analytics"), (labels{{"cloud", "gcp"}, {"location", "us-central1"}}));
+  EXPECT_EQ(labels_of(plan, "orders"), (labels{{"cloud", "azure"}, {"region", "westeurope"}}));
+  EXPECT_EQ(labels_of(plan, "payments"), (labels{{"cloud", "aws"}}));
+  auto state = load({{import_kind::terraform, "terraform/terraform.tfstate"}});
+  EXPECT_EQ(labels_of(state, "cogserv-container-rg/aks-vnet"), (labels{{"cloud", "azure"}, {"region", "westus"}}));
+  EXPECT_EQ(labels_of(state, "acme-prod/us-central1/gke-prod"), (labels{{"cloud", "gcp"}, {"region", "us-central1"}}));
+}
+
 TEST(ImportLabels, AFleetFilesLabelsComeFirstAndAnotherValueIsAWarning) {
   auto r = load({{import_kind::aws_vpcs, "aws-vpcs/vpcs.json"}},
                 "networks:\n  - name: vpc-0e9801d1295ce6ff8\n    type: vpc\n    cidrs: [10.0.0.0/16]\n"

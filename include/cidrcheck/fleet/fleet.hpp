@@ -233,6 +233,14 @@ struct owner {
   /// order written, keys distinct (site, cloud, environment, region, ...).
   /// Named pools select owners by them (pool_selector).
   std::vector<std::pair<std::string, std::string>> labels;
+  /// Returns the value of label `key`, or nullptr when the owner has none.
+  auto label(std::string_view key) const -> const std::string* {
+    for (const auto& [k, v] : labels) {
+      if (k == key) return &v;
+    }
+    return nullptr;
+  }
+  auto label(std::string_view key) -> std::string* { return const_cast<std::string*>(std::as_const(*this).label(key)); }
   /// Cluster roles whose key the file gave, even as an empty list (`pods: []`):
   /// no distribution default fills these.
   role_set declared = role_set::none();
@@ -376,10 +384,9 @@ inline auto pool_serves(const named_pool& p, const owner& o, range_role role) ->
   const auto& s = p.selector;
   if (s.roles && !s.roles->names(role == range_role::external ? range_role::network : role)) return false;
   if (s.owner && !detail::glob_match(*s.owner, o.name)) return false;
-  for (const auto& [key, value] : s.labels) {
-    bool has = false;
-    for (const auto& [k, v] : o.labels) has = has || (k == key && v == value);
-    if (!has) return false;
+  for (const auto& [key, wanted] : s.labels) {
+    const auto* value = o.label(key);
+    if (!value || *value != wanted) return false;
   }
   return true;
 }
@@ -417,19 +424,22 @@ struct fleet {
     }
     return std::nullopt;
   }
+  /// Returns a connection's members as text names them: the first `shown`
+  /// and how many more ("a, b, c, ... 2 more"), so that a line naming a mesh
+  /// of a thousand clusters stays a line.
+  auto describe_members(std::uint32_t index, std::size_t shown = 3) const -> std::string {
+    const connection& c = connections[index];
+    std::string out;
+    for (std::size_t k = 0; k < c.members.size() && k < shown; ++k) out += (k ? ", " : "") + owners[c.members[k]].name;
+    if (c.members.size() > shown) out += ", ... " + std::to_string(c.members.size() - shown) + " more";
+    return out;
+  }
   /// Returns how messages name a connection: "connection NAME (VIA)", or its
   /// members when it has no name: "connection [a, b, c, ... 2 more] (VIA)".
   auto describe_connection(std::uint32_t index) const -> std::string {
     const connection& c = connections[index];
     std::string out = "connection ";
-    if (!c.name.empty()) {
-      out += c.name;
-    } else {
-      out += '[';
-      for (std::size_t k = 0; k < c.members.size() && k < 3; ++k) out += (k ? ", " : "") + owners[c.members[k]].name;
-      if (c.members.size() > 3) out += ", ... " + std::to_string(c.members.size() - 3) + " more";
-      out += ']';
-    }
+    out += c.name.empty() ? "[" + describe_members(index) + "]" : c.name;
     if (!c.via.empty() && c.via != c.name) out += " (" + c.via + ")";
     return out;
   }

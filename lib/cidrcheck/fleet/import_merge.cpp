@@ -228,12 +228,10 @@ class owner_merge {
     }
     merge_text(value_.ipam, x.ipam, "the IPAM mode", x.where);
     for (const auto& label : x.labels) {
-      auto same = std::find_if(value_.labels.begin(), value_.labels.end(),
-                               [&](const auto& mine) { return mine.first == label.first; });
-      if (same == value_.labels.end()) {
-        value_.labels.push_back(label);
+      if (auto* mine = value_.label(label.first)) {
+        merge_text(*mine, label.second, "the label " + printable(label.first), x.where);
       } else {
-        merge_text(same->second, label.second, "the label " + printable(label.first), x.where);
+        value_.labels.push_back(label);
       }
     }
     merge_text(value_.pool_encapsulation, x.pool_encapsulation, "the pool encapsulation", x.where);

@@ -130,10 +130,7 @@ inline auto set_runs_in(imported_owner& o, std::string network, source_location 
 /// cloud, and where the export names a region or location. The first value a
 /// key gets is kept, as a fleet file's own labels come first in the merge.
 inline void add_label(imported_owner& o, std::string key, std::string value) {
-  if (value.empty()) return;
-  for (const auto& label : o.value.labels) {
-    if (label.first == key) return;
-  }
+  if (value.empty() || o.value.label(key)) return;
   o.value.labels.emplace_back(std::move(key), std::move(value));
 }
 

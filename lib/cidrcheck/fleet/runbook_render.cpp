@@ -822,13 +822,16 @@ class renderer {
     return out;
   }
 
+  // A step names up to ten members of a connection: enough to find a transit
+  // gateway's or a VPN's, one line for a mesh of any size.
+  static constexpr std::size_t members_shown = 10;
+
   auto route_owner_text(std::optional<std::uint32_t> connection, std::optional<std::uint32_t> route) const -> std::string {
     if (connection) {
       const auto& c = planned_.connections[*connection];
-      std::string members;
-      for (auto m : c.members) members += (members.empty() ? "" : ", ") + printable(planned_.owners[m].name);
       return "the " + (c.via.empty() ? std::string() : printable(c.via) + " ") + "connection" +
-             (c.name.empty() ? "" : " " + printable(c.name)) + " (" + members + ")";
+             (c.name.empty() ? "" : " " + printable(c.name)) + " (" +
+             printable(planned_.describe_members(*connection, members_shown)) + ")";
     }
     if (route) {
       const auto& r = planned_.routes[*route];

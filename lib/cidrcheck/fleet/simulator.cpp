@@ -28,11 +28,6 @@ using namespace detail::sim;
 
 // --- the model at the start ----------------------------------------------------------
 
-auto set_running(component_state& c, std::string_view name, setting_value value) {
-  c.write(name, std::move(value));
-  c.running = c.written;
-}
-
 // Node podCIDRs cut from the pod ranges as kube-controller-manager does (one block per node).
 auto node_block(const prefix& range, std::size_t k) -> prefix {
   int length = std::min(range.width(), range.length() + 4);
@@ -107,14 +102,14 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
   auto pods = ranges(range_role::pods);
   const bool gate = c.servicecidr_default_on;
   for (auto* component : {&c.apiserver, &c.controller_manager}) {
-    set_running(*component, service_range_flag, services);
+    component->set_running(service_range_flag, services);
     if (gate) component->gates_written = component->gates_on = {std::string(service_cidr_gate)};
   }
   // Node IPAM is kube-controller-manager's, or the provider's where the provider runs it.
-  set_running(c.controller_manager, cluster_cidr_flag, pods);
-  set_running(c.controller_manager, allocate_node_cidrs_flag, true);
-  if (!c.provider_control_plane) set_running(c.kube_proxy, proxy_cluster_cidr_field, pods);
-  if (c.flannel && !pods.empty()) set_running(c.cni_agent, c.range_field, std::vector<prefix>{pods.front()});
+  c.controller_manager.set_running(cluster_cidr_flag, pods);
+  c.controller_manager.set_running(allocate_node_cidrs_flag, true);
+  if (!c.provider_control_plane) c.kube_proxy.set_running(proxy_cluster_cidr_field, pods);
+  if (c.flannel && !pods.empty()) c.cni_agent.set_running(c.range_field, std::vector<prefix>{pods.front()});
   // A service range created: the DNS address the plan gives it, where it lies there (else the tenth, below).
   std::optional<address> dns = o.dns;
   if (created && created->role == range_role::services) {
@@ -122,7 +117,7 @@ auto make_cluster(const fleet& f, const fleet& planned, const catalog& cat, std:
                                                                                   : std::nullopt;
   }
   if (!dns && !services.empty()) dns = address::from_bits(services.front().version(), services.front().network().bits() + 10);
-  if (dns) set_running(c.kubelet, cluster_dns_field, std::vector<address>{*dns});
+  if (dns) c.kubelet.set_running(cluster_dns_field, std::vector<address>{*dns});
   // What the stored configuration says at the start is what runs.
   for (const auto& p : c.places) {
     const component_state* state = c.state_of(p.target);

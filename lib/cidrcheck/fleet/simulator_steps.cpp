@@ -66,6 +66,11 @@ auto cluster_world::state_of(component target) const -> const component_state* {
   return nullptr;
 }
 
+void component_state::set_running(std::string_view name, setting_value value) {
+  write(name, std::move(value));
+  running = written;
+}
+
 void component_state::restart() {
   running = written;
   gates_on = gates_written;
@@ -1128,8 +1133,7 @@ struct executor {
       for (const auto& r : ranges_of(c->controller_manager.get(cluster_cidr_flag))) {
         if (!inside_any(ranges, r)) c->attached.push_back(r);
       }
-      c->controller_manager.write(cluster_cidr_flag, ranges);
-      c->controller_manager.running = c->controller_manager.written;
+      c->controller_manager.set_running(cluster_cidr_flag, ranges);
     }
     (*this)(roll_nodes{{node_selection::role::workers, {}}});
   }

@@ -55,6 +55,9 @@ struct component_state {
   auto gate(std::string_view name) const -> bool;
   auto serves(std::string_view group_version) const -> bool;
   void write(std::string_view name, setting_value value);
+  /// Writes a setting and makes the written settings run, with no restart:
+  /// how a cluster starts, and what a provider changes on its own control plane.
+  void set_running(std::string_view name, setting_value value);
   /// Makes what was written run (a restart reads its configuration).
   void restart();
 };

@@ -237,6 +237,7 @@ void terraform_resources::kubernetes_version(const attrs& a, std::string_view ke
 
 void terraform_resources::aws_eks(const attrs& a, const terraform_instance& r) {
   auto& o = cluster(in_.text(a.get("name"), "name").value_or(r.address), "eks", "EKS cluster", r);
+  add_label(o, "cloud", "aws");  // the resource names no region, as aws eks describe-cluster does not
   kubernetes_version(a, "version", o);
   auto network = a.block("kubernetes_network_config");
   // Without service_ipv4_cidr, EKS picks 10.100.0.0/16 or 172.20.0.0/16 at
@@ -334,6 +335,7 @@ void terraform_resources::gcp_subnet(const attrs& a, const terraform_instance& r
   }
   auto& o = add_owner(out_, owner, owner_kind::network, "gcp-subnet", in_.where(r.node));
   add_label(o, "cloud", "gcp");
+  if (auto region = in_.text(a.get("region"), "region")) add_label(o, "region", region->substr(region->rfind('/') + 1));
   o.value.description = "GCP subnet, from " + std::string(r.from) + " " + r.address;
   note_gcp_subnet(out_.owners.size() - 1, a, r);
   auto note = [&](std::string_view what) { unknown(r, what); };
@@ -361,6 +363,8 @@ void terraform_resources::gcp_subnet(const attrs& a, const terraform_instance& r
 
 void terraform_resources::gke(const attrs& a, const terraform_instance& r) {
   auto& o = cluster(in_.text(a.get("name"), "name").value_or(r.address), "gke", "GKE cluster", r);
+  add_label(o, "cloud", "gcp");
+  if (auto location = in_.text(a.get("location"), "location")) add_label(o, "location", *location);  // region or zone
   kubernetes_version(a, a.get("master_version") ? "master_version" : "min_master_version", o);
   auto policy = a.block("ip_allocation_policy");
   // Each range is written at the top (computed) and in the blocks (as given):
@@ -435,6 +439,7 @@ void terraform_resources::azure_vnet(const attrs& a, const terraform_instance& r
     return;
   }
   auto& o = vnet_owner(*group, *name, r);
+  if (auto location = in_.text(a.get("location"), "location")) add_label(o, "region", *location);  // a region, as az's
   note_azure_vnet(r.address, o.value.name);
   o.value.description = "Azure virtual network, from " + std::string(r.from) + " " + r.address;
   auto note = [&](std::string_view what) { unknown(r, what); };
@@ -473,6 +478,8 @@ auto terraform_resources::vnet_owner(const std::string& group, const std::string
 
 void terraform_resources::aks(const attrs& a, const terraform_instance& r) {
   auto& o = cluster(in_.text(a.get("name"), "name").value_or(r.address), "aks", "AKS cluster", r);
+  add_label(o, "cloud", "azure");
+  if (auto location = in_.text(a.get("location"), "location")) add_label(o, "region", *location);
   kubernetes_version(a, "kubernetes_version", o);
   auto note = [&](std::string_view what) { unknown(r, what); };
   auto profile = a.block("network_profile");
