@@ -121,6 +121,32 @@ connections:
   }
 }
 
+// A step that changes a connection's routes names ten of its members and
+// counts the rest: a mesh of a thousand clusters is not a thousand names on
+// every such step of every runbook.
+TEST(RunbookSteps, AStepNamesTenMembersOfAConnectionAndCountsTheRest) {
+  std::string yaml = "clusters:\n";
+  std::string members;
+  for (int k = 0; k < 12; ++k) {
+    const auto n = std::to_string(k);
+    yaml += "  - {name: m" + n + ", distribution: kubeadm, kubernetes: \"1.33\", network: 10." + n +
+            ".0.0/16, pods: 10." + std::to_string(20 + k) + ".0.0/16, services: " +
+            (k < 2 ? std::string("10.96.0.0/16") : "10." + std::to_string(40 + k) + ".0.0/16") + "}\n";
+    members += (k ? ", m" : "m") + n;
+  }
+  yaml += "connections:\n  - {name: mesh, between: [" + members + "], routes: [services]}\n";
+  auto p = run(yaml);
+  ASSERT_EQ(p.result.operations.size(), 1u);
+  bool named = false;
+  for (const auto& step : p.result.operations.front().steps) {
+    if (step.text.find("connection mesh") == std::string::npos) continue;
+    named = true;
+    EXPECT_NE(step.text.find("(m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, ... 2 more)"), std::string::npos) << step.text;
+    EXPECT_EQ(step.text.find("m11"), std::string::npos) << step.text;
+  }
+  EXPECT_TRUE(named) << "no step names the mesh";
+}
+
 TEST(RunbookFiles, CommandsInBackticksAreCodeSpansAndNamesStayInert) {
   auto p = run(two_kubeadm);
   auto files = runbook_files(p.model, p.result, builtin_catalog());
