@@ -151,14 +151,15 @@ networks:
 clusters:
   - {name: payments, distribution: kubeadm, kubernetes: "1.31", cni: vpc-cni, network: 10.60.0.0/16, pods: 10.64.0.0/16, services: 10.66.0.0/16}
 connections:
-  - {between: [payments, partner], routes: [network, pods]}
+  - {between: [payments, partner], routes: [network, pods, services]}
 )";
   auto replaced = run(fleet_text);
   ASSERT_TRUE(replaced.result.complete());
   ASSERT_EQ(replaced.result.operations.size(), 1u);
   EXPECT_EQ(replaced.result.operations[0].kind, "replacement-cluster");
   plan_options options;
-  // Its network is kept by a replacement, so pinning it blocks nothing; its service range is renumbered.
+  // Its network is kept by a replacement, so pinning it blocks nothing; its service
+  // range, which the connection carries, is renumbered.
   options.settings.pins.push_back({"payments/network", {}});
   EXPECT_TRUE(run(fleet_text, options).result.complete());
   options.settings.pins.push_back({"payments/services", {}});
@@ -188,6 +189,51 @@ connections:
   ASSERT_EQ(p.moves().size(), 1u) << ::testing::PrintToString(p.moves());
   EXPECT_EQ(p.moves()[0].rfind("eks services 10.96.0.0/12 -> ", 0), 0u) << p.moves()[0];
   EXPECT_EQ(p.errors_left(), 0u);
+}
+
+// The service range of a cluster that runs its own control plane is only a
+// setting of its components, and lives only in the rules of its own nodes
+// (svc-virtual): a replacement keeps it unless a connection carries it to
+// another member, where old and new cluster would hold it side by side. A
+// managed provider's is new (AReplacementSizesItsNewPodRangeFromItsNodes).
+TEST(Plan, AReplacementKeepsAServiceRangeNoConnectionCarries) {
+  constexpr std::string_view fleet_text = R"(
+networks:
+  - {name: office, type: office, cidrs: 10.20.0.0/16}
+clusters:
+  - {name: prod, distribution: kops, kubernetes: "1.30", network: 10.20.0.0/16, pods: 10.128.0.0/16, services: 10.96.0.0/16, nodes: 20}
+connections:
+  - {between: [prod, office], via: vpn, routes: ROUTES}
+)";
+  auto with_routes = [&](std::string_view routes) {
+    std::string text(fleet_text);
+    text.replace(text.find("ROUTES"), 6, routes);
+    return run(text);
+  };
+  auto kept = with_routes("[network, pods]");
+  ASSERT_TRUE(kept.result.complete());
+  ASSERT_EQ(kept.result.operations.size(), 1u);
+  EXPECT_EQ(kept.result.operations[0].kind, "replacement-cluster");
+  auto moves = kept.moves();
+  ASSERT_EQ(moves.size(), 2u) << ::testing::PrintToString(moves);
+  EXPECT_TRUE(std::none_of(moves.begin(), moves.end(), [](const std::string& m) { return m.find("services") != std::string::npos; }))
+      << ::testing::PrintToString(moves);
+  const auto& steps = kept.result.operations[0].steps;
+  auto at = std::find_if(steps.begin(), steps.end(),
+                         [](const migration_step& s) { return s.text.starts_with("build a replacement cluster"); });
+  ASSERT_NE(at, steps.end());
+  EXPECT_NE(at->text.find("keeps the service range 10.96.0.0/16 too"), std::string::npos) << at->text;
+  auto cites = [&](std::string_view id) {
+    return std::any_of(at->facts.begin(), at->facts.end(), [&](const migration_fact& f) { return f.id == id; });
+  };
+  EXPECT_TRUE(cites("svc-virtual"));
+  EXPECT_TRUE(cites("dist-kops-managed"));
+  EXPECT_EQ(kept.errors_left(), 0u);
+
+  auto carried = with_routes("[network, pods, services]");
+  ASSERT_TRUE(carried.result.complete());
+  EXPECT_EQ(carried.moves().size(), 3u) << ::testing::PrintToString(carried.moves());
+  EXPECT_EQ(carried.errors_left(), 0u);
 }
 
 // A pod range of the cluster's own (AKS kubenet) would be held by old and new

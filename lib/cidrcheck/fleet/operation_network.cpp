@@ -184,18 +184,30 @@ void replacement_cluster_row(const row_input& in, runbook& out) {
       if (c->from.is_valid()) old.push_back(c->from);
       created.push_back(c->to);
     }
-    std::string kept;
-    for (auto role : {range_role::network, range_role::pods, range_role::services}) {
-      for (const auto& r : ranges_of(in.planned, in.owner_of(k), role)) {
-        if (std::find(created.begin(), created.end(), r) == created.end()) kept += (kept.empty() ? "" : ", ") + r.to_string();
+    auto kept = [&](std::initializer_list<range_role> roles) {
+      std::string text;
+      for (auto role : roles) {
+        for (const auto& r : ranges_of(in.planned, in.owner_of(k), role)) {
+          if (std::find(created.begin(), created.end(), r) == created.end()) text += (text.empty() ? "" : ", ") + r.to_string();
+        }
       }
-    }
-    if (!kept.empty()) {
-      auto& build = out.steps[first];
-      build.why += "; the replacement keeps " + kept +
+      return text;
+    };
+    auto& build = out.steps[first];
+    if (const auto shared = kept({range_role::network, range_role::pods}); !shared.empty()) {
+      build.why += "; the replacement keeps " + shared +
                    ", which nothing asks to change: it is built in the same network and subnets, and shares with the "
                    "old cluster only what that network hands out one address at a time";
       cite(build, "replace-scoped");
+    }
+    if (const auto services = kept({range_role::services}); !services.empty()) {
+      build.why += "; it keeps the service range " + services +
+                   " too: the range is only a setting of the cluster's own control plane, no connection carries "
+                   "it, and a cluster IP lives only in the rules of its own cluster's nodes, so both clusters may "
+                   "hold it while they run side by side";
+      cite(build, "replace-scoped");
+      cite(build, "svc-virtual");
+      if (const auto p = in.profile(k); p.distribution) cite(build, p.distribution->managed);
     }
     auto& r = w.add(k, resource(resource_kind::cluster, resource_action::remove, old, std::nullopt, std::nullopt),
                     {"blend-mirror"});

@@ -412,16 +412,32 @@ class planner {
   // change (no finding, no lack of pod space of its version) whose reuse cannot
   // overlap while old and new cluster run side by side (blend-mirror): the
   // network, as the replacement is built in the same VPC and subnets
-  // (replace-scoped), and pods that take their addresses from that network,
-  // which hands each address out once. A pod or service range of the cluster's
-  // own would be the same range in two clusters during the move: it is new.
+  // (replace-scoped); pods that take their addresses from that network, which
+  // hands each address out once; and the service range of a cluster that runs
+  // its own control plane where no connection carries it, as only its own
+  // nodes route it (svc-virtual). Another pod range of the cluster's own, or a
+  // managed provider's service range, is new.
   auto kept_by_replacement(std::uint32_t owner_index, std::uint32_t k, bool capacity_needed) const -> bool {
     const auto& r = working_.ranges[k];
     if (!reasons_[k].empty()) return false;
     if (r.role == range_role::network) return true;
+    if (r.role == range_role::services) {
+      const auto p = c_.profile_of(working_.owners[owner_index]);
+      const bool own = p.distribution && p.distribution->managed.known && !p.distribution->managed.value;
+      return own && !carried_anywhere(owner_index, r);
+    }
     if (r.role != range_role::pods) return false;
     if (capacity_needed && r.cidr.version() == capacity_version_.at(owner_index)) return false;
     return c_.pod_numbering_of(working_.owners[owner_index]).addresses == address_source::network;
+  }
+
+  // Whether a connection of owner `index` carries range r to another member.
+  auto carried_anywhere(std::uint32_t index, const fleet_range& r) const -> bool {
+    for (const auto& c : working_.connections) {
+      if (!c.routes.has(r.role) || !c.carries(r.cidr)) continue;
+      if (std::find(c.members.begin(), c.members.end(), index) != c.members.end()) return true;
+    }
+    return false;
   }
 
   // One in-place operation moves any set of a cluster's ranges of its role at one
