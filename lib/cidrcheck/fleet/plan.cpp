@@ -265,10 +265,9 @@ class planner {
     auto kind = best_kind(operation_scope::pod_withdraw, working_.owners[index], r.cidr.version());
     if (!kind) return 0;
     std::vector<std::uint32_t> carriers;
-    for (std::uint32_t c = 0; c < working_.connections.size(); ++c) {
+    for (auto c : connections_->of(index)) {
       const auto& conn = working_.connections[c];
       if (conn.translates() || !conn.routes.has(range_role::pods) || !conn.carries(r.cidr)) continue;
-      if (std::find(conn.members.begin(), conn.members.end(), index) == conn.members.end()) continue;
       if (conn.peers()) return 0;
       carriers.push_back(c);
     }
@@ -433,9 +432,9 @@ class planner {
 
   // Whether a connection of owner `index` carries range r to another member.
   auto carried_anywhere(std::uint32_t index, const fleet_range& r) const -> bool {
-    for (const auto& c : working_.connections) {
-      if (!c.routes.has(r.role) || !c.carries(r.cidr)) continue;
-      if (std::find(c.members.begin(), c.members.end(), index) != c.members.end()) return true;
+    for (auto c : connections_->of(index)) {
+      const auto& conn = working_.connections[c];
+      if (conn.routes.has(r.role) && conn.carries(r.cidr)) return true;
     }
     return false;
   }
@@ -530,6 +529,7 @@ class planner {
     const auto n = static_cast<std::uint32_t>(working_.ranges.size());
     const auto owners = static_cast<std::uint32_t>(working_.owners.size());
     members_.emplace(working_, c_);
+    connections_.emplace(working_);
     reasons_.assign(n, {});
     must_move_.assign(n, false);
     capacity_reasons_.assign(owners, {});
@@ -1325,6 +1325,7 @@ class planner {
   std::vector<candidate> candidates_;
   std::vector<std::uint32_t> chosen_;   // per operation of the result: its candidate
   std::optional<detail::membership_index> members_;  // which network each cluster runs in (made in decide())
+  std::optional<detail::owner_connections> connections_;  // the connections each owner is a member of (made in decide())
   std::vector<std::vector<std::uint32_t>> capacity_reasons_;  // per owner: pod-capacity findings
   std::map<std::uint32_t, ip_version> capacity_version_;
   std::vector<std::uint32_t> rederived_;  // service ranges whose default follows a planned network
