@@ -160,7 +160,7 @@ auto accept_run(run_status status, const config& cfg, std::span<const std::strin
 auto report_load_failure(const fleet_load_result& loaded, const report_settings& s) -> int {
   // An empty fleet, not the part that was read: the report counts nothing it did not check.
   const fleet nothing{};
-  check_report report{.shown = {nothing, {}, {}},
+  check_report report{.shown = {nothing, {}},
                       .suppressed = {},
                       .suppressions = {},
                       .diagnostics = loaded.diagnostics,

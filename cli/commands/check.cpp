@@ -82,7 +82,7 @@ auto run_check(std::span<const std::string> args) -> int {
   print_diagnostics(run.diagnostics);
   if (!run.ok()) return report_load_failure(run.loaded, settings);
   const fleet& f = run.loaded.value;
-  check_report report{.shown = {f, run.shown.findings, run.shown.fingerprints},
+  check_report report{.shown = {f, run.shown_findings()},
                       .suppressed = run.found.triaged.suppressed,
                       .suppressions = run.judged.suppressions,
                       .diagnostics = run.loaded.diagnostics,
@@ -97,7 +97,7 @@ auto run_check(std::span<const std::string> args) -> int {
   bool written = true;
   if (vm.count("write-baseline")) {
     // Every finding of the run: a later --baseline then hides exactly these.
-    check_report all{.shown = {f, run.found.triaged.findings, run.found.fingerprints},
+    check_report all{.shown = {f, {run.found.triaged.findings, run.found.fingerprints}},
                      .suppressed = report.suppressed,
                      .suppressions = report.suppressions,
                      .diagnostics = report.diagnostics,

@@ -71,7 +71,7 @@ void write_gitlab(output& out, const check_report& r) {
     j["content"] = {{"body", x.hint.empty() ? rule_help_uri(x.id) : x.hint + "\n\n" + rule_help_uri(x.id)}};
     j["categories"] = {"Bug Risk"};
     j["severity"] = gitlab_severity(x.level);
-    j["fingerprint"] = r.shown.fingerprints[k];
+    j["fingerprint"] = r.shown.findings.fingerprint(k);
     j["location"] = {{"path", at.where.file}, {"lines", {{"begin", std::max<std::uint32_t>(at.where.line, 1)}}}};
     out.write(k == 0 ? "\n  " : ",\n  ");
     out.write(dump_json(std::move(j)));

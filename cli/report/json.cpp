@@ -70,7 +70,7 @@ void write_json(output& out, const check_report& r) {
   std::vector<std::uint32_t> used;
   std::size_t k = 0;
   write_array(out, "findings", r.shown.findings, [&](json_writer& w, const finding& x) {
-    write_finding_record(w, f, x, r.shown.fingerprints[k++]);
+    write_finding_record(w, f, x, r.shown.findings.fingerprint(k++));
     used.insert(used.end(), x.via.begin(), x.via.end());
   });
   k = 0;
@@ -80,7 +80,7 @@ void write_json(output& out, const check_report& r) {
   });
   if (r.removed) {
     write_array(out, "removed", r.removed->findings, [&](json_writer& w, const finding& x) {
-      write_finding_record(w, r.removed->model, x, r.removed->fingerprints[k++], false);
+      write_finding_record(w, r.removed->model, x, r.removed->findings.fingerprint(k++), false);
     });
   }
   std::sort(used.begin(), used.end());

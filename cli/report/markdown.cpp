@@ -19,7 +19,7 @@ namespace {
 
 constexpr std::size_t max_rows = 100;
 
-void findings_table(output& out, const fleet& f, std::span<const finding> findings) {
+void findings_table(output& out, const fleet& f, const findings_view& findings) {
   if (findings.empty()) {
     out.write("No findings.\n\n");
     return;

@@ -5,7 +5,7 @@
 
 namespace cidrcheck::cli {
 
-auto count_severities(std::span<const finding> findings) -> severity_counts {
+auto count_severities(const findings_view& findings) -> severity_counts {
   severity_counts c;
   for (const auto& x : findings) {
     if (x.level == severity::error) ++c.errors;

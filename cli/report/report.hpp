@@ -3,6 +3,7 @@
 
 #include "output.hpp"
 
+#include <cidrcheck/findings_view.hpp>
 #include <cidrcheck/fleet/capacity.hpp>
 #include <cidrcheck/fleet/finding.hpp>
 #include <cidrcheck/fleet/fleet.hpp>
@@ -18,11 +19,10 @@
 
 namespace cidrcheck::cli {
 
-/// Findings of one fleet with their fingerprints (fingerprints[k] is findings[k]'s).
+/// Findings of one fleet with their fingerprints.
 struct finding_list {
   const fleet& model;
-  std::span<const finding> findings;
-  std::span<const std::string> fingerprints;
+  findings_view findings;
 };
 
 /// Everything a report shows.
@@ -54,7 +54,7 @@ struct check_report {
 struct severity_counts {
   std::size_t errors = 0, warnings = 0, notes = 0;
 };
-auto count_severities(std::span<const finding> findings) -> severity_counts;
+auto count_severities(const findings_view& findings) -> severity_counts;
 
 /// Where a report points for a finding: its first range's text, or for a
 /// finding without ranges the place it names.

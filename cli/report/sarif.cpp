@@ -316,7 +316,7 @@ void write_sarif(output& out, const check_report& r) {
   w.key("results");
   w.begin_array();
   for (std::size_t k = 0; k < r.shown.findings.size(); ++k) {
-    write_result(w, base, r.shown.model, r.shown.findings[k], r.shown.fingerprints[k]);
+    write_result(w, base, r.shown.model, r.shown.findings[k], r.shown.findings.fingerprint(k));
     out.maybe_flush();
   }
   w.end_array();

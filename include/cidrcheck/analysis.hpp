@@ -12,6 +12,7 @@
 // runs behind a compile firewall (run_check(), plan_of()) to a program that
 // reads the results and need not parse this header's fleet model and plan.
 
+#include <cidrcheck/findings_view.hpp>
 #include <cidrcheck/fleet/catalog.hpp>
 #include <cidrcheck/fleet/check.hpp>
 #include <cidrcheck/fleet/finding.hpp>
@@ -103,10 +104,9 @@ auto analyse(const fleet& f, const judgement& j, const check_options& options = 
 
 /// The findings a report shows: not in the baseline and at or above the
 /// minimum severity; and whether the run fails (a finding not in the baseline
-/// at or above fail-on, shown or not).
+/// at or above fail-on, shown or not). It holds their indexes, not copies.
 struct selection {
-  std::vector<finding> findings;
-  std::vector<std::string> fingerprints;
+  std::vector<std::uint32_t> indexes;  ///< of the findings selected from, in order
   std::size_t baselined = 0;      ///< left out: in the baseline
   std::size_t below_minimum = 0;  ///< left out: below min_severity
   bool fails = false;
@@ -116,6 +116,12 @@ struct selection {
 /// fingerprints of an earlier run) and the policy.
 auto select(std::span<const finding> findings, std::span<const std::string> fingerprints, const report_policy& policy,
             const std::unordered_set<std::string>& baseline = {}) -> selection;
+
+/// The findings of `found` that `shown` (selected from them) shows, with their
+/// fingerprints; valid while both live.
+inline auto shown_findings(const analysis& found, const selection& shown) -> findings_view {
+  return {found.triaged.findings, found.fingerprints, shown.indexes};
+}
 
 /// A source's text in a version of the inputs other than the files as they
 /// are (`cidrcheck diff --rev REV` reads them as git has them at REV).
@@ -197,6 +203,8 @@ struct run_result {
   auto failed() const -> bool {
     return status == run_status::configuration_error || status == run_status::load_error;
   }
+  /// The findings the reports show, with their fingerprints.
+  auto shown_findings() const -> findings_view { return cidrcheck::shown_findings(found, shown); }
 };
 
 /// Runs the analysis as `cidrcheck check` does: configuration (discovery and

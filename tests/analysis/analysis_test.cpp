@@ -114,7 +114,7 @@ TEST(AnalyseRun, TheConfigurationsInputsRulesReservedRangesAndSuppressionsApply)
   EXPECT_EQ(with.found.triaged.suppressed.size(), 1u);               // the suppression
   EXPECT_EQ(count_rule(with.found.triaged.findings, rule::well_known_default), 0u);  // off
   EXPECT_EQ(with.found.fingerprints.size(), with.found.triaged.findings.size());
-  EXPECT_EQ(with.shown.findings.size(), with.found.triaged.findings.size());
+  EXPECT_EQ(with.shown.indexes.size(), with.found.triaged.findings.size());
   EXPECT_TRUE(with.shown.fails);
 }
 
@@ -127,14 +127,36 @@ TEST(AnalyseRun, ABaselineOfTheSameRunLeavesNothingNew) {
   ASSERT_FALSE(first.found.fingerprints.empty());
   r.baseline = first.found.fingerprints;
   auto again = analyse_run(r);
-  EXPECT_TRUE(again.shown.findings.empty());
+  EXPECT_TRUE(again.shown.indexes.empty());
   EXPECT_EQ(again.shown.baselined, first.found.fingerprints.size());
   EXPECT_FALSE(again.shown.fails);
   // One fingerprint left out of the baseline: that finding alone is new.
   r.baseline.erase(r.baseline.begin());  // first.found.fingerprints.front()
   auto one = analyse_run(r);
-  ASSERT_EQ(one.shown.fingerprints.size(), 1u);
-  EXPECT_EQ(one.shown.fingerprints[0], first.found.fingerprints.front());
+  ASSERT_EQ(one.shown.indexes.size(), 1u);
+  EXPECT_EQ(one.shown_findings().fingerprint(0), first.found.fingerprints.front());
+}
+
+TEST(Select, ShowsTheIndexesOfFindingsNeitherBaselinedNorBelowTheMinimum) {
+  std::vector<finding> findings(4);
+  findings[1].level = severity::note;
+  findings[3].level = severity::warning;
+  const std::vector<std::string> prints{"p0", "p1", "p2", "p3"};
+  report_policy policy;
+  policy.min_severity = severity::warning;
+  policy.fail_on = fail_threshold{severity::error};
+  const auto shown = select(findings, prints, policy, {"p2"});
+  EXPECT_EQ(shown.indexes, (std::vector<std::uint32_t>{0, 3}));
+  EXPECT_EQ(shown.baselined, 1u);
+  EXPECT_EQ(shown.below_minimum, 1u);
+  EXPECT_TRUE(shown.fails);  // finding 0, an error
+  analysis found;
+  found.triaged.findings = findings;
+  found.fingerprints = prints;
+  const auto view = shown_findings(found, shown);
+  ASSERT_EQ(view.size(), 2u);
+  EXPECT_EQ(&view[1], &found.triaged.findings[3]);
+  EXPECT_EQ(view.fingerprint(1), "p3");
 }
 
 TEST(AnalyseRun, TheStatusSaysWhichStageStopped) {
@@ -191,7 +213,7 @@ TEST(AnalyseRun, CidrcheckConfigNamesTheConfigurationAsForTheCli) {
   EXPECT_EQ(got.cfg.file, settings);
   EXPECT_EQ(got.found.fingerprints, expected.found.fingerprints);
   EXPECT_EQ(got.found.triaged.suppressed.size(), 1u);
-  EXPECT_EQ(got.shown.fingerprints, expected.shown.fingerprints);
+  EXPECT_EQ(got.shown.indexes, expected.shown.indexes);
   EXPECT_TRUE(got.shown.fails);
 
   // --no-config wins over it, and so does a program that opts out of the environment.

@@ -102,9 +102,10 @@ int main(int argc, char** argv) {
   const auto& f = run.loaded.value;
   json owners = json::array(), findings = json::array(), suppressed = json::array();
   for (const auto& o : f.owners) owners.push_back(o.name);
-  for (std::size_t k = 0; k < run.shown.findings.size(); ++k) {
+  const auto shown = run.shown_findings();
+  for (std::size_t k = 0; k < shown.size(); ++k) {
     findings.push_back(record([&](cidrcheck::record_sink& s) {
-      cidrcheck::write_finding_record(s, f, run.shown.findings[k], run.shown.fingerprints[k]);
+      cidrcheck::write_finding_record(s, f, shown[k], shown.fingerprint(k));
     }));
   }
   for (const auto& x : run.found.triaged.suppressed) {

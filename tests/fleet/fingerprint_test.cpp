@@ -125,6 +125,20 @@ connections: [[a, b]]
   EXPECT_EQ(overlaps[1], overlaps[0] + ":2");
 }
 
+TEST(Fingerprint, EachRepeatIsNumberedInListOrderAmongOthers) {
+  // Findings without ranges are told apart by rule and message: x, y, x, x, y.
+  std::vector<finding> findings(5);
+  for (std::size_t k = 0; k < findings.size(); ++k) {
+    findings[k].id = rule::expired_suppression;
+    findings[k].message = (k == 1 || k == 4) ? "y" : "x";
+  }
+  const fleet empty;
+  const auto prints = fingerprints(empty, findings);
+  const auto x = fingerprint(empty, findings[0]);
+  const auto y = fingerprint(empty, findings[1]);
+  EXPECT_EQ(prints, (std::vector<std::string>{x, y, x + ":2", x + ":3", y + ":2"}));
+}
+
 TEST(Fingerprint, EntityIdsNameOwnerAndRole) {
   auto c = run(R"(
 networks:

@@ -372,9 +372,10 @@ auto report_dict(const fleet& f, const analysis& found, const selection& shown, 
                  const std::vector<suppression>& suppressions) -> py::dict {
   py::list findings, suppressed, connections;
   std::vector<std::uint32_t> used;
-  for (std::size_t k = 0; k < shown.findings.size(); ++k) {
-    const auto& x = shown.findings[k];
-    findings.append(python_record([&](record_sink& s) { write_finding_record(s, f, x, shown.fingerprints[k]); }));
+  const auto view = shown_findings(found, shown);
+  for (std::size_t k = 0; k < view.size(); ++k) {
+    const auto& x = view[k];
+    findings.append(python_record([&](record_sink& s) { write_finding_record(s, f, x, view.fingerprint(k)); }));
     used.insert(used.end(), x.via.begin(), x.via.end());
   }
   for (const auto& x : found.triaged.suppressed) {

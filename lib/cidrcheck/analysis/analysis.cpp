@@ -168,8 +168,7 @@ auto select(std::span<const finding> findings, std::span<const std::string> fing
       ++out.below_minimum;
       continue;
     }
-    out.findings.push_back(x);
-    out.fingerprints.push_back(fingerprints[k]);
+    out.indexes.push_back(static_cast<std::uint32_t>(k));
   }
   return out;
 }

@@ -35,10 +35,11 @@ auto name_of(const fleet& f, std::uint32_t k) -> range_name {
 auto finding_views(const run_result& run) -> std::vector<finding_view> {
   const auto& f = run.loaded.value;
   std::vector<finding_view> out;
-  out.reserve(run.shown.findings.size());
-  for (std::size_t k = 0; k < run.shown.findings.size(); ++k) {
-    const auto& x = run.shown.findings[k];
-    finding_view v{x.level, std::string(info(x.id).name), run.shown.fingerprints[k], x.message, {}, {}};
+  const auto shown = run.shown_findings();
+  out.reserve(shown.size());
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const auto& x = shown[k];
+    finding_view v{x.level, std::string(info(x.id).name), shown.fingerprint(k), x.message, {}, {}};
     for (auto r : x.ranges) v.ranges.push_back(name_of(f, r));
     if (x.overlap) v.overlap = x.overlap->to_prefix() ? x.overlap->to_prefix()->to_string() : x.overlap->to_string();
     out.push_back(std::move(v));

@@ -276,6 +276,9 @@ class checker {
   void describe(finding& x) const {
     if (x.message.empty() && x.ranges.size() == 2 && (x.id == rule::overlap || x.id == rule::overlap_internal || x.id == rule::latent_overlap)) {
       describe_pair(x);
+      // Built by appending, the texts hold up to twice their length: a million findings keep them.
+      x.message.shrink_to_fit();
+      x.hint.shrink_to_fit();
     }
   }
 

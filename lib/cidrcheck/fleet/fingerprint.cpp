@@ -3,7 +3,7 @@
 #include <cidrcheck/fleet/suppression.hpp>
 
 #include <algorithm>
-#include <unordered_map>
+#include <cstdint>
 
 namespace cidrcheck {
 
@@ -44,12 +44,16 @@ auto fingerprint(const fleet& f, const finding& x) -> std::string {
 auto fingerprints(const fleet& f, std::span<const finding> findings) -> std::vector<std::string> {
   std::vector<std::string> out;
   out.reserve(findings.size());
-  std::unordered_map<std::string, std::size_t> seen;
-  for (const auto& x : findings) {
-    auto value = fingerprint(f, x);
-    auto n = ++seen[value];
-    if (n > 1) value += ":" + std::to_string(n);
-    out.push_back(std::move(value));
+  for (const auto& x : findings) out.push_back(fingerprint(f, x));
+  // Repeats are found by sorting indexes, not with a table of every fingerprint:
+  // a fleet can have a million findings, and the table was a third of a check's memory.
+  std::vector<std::uint32_t> order(out.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return out[a] < out[b]; });
+  for (std::size_t k = 1, n = 1; k < order.size(); ++k) {
+    // The repeats' suffixes come after the comparison with the run's first, which has none.
+    n = out[order[k]] == out[order[k - n]] ? n + 1 : 1;
+    if (n > 1) out[order[k]] += ":" + std::to_string(n);
   }
   return out;
 }
