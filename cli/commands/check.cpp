@@ -97,7 +97,7 @@ auto run_check(std::span<const std::string> args) -> int {
   bool written = true;
   if (vm.count("write-baseline")) {
     // Every finding of the run: a later --baseline then hides exactly these.
-    check_report all{.shown = {f, {run.found.triaged.findings, run.found.fingerprints}},
+    check_report all{.shown = {f, run.all_findings()},
                      .suppressed = report.suppressed,
                      .suppressions = report.suppressions,
                      .diagnostics = report.diagnostics,

@@ -60,7 +60,7 @@ auto git_version(const std::string& rev, const input_limits& limits, const std::
 // its first range was already there: that is the line a pull request touches,
 // and the one its review shows annotations on.
 void point_at_changes(std::vector<finding>& findings, std::span<const std::uint32_t> added, const fleet& after,
-                      const fleet* before) {
+                      const catalog& c, const fleet* before) {
   std::unordered_set<std::string> old_ranges;
   if (before) {
     for (const auto& r : before->ranges) old_ranges.insert(entity_id(*before, r) + " " + r.cidr.to_string());
@@ -68,11 +68,16 @@ void point_at_changes(std::vector<finding>& findings, std::span<const std::uint3
   auto is_old = [&](std::uint32_t k) {
     return old_ranges.count(entity_id(after, after.ranges[k]) + " " + after.ranges[k].cidr.to_string()) != 0;
   };
+  std::optional<overlap_describer> describer;
   for (auto k : added) {
     auto& x = findings[k];
     if (x.ranges.size() < 2 || !is_old(x.ranges.front())) continue;
     auto changed = std::find_if_not(x.ranges.begin(), x.ranges.end(), is_old);
-    if (changed != x.ranges.end()) std::iter_swap(x.ranges.begin(), changed);
+    if (changed == x.ranges.end()) continue;
+    // The text names the cheaper side first, as check() ordered them: it is made before the swap.
+    if (!describer) describer.emplace(after, c);
+    describer->describe(x);
+    std::iter_swap(x.ranges.begin(), changed);
   }
 }
 
@@ -147,7 +152,7 @@ auto run_diff(std::span<const std::string> args) -> int {
   // A finding is added when the old version has no finding of its fingerprint (and removed the other way round).
   auto shown = select(after.found.triaged.findings, after.found.fingerprints, after.policy,
                       fingerprint_set(before ? &*before : nullptr));
-  point_at_changes(after.found.triaged.findings, shown.indexes, after.loaded.value,
+  point_at_changes(after.found.triaged.findings, shown.indexes, after.loaded.value, after.judged.cat,
                    before ? &before->loaded.value : nullptr);
   selection removed_shown;
   if (before) {
@@ -156,8 +161,9 @@ auto run_diff(std::span<const std::string> args) -> int {
   }
   static const fleet no_fleet;
   finding_list removed_list{before ? before->loaded.value : no_fleet,
-                            before ? shown_findings(before->found, removed_shown) : findings_view{}};
-  check_report report{.shown = {after.loaded.value, shown_findings(after.found, shown)},
+                            before ? shown_findings(before->loaded.value, before->judged.cat, before->found, removed_shown)
+                                   : findings_view{}};
+  check_report report{.shown = {after.loaded.value, shown_findings(after.loaded.value, after.judged.cat, after.found, shown)},
                       .suppressed = after.found.triaged.suppressed,
                       .suppressions = after.judged.suppressions,
                       .diagnostics = after.loaded.diagnostics,

@@ -101,7 +101,7 @@ void write_checkstyle(output& out, const check_report& r) {
   // What the report lists: the findings, or the load diagnostics when nothing was checked.
   std::size_t n = r.load_failed ? r.diagnostics.size() : r.shown.findings.size();
   auto [files, by_file] = group_by_file(r.files, n, [&](std::size_t k) -> std::string {
-    return r.load_failed ? diagnostic_file(r, r.diagnostics[k]) : locate(f, r.shown.findings[k]).where.file;
+    return r.load_failed ? diagnostic_file(r, r.diagnostics[k]) : locate(f, r.shown.findings.stored(k)).where.file;
   });
   auto& buf = out.buffer();
   buf += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n";

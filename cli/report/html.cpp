@@ -98,7 +98,7 @@ void write_findings(std::string& buf, const check_report& r) {
   }
   // The rules that occur, for the rule filter, in the rule table's order.
   std::vector<bool> occurs(rule_table().size(), false);
-  for (const auto& x : r.shown.findings) occurs[static_cast<std::size_t>(x.id)] = true;
+  for (std::size_t k = 0; k < r.shown.findings.size(); ++k) occurs[static_cast<std::size_t>(r.shown.findings.stored(k).id)] = true;
   buf += "<div class=\"filters\">";
   for (auto [level, n] : {std::pair{severity::error, counts.errors}, std::pair{severity::warning, counts.warnings},
                           std::pair{severity::note, counts.notes}}) {

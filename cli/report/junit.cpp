@@ -54,17 +54,15 @@ auto classname(rule r) -> std::string { return std::string(info(r).id) + " " + s
 class junit_cases {
  public:
   struct found {
-    std::vector<const finding*> findings;
+    std::vector<std::size_t> findings;  // positions in the report's findings
     std::vector<const suppressed_finding*> suppressed;
-    auto fails() const -> bool {
-      return std::any_of(findings.begin(), findings.end(), [](const finding* x) { return x->level != severity::note; });
-    }
+    bool fails = false;  // one of the findings is above note
     auto skipped() const -> bool { return findings.empty() && !suppressed.empty(); }
   };
   struct suite {
     std::string file;
     std::vector<std::uint32_t> owners;     // in owner order
-    std::vector<const finding*> ownerless;  // findings without ranges, in report order
+    std::vector<std::size_t> ownerless;  // findings without ranges, in report order
     std::size_t tests = 0, failures = 0, skipped = 0;
   };
 
@@ -74,11 +72,15 @@ class junit_cases {
     }
     for (const auto& file : r.files) suite_of(file);
     for (std::uint32_t o = 0; o < f_.owners.size(); ++o) suites_[suite_of(f_.owners[o].where.file)].owners.push_back(o);
-    for (const auto& x : r.shown.findings) {
+    const auto& shown = r.shown.findings;
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      const auto& x = shown.stored(k);
       if (x.ranges.empty()) {
-        suites_[suite_of(x.where.file)].ownerless.push_back(&x);
+        suites_[suite_of(x.where.file)].ownerless.push_back(k);
       } else if (!is_suppression_rule(x.id)) {
-        found_[{f_.ranges[x.ranges.front()].owner, x.id}].findings.push_back(&x);
+        auto& c = found_[{f_.ranges[x.ranges.front()].owner, x.id}];
+        c.findings.push_back(k);
+        c.fails = c.fails || x.level != severity::note;
       }
     }
     for (const auto& s : r.suppressed) {
@@ -88,11 +90,11 @@ class junit_cases {
     for (auto& s : suites_) s.tests = s.owners.size() * rules_.size() + s.ownerless.size();
     for (const auto& [key, c] : found_) {
       auto& s = suites_[suite_index_.at(f_.owners[key.first].where.file)];
-      s.failures += c.fails() ? 1 : 0;
+      s.failures += c.fails ? 1 : 0;
       s.skipped += c.skipped() ? 1 : 0;
     }
     for (auto& s : suites_) {
-      for (const auto* x : s.ownerless) s.failures += x->level != severity::note ? 1 : 0;
+      for (auto k : s.ownerless) s.failures += shown.stored(k).level != severity::note ? 1 : 0;
     }
   }
 
@@ -131,14 +133,15 @@ void write_case(std::string& buf, const check_report& r, const std::string& clas
   }
   buf += ">\n";
   std::string text;
-  for (const auto* x : c.findings) text += finding_text(f, *x);
-  if (c.fails()) {
-    const finding* first = c.findings.front();
-    for (const auto* x : c.findings) {
-      if (x->level > first->level) first = x;
+  const auto& shown = r.shown.findings;
+  for (auto k : c.findings) text += finding_text(f, shown[k]);
+  if (c.fails) {
+    auto first = c.findings.front();
+    for (auto k : c.findings) {
+      if (shown.stored(k).level > shown.stored(first).level) first = k;
     }
-    buf += "      <failure type=\"" + std::string(to_string(first->level)) + "\" message=\"" +
-           escape_xml(first->message) + "\">" + escape_xml(text) + "</failure>\n";
+    buf += "      <failure type=\"" + std::string(to_string(shown.stored(first).level)) + "\" message=\"" +
+           escape_xml(shown[first].message) + "\">" + escape_xml(text) + "</failure>\n";
   } else if (c.skipped()) {
     const auto& s = r.suppressions[c.suppressed.front()->suppression];
     buf += "      <skipped message=\"" + escape_xml("suppressed: " + s.reason) + "\"/>\n";
@@ -170,13 +173,14 @@ void write_junit(output& out, const check_report& r) {
       for (auto rule_id : cases.rules()) {
         const auto& c = cases.of(o, rule_id);
         // A case with findings is placed at its first finding; without, at its owner.
-        auto where = c.findings.empty() ? f.owners[o].where : locate(f, *c.findings.front()).where;
+        auto where = c.findings.empty() ? f.owners[o].where : locate(f, r.shown.findings.stored(c.findings.front())).where;
         write_case(buf, r, classname(rule_id), f.owners[o].name, where, c);
         out.maybe_flush();
       }
     }
-    for (const auto* x : s.ownerless) {
-      write_case(buf, r, classname(x->id), x->message, x->where, {{x}, {}});
+    for (auto k : s.ownerless) {
+      const auto x = r.shown.findings[k];
+      write_case(buf, r, classname(x.id), x.message, x.where, {{k}, {}, x.level != severity::note});
       out.maybe_flush();
     }
     buf += "  </testsuite>\n";

@@ -7,7 +7,8 @@ namespace cidrcheck::cli {
 
 auto count_severities(const findings_view& findings) -> severity_counts {
   severity_counts c;
-  for (const auto& x : findings) {
+  for (std::size_t k = 0; k < findings.size(); ++k) {
+    const auto& x = findings.stored(k);  // the severity needs no text
     if (x.level == severity::error) ++c.errors;
     if (x.level == severity::warning) ++c.warnings;
     if (x.level == severity::note) ++c.notes;

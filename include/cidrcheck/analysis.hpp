@@ -93,7 +93,10 @@ auto judgement_for(const config& cfg, std::span<const suppression> fleet_suppres
 
 /// What a run finds in one fleet: the findings as reported (rule settings and
 /// suppressions applied; expired and unused suppressions are findings), the
-/// suppressed ones, and each reported finding's fingerprint.
+/// suppressed ones, and each reported finding's fingerprint. The reported
+/// overlap findings (one per overlapping pair: a fleet can have millions) are
+/// held without their message and hint; shown_findings() and all_findings()
+/// read them with it. The suppressed ones have theirs.
 struct analysis {
   triage_result triaged;
   std::vector<std::string> fingerprints;  ///< of triaged.findings, in order
@@ -117,11 +120,14 @@ struct selection {
 auto select(std::span<const finding> findings, std::span<const std::string> fingerprints, const report_policy& policy,
             const std::unordered_set<std::string>& baseline = {}) -> selection;
 
-/// The findings of `found` that `shown` (selected from them) shows, with their
-/// fingerprints; valid while both live.
-inline auto shown_findings(const analysis& found, const selection& shown) -> findings_view {
-  return {found.triaged.findings, found.fingerprints, shown.indexes};
-}
+/// The findings of `found` (an analysis of f with catalog c) that `shown`
+/// (selected from them) shows, with their fingerprints and text; valid while
+/// all four live.
+auto shown_findings(const fleet& f, const catalog& c, const analysis& found, const selection& shown) -> findings_view;
+
+/// Every finding of `found` (an analysis of f with catalog c), with its
+/// fingerprint and text; valid while all three live.
+auto all_findings(const fleet& f, const catalog& c, const analysis& found) -> findings_view;
 
 /// A source's text in a version of the inputs other than the files as they
 /// are (`cidrcheck diff --rev REV` reads them as git has them at REV).
@@ -203,8 +209,12 @@ struct run_result {
   auto failed() const -> bool {
     return status == run_status::configuration_error || status == run_status::load_error;
   }
-  /// The findings the reports show, with their fingerprints.
-  auto shown_findings() const -> findings_view { return cidrcheck::shown_findings(found, shown); }
+  /// The findings the reports show, with their fingerprints and text.
+  auto shown_findings() const -> findings_view {
+    return cidrcheck::shown_findings(loaded.value, judged.cat, found, shown);
+  }
+  /// Every finding of the run (the baseline's too), with its fingerprint and text.
+  auto all_findings() const -> findings_view { return cidrcheck::all_findings(loaded.value, judged.cat, found); }
 };
 
 /// Runs the analysis as `cidrcheck check` does: configuration (discovery and

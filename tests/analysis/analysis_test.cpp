@@ -137,6 +137,31 @@ TEST(AnalyseRun, ABaselineOfTheSameRunLeavesNothingNew) {
   EXPECT_EQ(one.shown_findings().fingerprint(0), first.found.fingerprints.front());
 }
 
+TEST(AnalyseRun, HoldsOverlapsWithoutTextAndReportsReadThemWithIt) {
+  run_request r;
+  r.inputs = {mesh};
+  r.configuration.none = true;
+  const auto run = analyse_run(r);
+  ASSERT_TRUE(run.ok());
+  const auto described = check(run.loaded.value, run.judged.cat);  // check() describes every finding
+  const auto shown = run.shown_findings();
+  ASSERT_EQ(shown.size(), described.size());
+  std::size_t overlaps = 0;
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    if (shown.stored(k).id != rule::overlap) continue;
+    ++overlaps;
+    EXPECT_TRUE(shown.stored(k).message.empty()) << "held with its text";
+    const auto x = shown[k];
+    EXPECT_EQ(x.message, described[shown.index(k)].message);
+    EXPECT_EQ(x.hint, described[shown.index(k)].hint);
+    EXPECT_FALSE(x.message.empty());
+  }
+  EXPECT_GT(overlaps, 0u) << "the fleet lacks an overlap";
+  const auto all = run.all_findings();
+  ASSERT_EQ(all.size(), described.size());
+  for (std::size_t k = 0; k < all.size(); ++k) EXPECT_EQ(all[k].message, described[k].message);
+}
+
 TEST(Select, ShowsTheIndexesOfFindingsNeitherBaselinedNorBelowTheMinimum) {
   std::vector<finding> findings(4);
   findings[1].level = severity::note;
@@ -153,9 +178,9 @@ TEST(Select, ShowsTheIndexesOfFindingsNeitherBaselinedNorBelowTheMinimum) {
   analysis found;
   found.triaged.findings = findings;
   found.fingerprints = prints;
-  const auto view = shown_findings(found, shown);
+  const findings_view view(found.triaged.findings, found.fingerprints, shown.indexes);
   ASSERT_EQ(view.size(), 2u);
-  EXPECT_EQ(&view[1], &found.triaged.findings[3]);
+  EXPECT_EQ(&view.stored(1), &found.triaged.findings[3]);
   EXPECT_EQ(view.fingerprint(1), "p3");
 }
 

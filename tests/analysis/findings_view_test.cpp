@@ -30,7 +30,8 @@ TEST(FindingsView, EveryFindingInOrderWithItsFingerprint) {
   ASSERT_EQ(all.size(), 3u);
   EXPECT_FALSE(all.empty());
   for (std::size_t k = 0; k < all.size(); ++k) {
-    EXPECT_EQ(&all[k], &findings[k]);  // a view, not a copy
+    EXPECT_EQ(&all.stored(k), &findings[k]);  // a view, not a copy
+    EXPECT_EQ(all[k].message, findings[k].message);
     EXPECT_EQ(all.fingerprint(k), prints[k]);
     EXPECT_EQ(all.index(k), k);
   }

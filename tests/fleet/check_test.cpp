@@ -215,6 +215,14 @@ plan:
     EXPECT_EQ(later[k].message, full.findings[k].message);
     EXPECT_EQ(later[k].hint, full.findings[k].hint);
   }
+  // One at a time, as a report reads them (findings_view): the same text.
+  const overlap_describer describer(full.loaded.value, builtin_catalog());
+  auto fresh = check(full.loaded.value, builtin_catalog(), lean);
+  for (std::size_t k = 0; k < fresh.size(); ++k) {
+    describer.describe(fresh[k]);
+    EXPECT_EQ(fresh[k].message, full.findings[k].message);
+    EXPECT_EQ(fresh[k].hint, full.findings[k].hint);
+  }
 }
 
 TEST(Check, KopsDefaultsInsideATailnetAreRoutedOverlaps) {

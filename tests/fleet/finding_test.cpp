@@ -33,7 +33,21 @@ TEST(Finding, DefaultsToAnErrorOfNoRanges) {
   EXPECT_EQ(f.level, severity::error);
   EXPECT_TRUE(f.ranges.empty());
   EXPECT_FALSE(f.overlap.has_value());
-  EXPECT_FALSE(f.block.has_value());
+  EXPECT_EQ(f.block, nullptr);
+}
+
+TEST(Finding, ACopySharesItsCatalogBlock) {
+  fleet_loader loader(builtin_catalog());
+  loader.add_text("clusters:\n  - {name: a, pods: [127.1.0.0/16]}\n", "f.yaml");
+  auto loaded = loader.finish();
+  ASSERT_TRUE(loaded.ok());
+  auto found = check(loaded.value, builtin_catalog());
+  auto it = std::find_if(found.begin(), found.end(), [](const finding& f) { return f.id == rule::reserved_range; });
+  ASSERT_NE(it, found.end());
+  ASSERT_NE(it->block, nullptr);
+  EXPECT_EQ(it->block->cidr.to_string(), "127.0.0.0/8");
+  const finding copy = *it;
+  EXPECT_EQ(copy.block.get(), it->block.get());
 }
 
 TEST(Finding, AnOverlapNamesTheCheaperRangeToMoveFirstAndTheSharedAddresses) {

@@ -61,8 +61,10 @@ auto diagnostic_dict(const diagnostic& d) -> py::dict;
 /// Returns the findings of a run as Python data: the records of the findings
 /// a report shows and of the suppressed ones, the connections they go
 /// through, the policy (fail_on, min_severity), whether CI fails, and what was
-/// left out (baselined, below_minimum).
+/// left out (baselined, below_minimum). found is an analysis of f with the
+/// judgement judged (its catalog describes the findings, its suppressions are
+/// what the suppressed ones name).
 auto report_dict(const fleet& f, const analysis& found, const selection& shown, const report_policy& policy,
-                 const std::vector<suppression>& suppressions) -> py::dict;
+                 const judgement& judged) -> py::dict;
 
 }  // namespace cidrcheck::python

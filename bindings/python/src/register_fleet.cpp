@@ -108,7 +108,7 @@ auto check_fleet(const fleet_model& f, const run_request& request, const config_
   auto c = std::make_shared<const config>(config_of(cfg));
   auto r = std::make_shared<const run_request>(request);
   auto verdict = interruptible([read = f.read, c, r] { return analyse_fleet(*c, read->loaded, *r); });
-  return report_dict(f.value(), verdict.found, verdict.shown, verdict.policy, verdict.judged.suppressions);
+  return report_dict(f.value(), verdict.found, verdict.shown, verdict.policy, verdict.judged);
 }
 
 // The whole run of `cidrcheck check`: (status, diagnostics, the configuration's file, the fleet or None, the report or None).
@@ -122,7 +122,7 @@ auto run_check(const std::vector<std::string>& sources, const config_choice& cho
   py::list diagnostics;
   for (const auto& d : run.diagnostics) diagnostics.append(diagnostic_dict(d));
   if (!run.ok()) return py::make_tuple(status_name(run.status), diagnostics, to_str(run.cfg.file), py::none(), py::none());
-  auto report = report_dict(run.loaded.value, run.found, run.shown, run.policy, run.judged.suppressions);
+  auto report = report_dict(run.loaded.value, run.found, run.shown, run.policy, run.judged);
   auto read = std::make_shared<run_fleet>();
   read->loaded = std::move(run.loaded);
   read->source = std::move(run.source);
@@ -369,10 +369,11 @@ auto status_name(run_status s) -> std::string {
 }
 
 auto report_dict(const fleet& f, const analysis& found, const selection& shown, const report_policy& policy,
-                 const std::vector<suppression>& suppressions) -> py::dict {
+                 const judgement& judged) -> py::dict {
+  const auto& suppressions = judged.suppressions;
   py::list findings, suppressed, connections;
   std::vector<std::uint32_t> used;
-  const auto view = shown_findings(found, shown);
+  const auto view = shown_findings(f, judged.cat, found, shown);
   for (std::size_t k = 0; k < view.size(); ++k) {
     const auto& x = view[k];
     findings.append(python_record([&](record_sink& s) { write_finding_record(s, f, x, view.fingerprint(k)); }));

@@ -111,7 +111,7 @@ void register_plan_model(py::module_& m) {
              auto policy = resolve_policy(*p.cfg);
              policy.min_severity = severity::note;
              auto shown = select(left.triaged.findings, left.fingerprints, policy);
-             return report_dict(*p.plan->seen, left, shown, policy, p.plan->judged.suppressions);
+             return report_dict(*p.plan->seen, left, shown, policy, p.plan->judged);
            },
            "The report of the planned fleet, with the what-if connections.")
       .def("fleet", &planned_fleet, "The planned fleet.")

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -31,6 +33,30 @@ auto check(const fleet& f, const catalog& c, const check_options& options = {}) 
 /// the route, when exactly one owner has such a range; nullopt where neither
 /// says. O(routes x W log n), W the address width.
 auto route_destinations(const fleet& f) -> std::vector<std::optional<std::uint32_t>>;
+
+/// Gives overlap findings (overlap, overlap-internal, latent-overlap) that
+/// check(f, c, o) made with o.describe_overlaps off the message and hint check()
+/// would have given them, one at a time as a report reads them: there is one
+/// per overlapping pair, and their text was most of a check's memory. What it
+/// needs of the fleet is made at the first finding it describes, O(fleet), so
+/// a fleet without overlaps pays nothing; thread-safe. f and c must outlive it.
+class overlap_describer {
+ public:
+  overlap_describer(const fleet& f, const catalog& c);
+  overlap_describer(const overlap_describer&) = delete;
+  auto operator=(const overlap_describer&) -> overlap_describer& = delete;
+  ~overlap_describer();
+
+  /// Gives x its text if it is an overlap finding without one; leaves any other as it is.
+  void describe(finding& x) const;
+
+ private:
+  struct impl;
+  const fleet& f_;
+  const catalog& c_;
+  mutable std::once_flag made_;
+  mutable std::unique_ptr<impl> impl_;  // made at the first finding that needs it
+};
 
 /// Gives the overlap findings at the given indexes of findings the message and
 /// hint check() would have given them; findings must be check(f, c, o)'s with

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 
 namespace cidrcheck {
@@ -148,10 +149,26 @@ auto judgement_for(const config& cfg, std::span<const suppression> fleet_suppres
 }
 
 auto analyse(const fleet& f, const judgement& j, const check_options& options) -> analysis {
+  // The overlap findings stay without text until a report reads them (findings_view);
+  // the suppressed ones are few, and are reported from here.
+  auto checking = options;
+  checking.describe_overlaps = false;
   analysis out;
-  out.triaged = triage(f, check(f, j.cat, options), j.triage());
+  out.triaged = triage(f, check(f, j.cat, checking), j.triage());
+  if (options.describe && options.describe_overlaps && !out.triaged.suppressed.empty()) {
+    const overlap_describer describer(f, j.cat);
+    for (auto& x : out.triaged.suppressed) describer.describe(x.value);
+  }
   out.fingerprints = fingerprints(f, out.triaged.findings);
   return out;
+}
+
+auto shown_findings(const fleet& f, const catalog& c, const analysis& found, const selection& shown) -> findings_view {
+  return {found.triaged.findings, found.fingerprints, shown.indexes, std::make_shared<const overlap_describer>(f, c)};
+}
+
+auto all_findings(const fleet& f, const catalog& c, const analysis& found) -> findings_view {
+  return {found.triaged.findings, found.fingerprints, std::make_shared<const overlap_describer>(f, c)};
 }
 
 auto select(std::span<const finding> findings, std::span<const std::string> fingerprints, const report_policy& policy,

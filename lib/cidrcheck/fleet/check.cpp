@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -254,6 +255,13 @@ class routing_index {
 // ---------------------------------------------------------------------------
 // The rules.
 
+// Whether x is an overlap finding (overlap, overlap-internal, latent-overlap)
+// that check() left without its text (describe_overlaps off).
+auto undescribed_overlap(const finding& x) -> bool {
+  return x.message.empty() && x.ranges.size() == 2 &&
+         (x.id == rule::overlap || x.id == rule::overlap_internal || x.id == rule::latent_overlap);
+}
+
 class checker {
  public:
   checker(const fleet& f, const catalog& c, const check_options& o)
@@ -274,12 +282,7 @@ class checker {
 
   // The message and hint of an overlap finding that check() left without them.
   void describe(finding& x) const {
-    if (x.message.empty() && x.ranges.size() == 2 && (x.id == rule::overlap || x.id == rule::overlap_internal || x.id == rule::latent_overlap)) {
-      describe_pair(x);
-      // Built by appending, the texts hold up to twice their length: a million findings keep them.
-      x.message.shrink_to_fit();
-      x.hint.shrink_to_fit();
-    }
+    if (undescribed_overlap(x)) describe_pair(x);
   }
 
  private:
@@ -800,7 +803,7 @@ class checker {
       if (*id == rule::well_known_default || (!cluster && !any_owner)) continue;
       auto& x = add(*id, {k}, f_.describe_range(r) + " overlaps " + b.name + " " + b.cidr.to_string(),
                     hint_for_block(*id, r, b));
-      x.block = finding_block{b.cidr, b.name, b.source};
+      x.block = std::make_shared<const finding_block>(finding_block{b.cidr, b.name, b.source});
       x.overlap = address_range(r.cidr.length() >= b.cidr.length() ? r.cidr : b.cidr);
     }
     if (!cluster) return;
@@ -820,7 +823,7 @@ class checker {
                       f_.describe_range(r) + " overlaps " + reserved.to_string() + ", which " + o.type +
                           " reserves for itself",
                       "move the " + f_.role_name(r) + " range out of " + reserved.to_string());
-        x.block = finding_block{reserved, o.type + " reserved range", d->source};
+        x.block = std::make_shared<const finding_block>(finding_block{reserved, o.type + " reserved range", d->source});
       }
     }
     if (auto defaults = well_known_defaults().find(r.cidr); defaults != well_known_defaults().end()) {
@@ -1149,15 +1152,35 @@ auto check(const fleet& f, const catalog& c, const check_options& options) -> st
   checker found(f, c, options);
   auto out = found.run().release(f);
   if (options.describe && options.describe_overlaps) {
-    for (auto& x : out) found.describe(x);
+    for (auto& x : out) {
+      found.describe(x);
+      // Built by appending, the texts hold up to twice their length, and the caller keeps them all.
+      x.message.shrink_to_fit();
+      x.hint.shrink_to_fit();
+    }
   }
   return out;
 }
 
+struct overlap_describer::impl {
+  impl(const fleet& f, const catalog& c) : describer(f, c, options) {}
+  const check_options options;
+  const checker describer;
+};
+
+overlap_describer::overlap_describer(const fleet& f, const catalog& c) : f_(f), c_(c) {}
+
+overlap_describer::~overlap_describer() = default;
+
+void overlap_describer::describe(finding& x) const {
+  if (!undescribed_overlap(x)) return;
+  std::call_once(made_, [this] { impl_ = std::make_unique<impl>(f_, c_); });
+  impl_->describer.describe(x);
+}
+
 void describe_overlaps(const fleet& f, const catalog& c, std::vector<finding>& findings,
                        std::span<const std::uint32_t> indexes) {
-  const check_options options;
-  const checker describer(f, c, options);
+  const overlap_describer describer(f, c);
   for (auto k : indexes) describer.describe(findings[k]);
 }
 
