@@ -68,15 +68,14 @@ void point_at_changes(std::vector<finding>& findings, std::span<const std::uint3
   auto is_old = [&](std::uint32_t k) {
     return old_ranges.count(entity_id(after, after.ranges[k]) + " " + after.ranges[k].cidr.to_string()) != 0;
   };
-  std::optional<overlap_describer> describer;
+  const overlap_describer describer(after, c);  // builds nothing until a finding needs its text
   for (auto k : added) {
     auto& x = findings[k];
     if (x.ranges.size() < 2 || !is_old(x.ranges.front())) continue;
     auto changed = std::find_if_not(x.ranges.begin(), x.ranges.end(), is_old);
     if (changed == x.ranges.end()) continue;
     // The text names the cheaper side first, as check() ordered them: it is made before the swap.
-    if (!describer) describer.emplace(after, c);
-    describer->describe(x);
+    describer.describe(x);
     std::iter_swap(x.ranges.begin(), changed);
   }
 }

@@ -10,7 +10,6 @@
 #include <cidrcheck/detail/xml.hpp>
 #include <cidrcheck/fleet/rules.hpp>
 
-#include <algorithm>
 #include <map>
 #include <string>
 #include <unordered_map>
