@@ -10,6 +10,7 @@
 
 #include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/fleet/runbook.hpp>
+#include <cidrcheck/fleet/simulator.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
 
@@ -348,12 +349,13 @@ TEST(RunbookMaintenance, OperationsOnOneKopsClusterShareTheirApplies) {
     own_steps += steps.size();
     auto at = merged.begin();
     for (const auto& s : steps) {
+      if (s.starts_with("restart ")) continue;  // one restart of every pod serves both (below)
       at = std::find(at, merged.end(), s);
       ASSERT_NE(at, merged.end()) << book.kind << ": " << s;
       ++at;
     }
   }
-  EXPECT_EQ(merged.size(), own_steps);
+  EXPECT_EQ(merged.size(), own_steps - 1);
   // The operations carry the one runbook; the cost counts the two shared applies once each.
   EXPECT_EQ(pods.steps.size(), books[0].steps.size());
   EXPECT_EQ(services.steps.size(), books[0].steps.size());
@@ -387,10 +389,14 @@ TEST(RunbookMaintenance, PhasesOfEachRunbookAreTakenTogether) {
   auto merged = detail::merged_runbook(applied, builtin_catalog(), unapplied);
   const auto* d = builtin_catalog().profile_of(p.model.owners.front()).distribution;
   ASSERT_NE(d, nullptr);
+  // Restarts are shared (RunbookMaintenance.ARestartOfEveryPodServesBothOperations): left out here.
+  auto is_restart = [](const runbook_step& s) { return std::holds_alternative<restart_workloads>(s.action); };
+  for (auto& book : unapplied) std::erase_if(book.steps, is_restart);
   // Which runbook each merged step came from, in order, and where the applies are.
   std::vector<std::string> layout;
   std::size_t next[2] = {0, 0};
   for (const auto& s : merged.steps) {
+    if (is_restart(s)) continue;
     if (std::holds_alternative<apply_configuration>(s.action)) {
       layout.push_back("apply");
       continue;
@@ -413,6 +419,74 @@ TEST(RunbookMaintenance, PhasesOfEachRunbookAreTakenTogether) {
   EXPECT_NE(std::find(first_edit, apply, "pods edit"), apply);
   EXPECT_NE(std::find(first_edit, apply, "services edit"), apply);
   EXPECT_EQ(std::count(layout.begin(), layout.end(), "apply"), 4);
+}
+
+// The pool swap restarts the pods of the old pool and the ServiceCIDR move,
+// later, every pod: in one maintenance the later restart serves both, the
+// pool's check moves to it, and the old pool is deleted after it.
+TEST(RunbookMaintenance, ARestartOfEveryPodServesBothOperations) {
+  auto p = run(kops_calico_on_a_tailnet);
+  auto restarts_pods = [](const runbook_step& s) {
+    const auto* r = std::get_if<restart_workloads>(&s.action);
+    return r != nullptr && (r->which == workload_selection::all_pods || r->which == workload_selection::pods_in_ranges);
+  };
+  auto restarts = [&](const runbook& r) { return std::count_if(r.steps.begin(), r.steps.end(), restarts_pods); };
+  auto own = own_runbooks(p);
+  ASSERT_EQ(own.size(), 2U);
+  EXPECT_EQ(restarts(own[0]) + restarts(own[1]), 2);
+  const auto merged = plan_runbooks(p.model, p.result, builtin_catalog()).at(0);
+  ASSERT_EQ(restarts(merged), 1);
+  auto restart = std::find_if(merged.steps.begin(), merged.steps.end(), restarts_pods);
+  EXPECT_EQ(std::get<restart_workloads>(restart->action).which, workload_selection::all_pods);
+  const auto old_pool = p.model.ranges[p.result.changes[p.result.operations[0].changes.front()].range.value()].cidr;
+  ASSERT_FALSE(restart->checks.empty());
+  EXPECT_EQ(restart->checks.back().must, expectation::none_in);
+  EXPECT_EQ(restart->checks.back().ranges, std::vector<prefix>{old_pool});
+  EXPECT_NE(std::find(restart->facts.begin(), restart->facts.end(), "calico-migrate-order"), restart->facts.end());
+  auto pool_deleted = std::find_if(merged.steps.begin(), merged.steps.end(), [](const runbook_step& s) {
+    const auto* d = std::get_if<delete_object>(&s.action);
+    return d != nullptr && d->kind == "IPPool";
+  });
+  ASSERT_NE(pool_deleted, merged.steps.end());
+  EXPECT_GT(pool_deleted, restart);
+  const auto applied = apply_plan(p.model, p.result);
+  const simulation_context context{&p.model, &applied, &builtin_catalog(), {}, std::nullopt};
+  auto verdict = simulate_runbook(context, merged);
+  EXPECT_TRUE(verdict.passed()) << summary(verdict);
+}
+
+// Steps that need what the dropped restart made move after the restart that
+// covers it; where a step that would stay before it needs them, both restarts stay.
+TEST(RunbookMaintenance, ARestartIsSharedOnlyWhereTheStepsThatNeedItCanWait) {
+  auto p = run(kops_calico_on_a_tailnet);
+  auto applied = apply_plan(p.model, p.result);
+  auto step = [](step_action a, std::vector<std::string> needs, std::vector<std::string> makes) {
+    runbook_step s;
+    s.action = std::move(a);
+    s.needs = std::move(needs);
+    s.makes = std::move(makes);
+    return s;
+  };
+  auto in_old_pool = restart_workloads{workload_selection::pods_in_ranges, {prefix::parse("100.96.0.0/11")}, component::cni_agent, {}};
+  auto every_pod = restart_workloads{workload_selection::all_pods, {}, component::cni_agent, {}};
+  auto texts = [](const runbook& r) {
+    std::vector<std::string> out;
+    for (const auto& s : r.steps) {
+      if (const auto* m = std::get_if<manual>(&s.action)) out.push_back(m->what);
+      else if (const auto* w = std::get_if<restart_workloads>(&s.action)) out.push_back(w->which == workload_selection::all_pods ? "every pod" : "old pool");
+    }
+    return out;
+  };
+  runbook pool{"a", {0}, std::nullopt,
+               {step(in_old_pool, {}, {"pods-restarted"}), step(manual{"delete the pool"}, {"pods-restarted"}, {"pool-gone"})}};
+  runbook services{"b", {0}, std::nullopt, {step(manual{"set DNS"}, {}, {"dns-set"}), step(every_pod, {"dns-set"}, {})}};
+  auto shared = detail::merged_runbook(applied, builtin_catalog(), {pool, services});
+  EXPECT_EQ(texts(shared), (std::vector<std::string>{"set DNS", "every pod", "delete the pool"}));
+  EXPECT_EQ(shared.steps[1].makes, std::vector<std::string>{"pods-restarted"});
+  // The restart of every pod needs the pool gone: the pool's own restart stays.
+  services.steps[1].needs.push_back("pool-gone");
+  auto kept = detail::merged_runbook(applied, builtin_catalog(), {pool, services});
+  EXPECT_EQ(texts(kept), (std::vector<std::string>{"old pool", "delete the pool", "set DNS", "every pod"}));
 }
 
 // Was: on 1.33, where the API needs no runtime-config, the check that the API is

@@ -240,6 +240,88 @@ auto phases_of(std::vector<runbook_step> steps, apply_waits& waits) -> std::vect
   return out;
 }
 
+// Whether restart b restarts every pod restart a does: every pod, or pods in
+// ranges that hold a's (both of one cluster; scale-ups and component restarts
+// are not restarts of the workloads).
+auto restart_covers(const runbook_step& b, const runbook_step& a) -> bool {
+  const auto* x = std::get_if<restart_workloads>(&a.action);
+  const auto* y = std::get_if<restart_workloads>(&b.action);
+  if (x == nullptr || y == nullptr || a.owner != b.owner) return false;
+  if (x->which != workload_selection::all_pods && x->which != workload_selection::pods_in_ranges) return false;
+  if (y->which == workload_selection::all_pods) return true;
+  if (y->which != workload_selection::pods_in_ranges || x->which != workload_selection::pods_in_ranges) return false;
+  return std::all_of(x->ranges.begin(), x->ranges.end(), [&](const prefix& r) {
+    return std::any_of(y->ranges.begin(), y->ranges.end(), [&](const prefix& z) { return r.subnet_of(z); });
+  });
+}
+
+auto holds_any(const std::vector<std::string>& states, const std::vector<std::string>& wanted) -> bool {
+  return std::any_of(wanted.begin(), wanted.end(),
+                     [&](const std::string& w) { return std::find(states.begin(), states.end(), w) != states.end(); });
+}
+
+// One restart of a cluster's pods where a merged runbook has two and the later
+// covers the earlier (restart_covers): the earlier is dropped, the later makes
+// and checks what it did, and the steps between them that need what the
+// earlier made (directly or through each other) move after the later one.
+// Done only where no step that stays between them, nor the later restart,
+// needs what the moved steps make; the plan simulates the result.
+void share_restarts(std::vector<runbook_step>& steps) {
+  for (std::size_t i = 0; i < steps.size();) {
+    std::size_t j = i + 1;
+    while (j < steps.size() && !restart_covers(steps[j], steps[i])) ++j;
+    if (j == steps.size()) {
+      ++i;
+      continue;
+    }
+    std::vector<std::string> made = steps[i].makes;  // what the moved steps rely on and make
+    std::vector<std::string> moved_make;
+    std::vector<bool> moves(j - i, false);
+    for (std::size_t k = i + 1; k < j; ++k) {
+      if (!holds_any(made, steps[k].needs)) continue;
+      moves[k - i] = true;
+      made.insert(made.end(), steps[k].makes.begin(), steps[k].makes.end());
+      moved_make.insert(moved_make.end(), steps[k].makes.begin(), steps[k].makes.end());
+    }
+    bool blocked = holds_any(moved_make, steps[j].needs);
+    for (std::size_t k = i + 1; k < j && !blocked; ++k) blocked = !moves[k - i] && holds_any(moved_make, steps[k].needs);
+    if (blocked) {
+      ++i;
+      continue;
+    }
+    auto earlier = std::move(steps[i]);
+    auto later = std::move(steps[j]);
+    auto& restart = std::get<restart_workloads>(later.action);
+    const auto& dropped = std::get<restart_workloads>(earlier.action);
+    for (const auto& d : dropped.scale_up_first) {
+      if (std::find(restart.scale_up_first.begin(), restart.scale_up_first.end(), d) == restart.scale_up_first.end())
+        restart.scale_up_first.push_back(d);
+    }
+    for (const auto& n : earlier.needs) {
+      if (std::find(later.needs.begin(), later.needs.end(), n) == later.needs.end()) later.needs.push_back(n);
+    }
+    later.makes.insert(later.makes.end(), earlier.makes.begin(), earlier.makes.end());
+    later.checks.insert(later.checks.end(), earlier.checks.begin(), earlier.checks.end());
+    for (const auto& f : earlier.facts) cite(later, f);
+    std::string whom = "every pod";
+    if (dropped.which == workload_selection::pods_in_ranges) {
+      whom = "the pods with an address in";
+      for (std::size_t r = 0; r < dropped.ranges.size(); ++r) whom += (r == 0 ? " " : ", ") + dropped.ranges[r].to_string();
+    }
+    later.why += "; it also restarts " + whom + (earlier.why.empty() ? "" : " (" + earlier.why + ")") +
+                 ", so they need no restart of their own";
+    std::vector<runbook_step> out;
+    out.reserve(steps.size() - 1);
+    std::move(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(i), std::back_inserter(out));
+    std::vector<runbook_step> after;
+    for (std::size_t k = i + 1; k < j; ++k) (moves[k - i] ? after : out).push_back(std::move(steps[k]));
+    out.push_back(std::move(later));
+    std::move(after.begin(), after.end(), std::back_inserter(out));
+    std::move(steps.begin() + static_cast<std::ptrdiff_t>(j) + 1, steps.end(), std::back_inserter(out));
+    steps = std::move(out);  // the step now at i is yet to be looked at
+  }
+}
+
 }  // namespace
 
 auto applies_in(const runbook& r) -> std::size_t {
@@ -269,6 +351,7 @@ auto merged_runbook(const fleet& planned, const catalog& c, std::vector<runbook>
       if (k < phases.size()) std::move(phases[k].edits.begin(), phases[k].edits.end(), std::back_inserter(out.steps));
     }
   }
+  share_restarts(out.steps);
   add_apply_steps(planned, c, out);
   return out;
 }
