@@ -183,6 +183,49 @@ plan:
   EXPECT_EQ(p.result.changes[0].source, "");
 }
 
+// Ranges the plan derives rather than allocates say where they came from too:
+// a cluster's network keeps its place in the VPC that moves.
+TEST(PlanPools, ADerivedRangeSaysWhatItFollows) {
+  auto p = run(R"(
+networks:
+  - {name: main-vpc, type: vpc, cidrs: [10.50.0.0/16], movable: true, labels: {site: eu}}
+  - {name: partner, type: peer, cidrs: [10.50.0.0/16]}
+clusters:
+  - {name: api, distribution: kubeadm, kubernetes: "1.33", labels: {site: eu}, runs_in: main-vpc, network: 10.50.0.0/17, pods: 10.60.0.0/16, services: 10.61.0.0/16}
+connections:
+  - {between: [main-vpc, partner], via: peering}
+  - {between: [api, partner], via: peering, routes: [network]}
+plan:
+  pools:
+    - {name: eu, cidrs: [10.64.0.0/12], for: {site: eu}}
+)");
+  ASSERT_TRUE(p.result.complete());
+  const auto* vpc = p.change("main-vpc", range_role::external);
+  const auto* network = p.change("api", range_role::network);
+  ASSERT_TRUE(vpc && network);
+  EXPECT_EQ(vpc->source, "pool eu");
+  EXPECT_TRUE(vpc->to.supernet_of(network->to)) << vpc->to << " " << network->to;
+  EXPECT_EQ(network->source, "the same place in its VPC main-vpc's new range " + vpc->to.to_string());
+}
+
+// Without named pools a derived range gives no source either, as an allocated one.
+TEST(PlanPools, WithoutNamedPoolsADerivedRangeGivesNoSource) {
+  auto p = run(R"(
+networks:
+  - {name: main-vpc, type: vpc, cidrs: [10.50.0.0/16], movable: true}
+  - {name: partner, type: peer, cidrs: [10.50.0.0/16]}
+clusters:
+  - {name: api, distribution: kubeadm, kubernetes: "1.33", runs_in: main-vpc, network: 10.50.0.0/17, pods: 10.60.0.0/16, services: 10.61.0.0/16}
+connections:
+  - {between: [main-vpc, partner], via: peering}
+  - {between: [api, partner], via: peering, routes: [network]}
+)");
+  ASSERT_TRUE(p.result.complete());
+  const auto* network = p.change("api", range_role::network);
+  ASSERT_TRUE(network);
+  EXPECT_EQ(network->source, "");
+}
+
 TEST(PlanPools, ThePlanIsTheSameEveryRun) {
   auto a = run(sites), b = run(sites);
   ASSERT_EQ(a.result.changes.size(), b.result.changes.size());

@@ -366,7 +366,9 @@ class Change:
     failures; None when not simulated). ``source`` says where the new range
     came from when the plan has named pools ("pool eu-aws, adjacent to the
     cluster's network 10.64.0.0/16", "role pool pods (no named pool
-    matches)"); None without named pools. ``record()`` is the change as
+    matches)", or for a range the plan derives what it follows: "the same
+    place in its VPC main-vpc's new range 10.64.0.0/16"); None without named
+    pools. ``record()`` is the change as
     `cidrcheck plan --format json` writes it."""
 
     owner: str

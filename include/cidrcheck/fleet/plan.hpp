@@ -78,9 +78,13 @@ struct plan_change {
   /// Where its new range came from, when the plan has named pools: "pool
   /// eu-aws, adjacent to the cluster's network 10.64.0.0/16", "pool eu-aws"
   /// (best fit: the owner has no range in the pool), "role pool pods (no
-  /// named pool matches)", "default pools (no named pool matches)". Empty
-  /// without named pools, and for a change whose range the plan derives (a
-  /// network that follows its VPC, a default that follows the network, a range grown in place).
+  /// named pool matches)", "default pools (no named pool matches)"; for a
+  /// range the plan derives: "grown in place into the free space beside
+  /// 10.244.0.0/16", "the same place in its VPC shared's new range
+  /// 10.64.0.0/16", "eks's service default for the cluster's new network",
+  /// "the same place in edge's new pods 10.64.0.0/11" (a route that follows
+  /// its destination). Empty without named pools, and for a DNS address put
+  /// back in its range (the range does not change).
   std::string source;
   /// A range the cluster is created with though it had one before: the service
   /// default that follows a network the plan fills from a request.

@@ -156,6 +156,12 @@ class planner {
     return out;
   }
 
+  // Where a range the plan derives came from (plan_change::source), said only
+  // where the plan has named pools, as for the ranges it allocates.
+  auto derived_source(std::string text) const -> std::string {
+    return settings_.named_pools.empty() ? std::string() : std::move(text);
+  }
+
   // Gives the overlap findings that reasons_of() shows the text check() left out.
   void describe_reasons() {
     if (!options_.check.describe) return;
@@ -770,6 +776,7 @@ class planner {
       for (auto& a : allocators) a.reserve(x.to);
       auto change = range_change(x.range, x.to, operation);
       change.reasons = messages(capacity_reasons_[change.owner]);
+      change.source = derived_source("grown in place into the free space beside " + change.from.to_string());
       result_.changes.push_back(std::move(change));
     }
     // Larger blocks first keeps the space compact; then moves before requests, in declaration order.
@@ -860,7 +867,9 @@ class planner {
           x.range, prefix::containing(address::from_bits(r.cidr.version(), it->second.network().bits() + offset), r.cidr.length()),
           x.operation);
       change.reasons = reasons_of(x.range);
-      if (change.reasons.empty()) change.reasons.push_back("moves with its VPC " + working_.owners[working_.ranges[x.vpc_range].owner].name);
+      const auto& vpc = working_.owners[working_.ranges[x.vpc_range].owner].name;
+      if (change.reasons.empty()) change.reasons.push_back("moves with its VPC " + vpc);
+      change.source = derived_source("the same place in its VPC " + vpc + "'s new range " + it->second.to_string());
       result_.changes.push_back(std::move(change));
     }
   }
@@ -973,6 +982,7 @@ class planner {
         change.reasons.push_back(o.type + "'s service default for a network in " +
                                  c_.find_distribution(o.type)->services_if_network_in->to_string() +
                                  ", where the plan puts the network of " + o.name);
+        change.source = derived_source(o.type + "'s service default for the cluster's new network");
         rederived_.push_back(k);
         follows.push_back(std::move(change));
       }
@@ -1100,9 +1110,11 @@ class planner {
       change.from = route.cidr;
       change.to = prefix::containing(address::from_bits(route.cidr.version(), carrier->to.network().bits() + offset), length);
       change.operation = carrier->operation;
+      const auto carried = working_.role_name(working_.ranges[*carrier->range]);
       change.reasons.push_back("the route toward " + working_.owners[*destinations[k]].name + " follows its " +
-                               working_.role_name(working_.ranges[*carrier->range]) + " " +
-                               carrier->from.to_string() + " -> " + carrier->to.to_string());
+                               carried + " " + carrier->from.to_string() + " -> " + carrier->to.to_string());
+      change.source = derived_source("the same place in " + working_.owners[*destinations[k]].name + "'s new " +
+                                     carried + " " + carrier->to.to_string());
       routes.push_back(std::move(change));
     }
     for (auto& c : routes) result_.changes.push_back(std::move(c));

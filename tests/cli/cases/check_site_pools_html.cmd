@@ -1,0 +1,1 @@
+check tests/fixtures/fleets/plan/site-pools.yaml --format html

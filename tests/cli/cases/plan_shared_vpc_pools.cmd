@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/plan/shared-vpc-pools.yaml
