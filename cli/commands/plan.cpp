@@ -51,6 +51,24 @@ auto split_list(const std::string& text) -> std::vector<std::string> {
   return out;
 }
 
+// Splits --named-pool's NAME=CIDR[,CIDR...][@KEY=VALUE[,KEY=VALUE...]]; the library judges the parts.
+auto split_named_pool(const std::string& text, const std::string& help) -> named_pool_request {
+  const std::string form = "--named-pool takes NAME=CIDR[,CIDR...][@KEY=VALUE,...], not '" + detail::printable(text) + "'";
+  auto eq = text.find('=');
+  if (eq == std::string::npos) throw usage_error(form, help);
+  named_pool_request out;
+  out.name = text.substr(0, eq);
+  auto at = text.find('@', eq);
+  out.cidrs = split_list(text.substr(eq + 1, at == std::string::npos ? std::string::npos : at - eq - 1));
+  if (at == std::string::npos) return out;
+  for (const auto& item : split_list(text.substr(at + 1))) {
+    auto sep = item.find('=');
+    if (sep == std::string::npos) throw usage_error(form, help);
+    out.selector.emplace_back(item.substr(0, sep), item.substr(sep + 1));
+  }
+  return out;
+}
+
 }  // namespace
 
 auto plan_interfaces() -> std::vector<command_interface> {
@@ -72,6 +90,10 @@ auto plan_interfaces() -> std::vector<command_interface> {
     ("force", po::bool_switch(), "let --emit replace a DIR that is not empty")
     ("pool", po::value<std::vector<std::string>>()->value_name("ROLE=CIDR"),
      "where new ranges of a role may come from (repeatable; ROLE network, pods, services or all)")
+    ("named-pool", po::value<std::vector<std::string>>()->value_name("NAME=CIDRS@FOR"),
+     "a named pool as the fleet file's `plan: pools:` writes one: NAME=CIDR,... then, if any, @KEY=VALUE,... "
+     "(repeatable; given any, they replace the file's named pools): new ranges of the owners whose labels are every "
+     "KEY=VALUE come from its CIDRs; KEY owner is a name pattern, role a role (repeatable) (docs/planning.md)")
     ("avoid", po::value<std::vector<std::string>>()->value_name("CIDR"), "space no new range may use (repeatable)")
     ("pin", po::value<std::vector<std::string>>()->value_name("PATTERN"),
      "keep ranges in place: owner or owner/role, '*' matches any text (repeatable)")
@@ -129,6 +151,7 @@ auto run_plan(std::span<const std::string> args) -> int {
   auto& options = request.options;
   options.fix_latent = vm["fix-latent"].as<bool>();
   for (const auto& p : strings("pool")) options.pools.push_back(split_role(p, "--pool", help));
+  for (const auto& p : strings("named-pool")) options.named_pools.push_back(split_named_pool(p, help));
   options.avoid = strings("avoid");
   options.pins = strings("pin");
   for (const auto& p : strings("cost")) options.costs.push_back(split_role(p, "--cost", help));

@@ -31,6 +31,7 @@ class plan_option_error : public basic_error<std::invalid_argument> {
 /// ("--pool") by default; Python passes its argument names.
 struct plan_option_names {
   std::string pool = "--pool";
+  std::string named_pool = "--named-pool";
   std::string avoid = "--avoid";
   std::string pin = "--pin";
   std::string cost = "--cost";
@@ -38,10 +39,22 @@ struct plan_option_names {
   std::string routes = "--routes";
 };
 
+/// A named pool as a front end receives it (`--named-pool`, Python's
+/// `named_pools`), as the fleet file writes one under `plan: pools:`: its
+/// name, its CIDRs, and its `for:` as (KEY, VALUE) pairs, KEY a label, `owner`
+/// (a name pattern, '*' matches any text) or `role` (a role word; repeatable).
+struct named_pool_request {
+  std::string name;
+  std::vector<std::string> cidrs;
+  std::vector<std::pair<std::string, std::string>> selector;
+};
+
 /// The options of a plan, unvalidated. Roles are words of cluster_role_words
 /// ("all" is every role); CIDRs and numbers are text.
 struct plan_request {
   std::vector<std::pair<std::string, std::string>> pools;  ///< (ROLE, CIDR)
+  /// Named pools; given any, they replace the fleet file's named pools.
+  std::vector<named_pool_request> named_pools;
   std::vector<std::string> avoid;                          ///< CIDRs
   std::vector<std::string> pins;                           ///< owner or owner/role, '*' matches any text
   /// (KEY, N): KEY a role, an operation kind, or `owner:NAME/WHAT`, `distribution:NAME/WHAT` (plan_limits.hpp)

@@ -1,6 +1,7 @@
 #include <cidrcheck/analysis.hpp>
 #include <cidrcheck/io/catalog_loader.hpp>
 #include <cidrcheck/io/fleet_loader.hpp>
+#include <cidrcheck/fleet/plan.hpp>
 #include <cidrcheck/plan_request.hpp>
 
 #include <gtest/gtest.h>
@@ -86,6 +87,66 @@ TEST(PlanRequest, ValidOptionsBecomePlanOptions) {
   EXPECT_EQ(o.settings.headroom, 2.0);
   EXPECT_TRUE(o.fix_latent);
   EXPECT_FALSE(o.triage);
+}
+
+// --named-pool and Python's named_pools: a pool as the fleet file's `plan: pools:` writes one.
+TEST(PlanRequest, NamedPoolsBecomePoolsWithSelectors) {
+  plan_request r;
+  r.named_pools = {{"eu-aws", {"10.64.0.0/12", "fd00:64::/48"}, {{"site", "eu"}, {"cloud", "aws"}, {"role", "pods"},
+                                                                   {"role", "services"}, {"owner", "prod-*"}}},
+                   {"any", {"10.128.0.0/9"}, {}}};
+  const auto o = plan_options_for(r);
+  ASSERT_EQ(o.settings.named_pools.size(), 2U);
+  const auto& eu = o.settings.named_pools[0];
+  EXPECT_EQ(eu.name, "eu-aws");
+  EXPECT_EQ(eu.cidrs, (std::vector<prefix>{prefix::parse("10.64.0.0/12"), prefix::parse("fd00:64::/48")}));
+  using label = std::pair<std::string, std::string>;
+  EXPECT_EQ(eu.selector.labels, (std::vector<label>{{"site", "eu"}, {"cloud", "aws"}}));
+  EXPECT_EQ(eu.selector.owner, "prod-*");
+  ASSERT_TRUE(eu.selector.roles.has_value());
+  EXPECT_TRUE(eu.selector.roles->has(range_role::pods));
+  EXPECT_TRUE(eu.selector.roles->has(range_role::services));
+  EXPECT_FALSE(eu.selector.roles->has(range_role::network));
+  EXPECT_EQ(eu.selector.specificity(), 4U);
+  EXPECT_EQ(o.settings.named_pools[1].selector.specificity(), 0U);
+}
+
+TEST(PlanRequest, ABadNamedPoolSaysWhichAndWhy) {
+  auto refused = [](named_pool_request x) {
+    plan_request r;
+    r.named_pools = {{"first", {"10.0.0.0/16"}, {}}, std::move(x)};
+    return refusal(r);
+  };
+  EXPECT_EQ(refused({"first", {"10.1.0.0/16"}, {}}), "--named-pool first: the pool is named twice");
+  EXPECT_EQ(refused({"eu", {}, {}}), "--named-pool eu: a pool needs at least one CIDR");
+  EXPECT_EQ(refused({"", {"10.1.0.0/16"}, {}}), "--named-pool: a name cannot be empty");
+  EXPECT_NE(refused({"eu", {"10.1.0.0/33"}, {}}).find("--named-pool eu: invalid prefix"), std::string::npos);
+  EXPECT_EQ(refused({"eu", {"10.1.0.0/16"}, {{"role", "pod"}}}),
+            "--named-pool eu role: unknown role 'pod' (network, pods, services or all) (did you mean 'pods'?)");
+  EXPECT_EQ(refused({"eu", {"10.1.0.0/16"}, {{"site", "eu"}, {"site", "us"}}}),
+            "--named-pool eu: the label site is given twice");
+  EXPECT_EQ(refused({"eu", {"10.1.0.0/16"}, {{"owner", "a"}, {"owner", "b"}}}), "--named-pool eu: owner is given twice");
+  EXPECT_EQ(refused({"eu", {"10.1.0.0/16"}, {{"", "x"}}}), "--named-pool eu: a label needs a key");
+  EXPECT_EQ(refused({"e\x1bu", {"10.1.0.0/16"}, {}}).substr(0, 14), "--named-pool: ");
+}
+
+// Named pools given as options replace the fleet file's: a range the file's
+// pool would serve comes from the option's.
+TEST(PlanRequest, NamedPoolOptionsReplaceTheFilesNamedPools) {
+  auto loaded = load(R"(
+clusters:
+  - {name: a, distribution: kubeadm, labels: {site: eu}, network: /20, pods: [], services: []}
+plan:
+  pools:
+    - {name: file, cidrs: [10.64.0.0/12], for: {site: eu}}
+)");
+  ASSERT_TRUE(loaded.ok());
+  plan_request r;
+  r.named_pools = {{"flag", {"172.16.0.0/12"}, {{"site", "eu"}}}};
+  auto result = plan(loaded.value, builtin_catalog(), plan_options_for(r));
+  ASSERT_EQ(result.changes.size(), 1U);
+  EXPECT_TRUE(prefix::parse("172.16.0.0/12").supernet_of(result.changes[0].to)) << result.changes[0].to.to_string();
+  EXPECT_EQ(result.changes[0].source, "pool flag");
 }
 
 TEST(PlanRequest, CostKeysBecomeOverridesCheckedAgainstTheFleet) {

@@ -231,11 +231,15 @@ class PlanModel:
     def yaml(self, name: str) -> Optional[str]: ...
     def runbooks(self) -> list[tuple[str, str]]: ...
 
-def plan(fleet: FleetModel, pools: list[tuple[str, PrefixLike]], avoid: list[PrefixLike], pins: list[str],
+NamedPoolArguments = tuple[str, list[str], list[tuple[str, str]]]
+
+def plan(fleet: FleetModel, pools: list[tuple[str, PrefixLike]], named_pools: list[NamedPoolArguments],
+         avoid: list[PrefixLike], pins: list[str],
          costs: list[tuple[str, str]], headroom: Optional[str], connect: list[list[str]], routes: list[str],
          fix_latent: bool, capacity_warning: float, config: Optional[ConfigModel] = None) -> PlanModel: ...
 def run_plan(sources: list[bytes], config_file: Optional[bytes], no_config: bool, limits: InputLimits,
-             pools: list[tuple[str, PrefixLike]], avoid: list[PrefixLike], pins: list[str],
+             pools: list[tuple[str, PrefixLike]], named_pools: list[NamedPoolArguments], avoid: list[PrefixLike],
+             pins: list[str],
              costs: list[tuple[str, str]], headroom: Optional[str], connect: list[list[str]], routes: list[str],
              fix_latent: bool, capacity_warning: float) -> tuple[str, list[dict[str, Any]], Optional[FleetModel],
                                                                  Optional[PlanModel]]: ...

@@ -580,7 +580,8 @@ def _write_folder(directory: str, files: Sequence[tuple[str, str]], force: bool)
             shutil.rmtree(staging, ignore_errors=True)
 
 
-def _plan_arguments(pools, avoid, pin, cost, headroom, connect, routes, fix_latent, capacity_warning) -> dict[str, Any]:
+def _plan_arguments(pools, named_pools, avoid, pin, cost, headroom, connect, routes, fix_latent,
+                    capacity_warning) -> dict[str, Any]:
     """The options of a plan as the C++ library takes them: words and text, validated there."""
     if isinstance(routes, str):
         routes = routes.split(",")
@@ -592,6 +593,7 @@ def _plan_arguments(pools, avoid, pin, cost, headroom, connect, routes, fix_late
         raise TypeError("connect takes groups of owner names: [['a', 'b'], ...]")
     return {
         "pools": _role_pairs("pools", pools, _is_one_prefix),
+        "named_pools": [_named_pool(p) for p in named_pools],
         "avoid": list(avoid),
         "pins": list(pin),
         "costs": [(role, _number_text("cost", v, int)) for role, v in _role_pairs("cost", cost, lambda v: True)],
@@ -601,6 +603,29 @@ def _plan_arguments(pools, avoid, pin, cost, headroom, connect, routes, fix_late
         "fix_latent": fix_latent,
         "capacity_warning": capacity_warning,
     }
+
+
+def _named_pool(pool: Any) -> tuple[str, list[str], list[tuple[str, str]]]:
+    """Splits {"name", "cidrs", "for"} (as the fleet file's `plan: pools:` writes a named pool) into
+    (name, CIDRs, (key, value) pairs); a `role` list gives one pair per role."""
+    if not isinstance(pool, Mapping):
+        raise TypeError(f"named_pools: each pool is a mapping of name, cidrs and for, not {pool!r}")
+    unknown = set(pool) - {"name", "cidrs", "for"}
+    if unknown:
+        raise ValueError(f"named_pools: unknown key {sorted(map(str, unknown))[0]!r} (name, cidrs, for)")
+    if not isinstance(pool.get("name"), str):
+        raise TypeError("named_pools: each pool needs a name (a string)")
+    cidrs = pool.get("cidrs", [])
+    if _is_one_prefix(cidrs):
+        cidrs = [cidrs]
+    selector = []
+    for key, value in (pool.get("for") or {}).items():
+        values = value if key == "role" and not isinstance(value, str) else [value]
+        for v in values:
+            if not isinstance(key, str) or not isinstance(v, str):
+                raise TypeError(f"named_pools: pool {pool['name']!r} for: keys and values are strings, not {key!r}: {v!r}")
+            selector.append((key, v))
+    return pool["name"], [str(Prefix(c)) if not isinstance(c, str) else c for c in cidrs], selector
 
 
 def _role_pairs(name: str, value: Any, single) -> list[tuple[str, Any]]:
@@ -806,6 +831,7 @@ class Fleet:
     def plan(
         self,
         pools: Any = None,
+        named_pools: Sequence[Mapping[str, Any]] = (),
         avoid: Union[PrefixLike, Sequence[PrefixLike]] = (),
         pin: Union[str, Sequence[str]] = (),
         cost: Optional[Mapping[str, int]] = None,
@@ -822,6 +848,10 @@ class Fleet:
         pools: where new ranges may come from: {"pods": "100.64.0.0/10", "services":
           ["10.64.0.0/12"], ...}, roles network, pods, services or all; a plain
           prefix or list is for every role. Replaces the fleet file's pools per role.
+        named_pools: named pools as the fleet file's `plan: pools:` writes them:
+          [{"name": "eu-aws", "cidrs": ["10.64.0.0/12"], "for": {"site": "eu",
+          "cloud": "aws"}}, ...] (`for` keys are labels, "owner" a name pattern and
+          "role" a role or list of roles). Given any, they replace the file's named pools.
         avoid: space no new range may use. pin: ranges that must not move
           ("owner", "owner/role", "*" matches any text).
         cost: base costs of operations, keyed as `--cost` takes them: a role
@@ -833,8 +863,8 @@ class Fleet:
         connect: groups of owner names to plan as if connected (what-if), carrying
           routes ("all", "pods,services" or a list of roles).
         fix_latent: also remove latent overlaps. config: as for check()."""
-        data = _core.plan(self._model, **_plan_arguments(pools, avoid, pin, cost, headroom, connect, routes,
-                                                         fix_latent, capacity_warning),
+        data = _core.plan(self._model, **_plan_arguments(pools, named_pools, avoid, pin, cost, headroom, connect,
+                                                         routes, fix_latent, capacity_warning),
                           config=_config_model(config))
         return Plan(data)
 
@@ -1038,6 +1068,7 @@ def plan(
     *sources: Union[str, os.PathLike],
     config: RunConfig = None,
     pools: Any = None,
+    named_pools: Sequence[Mapping[str, Any]] = (),
     avoid: Union[PrefixLike, Sequence[PrefixLike]] = (),
     pin: Union[str, Sequence[str]] = (),
     cost: Optional[Mapping[str, int]] = None,
@@ -1054,7 +1085,8 @@ def plan(
     config_file, no_config = _run_config(config)
     status, diagnostics, model, data = _core.run_plan(
         [os.fsencode(p) for p in sources], config_file, no_config, _limits(limits),
-        **_plan_arguments(pools, avoid, pin, cost, headroom, connect, routes, fix_latent, capacity_warning))
+        **_plan_arguments(pools, named_pools, avoid, pin, cost, headroom, connect, routes, fix_latent,
+                          capacity_warning))
     if model is None:
         raise _run_failed(status, diagnostics)
     result = Plan(data)

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -25,8 +26,13 @@ namespace {
 
 // The options of a plan, already split into simple values by fleet.py; the
 // library validates them (cidrcheck/plan_request.hpp), naming them as Python does.
+// A named pool as fleet.py splits it: (name, CIDRs, (key, value) pairs of its `for`).
+using named_pool_arguments =
+    std::tuple<std::string, std::vector<std::string>, std::vector<std::pair<std::string, std::string>>>;
+
 struct plan_arguments {
   std::vector<std::pair<std::string, prefix_like>> pools;
+  std::vector<named_pool_arguments> named_pools;
   std::vector<prefix_like> avoid;
   std::vector<std::string> pins;
   std::vector<std::pair<std::string, std::string>> costs;
@@ -41,8 +47,9 @@ auto request_from(const plan_arguments& a) -> plan_run_request {
   plan_run_request r;
   r.run.checking.capacity_warning = a.capacity_warning;
   auto& o = r.options;
-  o.names = {"pools", "avoid", "pin", "cost", "connect", "routes"};
+  o.names = {"pools", "named_pools", "avoid", "pin", "cost", "connect", "routes"};
   for (const auto& [role, pool] : a.pools) o.pools.emplace_back(role, pool.value.to_string());
+  for (const auto& [name, cidrs, selector] : a.named_pools) o.named_pools.push_back({name, cidrs, selector});
   for (const auto& p : a.avoid) o.avoid.push_back(p.value.to_string());
   o.pins = a.pins;
   o.costs = a.costs;
@@ -142,16 +149,17 @@ void register_plan(py::module_& m) {
   m.def(
       "plan",
       [](const fleet_model& f, const std::vector<std::pair<std::string, prefix_like>>& pools,
-         const std::vector<prefix_like>& avoid, const std::vector<std::string>& pins,
-         const std::vector<std::pair<std::string, std::string>>& costs, std::optional<std::string> headroom,
+         const std::vector<named_pool_arguments>& named_pools, const std::vector<prefix_like>& avoid,
+         const std::vector<std::string>& pins, const std::vector<std::pair<std::string, std::string>>& costs,
+         std::optional<std::string> headroom,
          const std::vector<std::vector<std::string>>& connect, const std::vector<std::string>& routes, bool fix_latent,
          double capacity_warning, const config_model* cfg) {
         return make_plan(f.read, config_of(cfg),
-                         request_from({pools, avoid, pins, costs, headroom, connect, routes, fix_latent,
+                         request_from({pools, named_pools, avoid, pins, costs, headroom, connect, routes, fix_latent,
                                        capacity_warning}));
       },
-      py::arg("fleet"), py::arg("pools"), py::arg("avoid"), py::arg("pins"), py::arg("costs"), py::arg("headroom"),
-      py::arg("connect"), py::arg("routes"), py::arg("fix_latent"), py::arg("capacity_warning"),
+      py::arg("fleet"), py::arg("pools"), py::arg("named_pools"), py::arg("avoid"), py::arg("pins"), py::arg("costs"),
+      py::arg("headroom"), py::arg("connect"), py::arg("routes"), py::arg("fix_latent"), py::arg("capacity_warning"),
       py::arg("config") = nullptr,
       "Plans the cheapest renumbering of a loaded fleet, as `cidrcheck plan` does (plan_fleet()). Raises ValueError "
       "for bad options.");
@@ -159,12 +167,14 @@ void register_plan(py::module_& m) {
       "run_plan",
       [](const std::vector<std::string>& sources, const std::optional<std::string>& config_file, bool no_config,
          const input_limits& limits, const std::vector<std::pair<std::string, prefix_like>>& pools,
-         const std::vector<prefix_like>& avoid, const std::vector<std::string>& pins,
-         const std::vector<std::pair<std::string, std::string>>& costs, std::optional<std::string> headroom,
+         const std::vector<named_pool_arguments>& named_pools, const std::vector<prefix_like>& avoid,
+         const std::vector<std::string>& pins, const std::vector<std::pair<std::string, std::string>>& costs,
+         std::optional<std::string> headroom,
          const std::vector<std::vector<std::string>>& connect, const std::vector<std::string>& routes, bool fix_latent,
          double capacity_warning) {
         // The configuration and the fleet are read as plan_run() reads them; the plan is made as above.
-        auto request = request_from({pools, avoid, pins, costs, headroom, connect, routes, fix_latent, capacity_warning});
+        auto request =
+            request_from({pools, named_pools, avoid, pins, costs, headroom, connect, routes, fix_latent, capacity_warning});
         request.run.inputs = sources;
         request.run.configuration = choice_from(config_file, no_config, ".");
         request.run.limits = limits;
@@ -183,8 +193,8 @@ void register_plan(py::module_& m) {
         return py::make_tuple(status_name(run.status), diagnostics, py::cast(fleet_model{kept}), py::cast(plan));
       },
       py::arg("sources"), py::arg("config_file"), py::arg("no_config"), py::arg("limits"), py::arg("pools"),
-      py::arg("avoid"), py::arg("pins"), py::arg("costs"), py::arg("headroom"), py::arg("connect"), py::arg("routes"),
-      py::arg("fix_latent"), py::arg("capacity_warning"),
+      py::arg("named_pools"), py::arg("avoid"), py::arg("pins"), py::arg("costs"), py::arg("headroom"),
+      py::arg("connect"), py::arg("routes"), py::arg("fix_latent"), py::arg("capacity_warning"),
       "Runs `cidrcheck plan` (plan_run()): (status, diagnostics, fleet, plan).");
 }
 

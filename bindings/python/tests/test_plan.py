@@ -10,6 +10,7 @@ import pytest
 
 from cidrcheck import (Change, Config, ConfigLoadError, Fleet, FleetLoadError, Plan, Prefix, Report, Step,
                        Suppressed, _core)
+from cidrcheck import plan as run_plan
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "data" / "examples").glob("*.yaml"))
@@ -391,3 +392,35 @@ def test_every_new_range_says_which_pool_it_came_from():
         assert c.source == c.record().get("source")
     # Without named pools there is no source.
     assert all(c.source is None for c in Fleet.load(MESH).plan().changes)
+
+
+SHARED_VPC_POOLS = ROOT / "tests" / "fixtures" / "fleets" / "plan" / "shared-vpc-pools.yaml"
+
+
+def test_named_pools_given_as_an_option_replace_the_files():
+    # As `cidrcheck plan --named-pool`: the option's pools replace the file's named pools.
+    fleet = Fleet.load(SHARED_VPC_POOLS)
+    from_file = {(c.owner, c.role): c for c in fleet.plan().changes}
+    assert from_file[("main-vpc", "vpc")].source == "pool eu"
+    plan = fleet.plan(named_pools=[{"name": "lab", "cidrs": ["172.24.0.0/13", "fd00:24::/48"],
+                                    "for": {"site": "eu", "role": ["network"]}}])
+    changes = {(c.owner, c.role): c for c in plan.changes}
+    vpc, network = changes[("main-vpc", "vpc")], changes[("api", "network")]
+    assert vpc.source == "pool lab"
+    assert Prefix("172.24.0.0/13").supernet_of(vpc.new)
+    assert network.source == f"the same place in its VPC main-vpc's new range {vpc.new}"
+    # The module-level run takes them too, and says the same.
+    run = run_plan(SHARED_VPC_POOLS, named_pools=[{"name": "lab", "cidrs": "172.24.0.0/13", "for": {"site": "eu"}}])
+    assert {(c.owner, c.role): c.source for c in run.changes}[("main-vpc", "vpc")] == "pool lab"
+
+
+def test_a_bad_named_pool_is_refused_with_its_name():
+    fleet = Fleet.load(SHARED_VPC_POOLS)
+    with pytest.raises(ValueError, match="named_pools lab: a pool needs at least one CIDR"):
+        fleet.plan(named_pools=[{"name": "lab", "cidrs": []}])
+    with pytest.raises(ValueError, match=r"named_pools lab role: unknown role 'pod'"):
+        fleet.plan(named_pools=[{"name": "lab", "cidrs": ["10.0.0.0/8"], "for": {"role": "pod"}}])
+    with pytest.raises(ValueError, match="unknown key 'site'"):
+        fleet.plan(named_pools=[{"name": "lab", "cidrs": ["10.0.0.0/8"], "site": "eu"}])
+    with pytest.raises(TypeError, match="needs a name"):
+        fleet.plan(named_pools=[{"cidrs": ["10.0.0.0/8"]}])

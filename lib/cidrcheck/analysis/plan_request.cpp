@@ -3,8 +3,11 @@
 #include <cidrcheck/analysis.hpp>
 
 #include <cidrcheck/detail/spelling.hpp>
+#include <cidrcheck/detail/text.hpp>
 #include <cidrcheck/parse_error.hpp>
 #include <cidrcheck/prefix.hpp>
+
+#include <algorithm>
 
 namespace cidrcheck {
 
@@ -34,6 +37,38 @@ auto cidr(const std::string& text, const std::string& option) -> prefix {
   }
 }
 
+// A named pool of the options, judged as the fleet file's `plan: pools:` judges one.
+auto named_pool_of(const named_pool_request& x, const std::string& option, const std::vector<named_pool>& earlier)
+    -> named_pool {
+  named_pool out;
+  if (auto why = detail::name_problem(x.name)) throw plan_option_error(option + ": " + *why);
+  out.name = x.name;
+  const auto what = option + " " + detail::printable(x.name);
+  if (std::any_of(earlier.begin(), earlier.end(), [&](const named_pool& p) { return p.name == x.name; })) {
+    throw plan_option_error(what + ": the pool is named twice");
+  }
+  if (x.cidrs.empty()) throw plan_option_error(what + ": a pool needs at least one CIDR");
+  for (const auto& text : x.cidrs) out.cidrs.push_back(cidr(text, what));
+  auto& sel = out.selector;
+  for (const auto& [key, value] : x.selector) {
+    if (key == "owner") {
+      if (sel.owner) throw plan_option_error(what + ": owner is given twice");
+      sel.owner = value;
+    } else if (key == "role") {
+      auto roles = sel.roles.value_or(role_set::none());
+      roles.add(roles_named(value, what + " role"));
+      sel.roles = roles;
+    } else if (key.empty()) {
+      throw plan_option_error(what + ": a label needs a key");
+    } else if (std::any_of(sel.labels.begin(), sel.labels.end(), [&](const auto& l) { return l.first == key; })) {
+      throw plan_option_error(what + ": the label " + detail::printable(key) + " is given twice");
+    } else {
+      sel.labels.emplace_back(key, value);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 auto plan_options_for(const plan_request& request) -> plan_options {
@@ -45,6 +80,9 @@ auto plan_options_for(const plan_request& request) -> plan_options {
     auto roles = roles_named(role, names.pool);
     auto pool = cidr(text, names.pool);
     for_each_role(roles, [&](range_role r) { o.settings.pools[static_cast<std::size_t>(r)].push_back(pool); });
+  }
+  for (const auto& x : request.named_pools) {
+    o.settings.named_pools.push_back(named_pool_of(x, names.named_pool, o.settings.named_pools));
   }
   for (const auto& text : request.avoid) o.settings.avoid.push_back(cidr(text, names.avoid));
   for (const auto& p : request.pins) {

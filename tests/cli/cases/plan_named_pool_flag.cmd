@@ -1,0 +1,1 @@
+plan tests/fixtures/fleets/plan/shared-vpc-pools.yaml --named-pool lab=172.24.0.0/13,fd00:24::/48@site=eu,role=network
