@@ -303,13 +303,15 @@ void share_restarts(std::vector<runbook_step>& steps) {
     later.makes.insert(later.makes.end(), earlier.makes.begin(), earlier.makes.end());
     later.checks.insert(later.checks.end(), earlier.checks.begin(), earlier.checks.end());
     for (const auto& f : earlier.facts) cite(later, f);
-    std::string whom = "every pod";
+    const std::string earlier_why = earlier.why.empty() ? "" : " (" + earlier.why + ")";
     if (dropped.which == workload_selection::pods_in_ranges) {
-      whom = "the pods with an address in";
-      for (std::size_t r = 0; r < dropped.ranges.size(); ++r) whom += (r == 0 ? " " : ", ") + dropped.ranges[r].to_string();
+      std::string ranges;
+      for (const auto& r : dropped.ranges) ranges += (ranges.empty() ? "" : ", ") + r.to_string();
+      later.why += "; it also restarts the pods with an address in " + ranges + earlier_why +
+                   ", so they need no restart of their own";
+    } else {
+      later.why += "; it is also the restart of every pod an earlier step would have made" + earlier_why;
     }
-    later.why += "; it also restarts " + whom + (earlier.why.empty() ? "" : " (" + earlier.why + ")") +
-                 ", so they need no restart of their own";
     std::vector<runbook_step> out;
     out.reserve(steps.size() - 1);
     std::move(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(i), std::back_inserter(out));
