@@ -299,7 +299,7 @@ TEST(RunbookApply, TheRunbookSaysItsRollsAndItsWindowUpFront) {
   EXPECT_EQ(maintenance.size(), 1U);
   EXPECT_EQ(maintenance["01-kcm-node-ipam+service-cidr-api-prod-eu/runbook.md"],
             "4 rolls of the cluster to apply its configuration (steps 12, 21, 24 and 28); every node drained from "
-            "step 2 until the nodes return at step 13: a window in which workloads are down");
+            "step 2 until the nodes return at step 13: a window in which workloads are down; pods restarted at step 25");
   EXPECT_EQ(maintenance_of(own_runbooks(p).at(0)),
             "1 roll of the cluster to apply its configuration (step 8); every node drained from step 2 until the "
             "nodes return at step 9: a window in which workloads are down");
@@ -368,9 +368,20 @@ TEST(RunbookMaintenance, OperationsOnOneKopsClusterShareTheirApplies) {
   EXPECT_EQ(folders, std::set<std::string>{"01-calico-ippool-swap+service-cidr-api-prod"});
 }
 
-TEST(RunbookMaintenance, OperationsWithoutASeparateApplyKeepTheirOwnRunbooks) {
-  auto p = run(two_kubeadm);
-  ASSERT_FALSE(p.result.operations.empty());
+// Two operations on one kubeadm cluster that share neither an apply nor a
+// restart of the pods (kube-controller-manager's node IPAM drains the nodes,
+// the ServiceCIDR move restarts the pods) keep their own runbooks.
+TEST(RunbookMaintenance, OperationsThatShareNothingKeepTheirOwnRunbooks) {
+  auto p = run(R"(
+clusters:
+  - {name: prod, distribution: kubeadm, kubernetes: "1.33", cni: flannel, nodes: 40, network: 10.0.0.0/16, pods: 100.96.0.0/11, services: 100.64.0.0/13}
+networks:
+  - {name: tailscale, type: tailscale}
+connections:
+  - {between: [prod, tailscale], via: tailscale}
+)");
+  ASSERT_EQ(p.result.operations.size(), 2U);
+  EXPECT_EQ(p.result.operations[0].kind, "kcm-node-ipam");
   for (const auto& op : p.result.operations) EXPECT_TRUE(op.merged_with.empty()) << op.kind;
   EXPECT_EQ(p.result.shared_apply_saving, 0);
 }
@@ -449,6 +460,37 @@ TEST(RunbookMaintenance, ARestartOfEveryPodServesBothOperations) {
   });
   ASSERT_NE(pool_deleted, merged.steps.end());
   EXPECT_GT(pool_deleted, restart);
+  const auto applied = apply_plan(p.model, p.result);
+  const simulation_context context{&p.model, &applied, &builtin_catalog(), {}, std::nullopt};
+  auto verdict = simulate_runbook(context, merged);
+  EXPECT_TRUE(verdict.passed()) << summary(verdict);
+}
+
+// kubeadm applies no configuration separately, so its operations share no
+// roll; a pool swap and a ServiceCIDR move on one kubeadm cluster still share
+// their restart of the pods: one maintenance, every pod restarted once, and
+// the same cost (only the pool swap counts restarting pods).
+TEST(RunbookMaintenance, OperationsOnOneKubeadmClusterShareTheirRestart) {
+  auto p = run(R"(
+clusters:
+  - {name: prod, distribution: kubeadm, kubernetes: "1.33", cni: calico, nodes: 40, network: 10.0.0.0/16, pods: 100.96.0.0/11, services: 100.64.0.0/13}
+networks:
+  - {name: tailscale, type: tailscale}
+connections:
+  - {between: [prod, tailscale], via: tailscale}
+)");
+  ASSERT_EQ(p.result.operations.size(), 2U);
+  EXPECT_EQ(p.result.operations[0].kind, "calico-ippool-swap");
+  EXPECT_EQ(p.result.operations[1].kind, "service-cidr-api");
+  EXPECT_EQ(p.result.operations[0].merged_with, std::vector<std::uint32_t>{1});
+  auto own = own_runbooks(p);
+  EXPECT_EQ(detail::pod_restarts_in(own[0]) + detail::pod_restarts_in(own[1]), 2U);
+  EXPECT_EQ(applies_of(own[0]) + applies_of(own[1]), 0U);
+  const auto merged = plan_runbooks(p.model, p.result, builtin_catalog()).at(0);
+  EXPECT_EQ(detail::pod_restarts_in(merged), 1U);
+  EXPECT_EQ(p.result.shared_apply_saving, 0);
+  EXPECT_EQ(p.result.operations[0].cost + p.result.operations[1].cost, 3 + 2);
+  EXPECT_NE(maintenance_of(merged).find("pods restarted at step "), std::string::npos) << maintenance_of(merged);
   const auto applied = apply_plan(p.model, p.result);
   const simulation_context context{&p.model, &applied, &builtin_catalog(), {}, std::nullopt};
   auto verdict = simulate_runbook(context, merged);

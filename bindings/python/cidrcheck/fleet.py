@@ -436,7 +436,7 @@ class Plan:
         self.operations: list[Record] = self._record["operations"]
         """The operations, first: records of kind, changes_what, owners, cost, counted (what the cost
         counted), changes (indexes into changes), steps (each a dict of step, commands, relies_on, needs, makes, files),
-        maintenance (what the runbook costs in maintenance, with its steps; None when nothing is rolled or drained),
+        maintenance (what the runbook costs in maintenance, with its steps; None when nothing is rolled, drained or restarted),
         merged_with (indexes of the other operations on the same cluster that share its runbook: one maintenance)
         and simulation: the migration simulator's verdict on the runbook (passed, steps, skipped, failures: each a
         dict of step, check, rule, fact, message; docs/planning.md)."""

@@ -61,10 +61,11 @@ auto render_steps(const fleet& planned, const runbook& r, const catalog& c) -> s
 
 /// What runbook r costs in maintenance, in a sentence from its typed steps:
 /// the rolls of a separately applied configuration (one per run of edits,
-/// config-apply-separate), node rolls, and the window in which every node is
-/// drained ("1 roll of the cluster to apply its configuration (step 8); every
-/// node drained from step 2 until the nodes return at step 9: a window in
-/// which workloads are down"). Empty when it has none of them.
+/// config-apply-separate), node rolls, restarts of the pods, and the window in
+/// which every node is drained ("1 roll of the cluster to apply its
+/// configuration (step 8); every node drained from step 2 until the nodes
+/// return at step 9: a window in which workloads are down"). Empty when it
+/// has none of them.
 auto maintenance_of(const runbook& r) -> std::string;
 
 /// One file of a plan's runbooks, at a path relative to the folder it goes in.

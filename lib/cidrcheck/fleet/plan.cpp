@@ -1121,11 +1121,14 @@ class planner {
   }
 
   // One maintenance per cluster: the in-place operations on one cluster whose
-  // runbooks apply its configuration separately (config-apply-separate) get one
-  // runbook with their applies shared (detail::merged_runbook), where it needs
-  // fewer applies than theirs together and the simulator passes it; each apply
-  // saved takes catalog::shared_apply off their cost, the later operations'
-  // first, none below 1. The merged runbooks are simulated in one call.
+  // runbooks apply its configuration separately (config-apply-separate) or
+  // restart its pods get one runbook with their applies and restarts shared
+  // (detail::merged_runbook), where it needs fewer applies or fewer restarts
+  // than theirs together and the simulator passes it; each apply saved takes
+  // catalog::shared_apply off their cost, the later operations' first, none
+  // below 1. A restart saved changes no cost: of the kinds whose restarts a
+  // merge shares, only the pod-range kinds count restarting pods (per_nodes).
+  // The merged runbooks are simulated in one call.
   void merge_maintenances(const fleet& applied, const detail::owner_connections& connections) {
     std::map<std::uint32_t, std::vector<std::uint32_t>> in_place;  // cluster -> its operations, in plan order
     for (std::uint32_t k = 0; k < result_.operations.size(); ++k) {
@@ -1140,24 +1143,26 @@ class planner {
       if (ops.size() < 2) continue;
       std::vector<std::uint32_t> members;
       std::vector<runbook> unapplied;
-      std::size_t separate = 0;
+      std::size_t separate = 0, restarts = 0;
       for (auto k : ops) {
         auto book = detail::unapplied_runbook(applied, c_, result_.operations[k], result_.changes, connections);
         auto own = book;
         detail::add_apply_steps(applied, c_, own);
-        if (auto n = detail::applies_in(own); n > 0) {
-          separate += n;
-          members.push_back(k);
-          unapplied.push_back(std::move(book));
-        }
+        auto n = detail::applies_in(own);
+        auto r = detail::pod_restarts_in(own);
+        if (n == 0 && r == 0) continue;
+        separate += n;
+        restarts += r;
+        members.push_back(k);
+        unapplied.push_back(std::move(book));
       }
       if (members.size() < 2) continue;
       auto merged = detail::merged_runbook(applied, c_, std::move(unapplied));
       auto n = detail::applies_in(merged);
-      if (n >= separate) continue;
+      if (n >= separate && detail::pod_restarts_in(merged) >= restarts) continue;
       groups.push_back(std::move(members));
       books.push_back(std::move(merged));
-      saved.push_back(separate - n);
+      saved.push_back(separate > n ? separate - n : 0);
     }
     if (groups.empty()) return;
     const simulation_context context{&working_, &applied, &c_, options_.check, options_.triage};

@@ -189,12 +189,13 @@ auto render_markdown(const runbook_context& x, const runbook& r, const std::vect
 }  // namespace
 
 auto maintenance_of(const runbook& r) -> std::string {
-  std::vector<std::size_t> applies, rolls;
+  std::vector<std::size_t> applies, rolls, restarts;
   std::optional<std::size_t> drained, back;
   for (std::size_t k = 0; k < r.steps.size(); ++k) {
     const auto& a = r.steps[k].action;
     if (std::holds_alternative<apply_configuration>(a)) applies.push_back(k + 1);
     if (std::holds_alternative<roll_nodes>(a)) rolls.push_back(k + 1);
+    if (detail::pod_restart(r.steps[k]) != nullptr) restarts.push_back(k + 1);
     if (const auto* d = std::get_if<drain_nodes>(&a);
         d && !drained && d->nodes.which == node_selection::role::all && d->nodes.pod_cidr_outside.empty()) {
       drained = k + 1;
@@ -212,6 +213,7 @@ auto maintenance_of(const runbook& r) -> std::string {
                     (back ? " until the nodes return at step " + std::to_string(*back) : std::string(" on")) +
                     ": a window in which workloads are down");
   }
+  if (!restarts.empty()) parts.push_back("pods restarted at " + step_numbers(restarts));
   std::string out;
   for (std::size_t k = 0; k < parts.size(); ++k) out += (k == 0 ? "" : "; ") + parts[k];
   return out;

@@ -241,15 +241,13 @@ auto phases_of(std::vector<runbook_step> steps, apply_waits& waits) -> std::vect
 }
 
 // Whether restart b restarts every pod restart a does: every pod, or pods in
-// ranges that hold a's (both of one cluster; scale-ups and component restarts
-// are not restarts of the workloads).
+// ranges that hold a's (both of one cluster).
 auto restart_covers(const runbook_step& b, const runbook_step& a) -> bool {
-  const auto* x = std::get_if<restart_workloads>(&a.action);
-  const auto* y = std::get_if<restart_workloads>(&b.action);
+  const auto* x = pod_restart(a);
+  const auto* y = pod_restart(b);
   if (x == nullptr || y == nullptr || a.owner != b.owner) return false;
-  if (x->which != workload_selection::all_pods && x->which != workload_selection::pods_in_ranges) return false;
   if (y->which == workload_selection::all_pods) return true;
-  if (y->which != workload_selection::pods_in_ranges || x->which != workload_selection::pods_in_ranges) return false;
+  if (x->which != workload_selection::pods_in_ranges) return false;
   return std::all_of(x->ranges.begin(), x->ranges.end(), [&](const prefix& r) {
     return std::any_of(y->ranges.begin(), y->ranges.end(), [&](const prefix& z) { return r.subnet_of(z); });
   });
@@ -326,10 +324,21 @@ void share_restarts(std::vector<runbook_step>& steps) {
 
 }  // namespace
 
+auto pod_restart(const runbook_step& s) -> const restart_workloads* {
+  const auto* r = std::get_if<restart_workloads>(&s.action);
+  bool pods = r != nullptr && (r->which == workload_selection::all_pods || r->which == workload_selection::pods_in_ranges);
+  return pods ? r : nullptr;
+}
+
 auto applies_in(const runbook& r) -> std::size_t {
   return static_cast<std::size_t>(std::count_if(r.steps.begin(), r.steps.end(), [](const runbook_step& s) {
     return std::holds_alternative<apply_configuration>(s.action);
   }));
+}
+
+auto pod_restarts_in(const runbook& r) -> std::size_t {
+  return static_cast<std::size_t>(
+      std::count_if(r.steps.begin(), r.steps.end(), [](const runbook_step& s) { return pod_restart(s) != nullptr; }));
 }
 
 auto merged_runbook(const fleet& planned, const catalog& c, std::vector<runbook> books) -> runbook {

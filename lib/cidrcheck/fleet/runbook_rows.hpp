@@ -135,6 +135,13 @@ auto maintenance_runbook(const fleet& planned, const catalog& c, const plan_resu
 /// How many apply_configuration steps (rolls of the cluster to apply its configuration) runbook r has.
 auto applies_in(const runbook& r) -> std::size_t;
 
+/// The step's restart of workloads (every pod, or the pods in ranges), or
+/// nullptr (scale-ups and component restarts are not restarts of the workloads).
+auto pod_restart(const runbook_step& s) -> const restart_workloads*;
+
+/// How many restarts of workloads (pod_restart) runbook r has.
+auto pod_restarts_in(const runbook& r) -> std::size_t;
+
 /// One runbook for several operations on one cluster that each edit a
 /// configuration applied separately (books in plan order). Each book is cut before each
 /// of its applies into phases; phase k of the merged runbook is every book's
