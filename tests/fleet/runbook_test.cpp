@@ -368,18 +368,20 @@ TEST(RunbookMaintenance, OperationsOnOneKopsClusterShareTheirApplies) {
   EXPECT_EQ(folders, std::set<std::string>{"01-calico-ippool-swap+service-cidr-api-prod"});
 }
 
+// A kubeadm cluster on CNI `cni` whose pods and services both sit in the tailnet's range.
+auto kubeadm_on_a_tailnet(std::string_view cni) -> std::string {
+  return "clusters:\n"
+         "  - {name: prod, distribution: kubeadm, kubernetes: \"1.33\", cni: " + std::string(cni) +
+         ", nodes: 40, network: 10.0.0.0/16, pods: 100.96.0.0/11, services: 100.64.0.0/13}\n"
+         "networks:\n  - {name: tailscale, type: tailscale}\n"
+         "connections:\n  - {between: [prod, tailscale], via: tailscale}\n";
+}
+
 // Two operations on one kubeadm cluster that share neither an apply nor a
 // restart of the pods (kube-controller-manager's node IPAM drains the nodes,
 // the ServiceCIDR move restarts the pods) keep their own runbooks.
 TEST(RunbookMaintenance, OperationsThatShareNothingKeepTheirOwnRunbooks) {
-  auto p = run(R"(
-clusters:
-  - {name: prod, distribution: kubeadm, kubernetes: "1.33", cni: flannel, nodes: 40, network: 10.0.0.0/16, pods: 100.96.0.0/11, services: 100.64.0.0/13}
-networks:
-  - {name: tailscale, type: tailscale}
-connections:
-  - {between: [prod, tailscale], via: tailscale}
-)");
+  auto p = run(kubeadm_on_a_tailnet("flannel"));
   ASSERT_EQ(p.result.operations.size(), 2U);
   EXPECT_EQ(p.result.operations[0].kind, "kcm-node-ipam");
   for (const auto& op : p.result.operations) EXPECT_TRUE(op.merged_with.empty()) << op.kind;
@@ -471,14 +473,7 @@ TEST(RunbookMaintenance, ARestartOfEveryPodServesBothOperations) {
 // their restart of the pods: one maintenance, every pod restarted once, and
 // the same cost (only the pool swap counts restarting pods).
 TEST(RunbookMaintenance, OperationsOnOneKubeadmClusterShareTheirRestart) {
-  auto p = run(R"(
-clusters:
-  - {name: prod, distribution: kubeadm, kubernetes: "1.33", cni: calico, nodes: 40, network: 10.0.0.0/16, pods: 100.96.0.0/11, services: 100.64.0.0/13}
-networks:
-  - {name: tailscale, type: tailscale}
-connections:
-  - {between: [prod, tailscale], via: tailscale}
-)");
+  auto p = run(kubeadm_on_a_tailnet("calico"));
   ASSERT_EQ(p.result.operations.size(), 2U);
   EXPECT_EQ(p.result.operations[0].kind, "calico-ippool-swap");
   EXPECT_EQ(p.result.operations[1].kind, "service-cidr-api");
