@@ -50,7 +50,9 @@ auto named_pool_of(const named_pool_request& x, const std::string& option, const
   if (x.cidrs.empty()) throw plan_option_error(what + ": a pool needs at least one CIDR");
   for (const auto& text : x.cidrs) out.cidrs.push_back(cidr(text, what));
   auto& sel = out.selector;
-  for (const auto& [key, value] : x.selector) {
+  for (const auto& item : x.selector) {
+    const auto& key = item.first;  // not a structured binding: lambdas below capture it
+    const auto& value = item.second;
     if (key == "owner") {
       if (sel.owner) throw plan_option_error(what + ": owner is given twice");
       sel.owner = value;
