@@ -194,8 +194,7 @@ connections:
 // The service range of a cluster that runs its own control plane is only a
 // setting of its components, and lives only in the rules of its own nodes
 // (svc-virtual): a replacement keeps it unless a connection carries it to
-// another member, where old and new cluster would hold it side by side. A
-// managed provider's is new (AReplacementSizesItsNewPodRangeFromItsNodes).
+// another member, where old and new cluster would hold it side by side.
 TEST(Plan, AReplacementKeepsAServiceRangeNoConnectionCarries) {
   constexpr std::string_view fleet_text = R"(
 networks:
@@ -227,13 +226,58 @@ connections:
     return std::any_of(at->facts.begin(), at->facts.end(), [&](const migration_fact& f) { return f.id == id; });
   };
   EXPECT_TRUE(cites("svc-virtual"));
-  EXPECT_TRUE(cites("dist-kops-managed"));
+  EXPECT_TRUE(cites("replace-scoped"));
   EXPECT_EQ(kept.errors_left(), 0u);
 
   auto carried = with_routes("[network, pods, services]");
   ASSERT_TRUE(carried.result.complete());
   EXPECT_EQ(carried.moves().size(), 3u) << ::testing::PrintToString(carried.moves());
   EXPECT_EQ(carried.errors_left(), 0u);
+}
+
+// A managed provider keeps a replacement's service range where its sources let
+// two clusters hold one (EKS and AKS give many clusters the same default:
+// eks-svc-shared, aks-svc-shared), and gives a new one where they do not settle
+// it (GKE: gke-svc-shared). Each cluster here is replaced for its network or
+// pods, not its service range.
+TEST(Plan, AManagedReplacementKeepsItsServiceRangeWhereTheProviderSharesIt) {
+  auto replaced = [](std::string_view cluster, std::string_view fact) {
+    auto p = run(std::string(R"(
+networks:
+  - {name: office, type: office, cidrs: 10.20.0.0/16}
+clusters:
+  - )") + std::string(cluster) + R"(
+connections:
+  - {between: [office, c], via: vpn, routes: [network, pods]}
+)");
+    EXPECT_TRUE(p.result.complete()) << cluster;
+    EXPECT_EQ(p.errors_left(), 0u) << cluster;
+    EXPECT_TRUE(std::any_of(p.result.operations.begin(), p.result.operations.end(),
+                            [](const plan_operation& op) { return op.kind == "replacement-cluster"; }))
+        << cluster;
+    const bool cited = std::any_of(p.result.operations.begin(), p.result.operations.end(), [&](const plan_operation& op) {
+      return std::any_of(op.steps.begin(), op.steps.end(), [&](const migration_step& s) {
+        return std::any_of(s.facts.begin(), s.facts.end(), [&](const migration_fact& f) { return f.id == fact; });
+      });
+    });
+    EXPECT_EQ(cited, fact != "gke-svc-shared") << cluster;
+    return p.moves();
+  };
+  auto services_move = [](const std::vector<std::string>& moves) {
+    return std::any_of(moves.begin(), moves.end(), [](const std::string& m) { return m.find(" services ") != std::string::npos; });
+  };
+  auto eks = replaced("{name: c, distribution: eks, kubernetes: \"1.30\", cni: vpc-cni, network: 10.20.0.0/16, "
+                      "pods: 10.20.0.0/16, services: 172.20.0.0/16, nodes: 10}",
+                      "eks-svc-shared");
+  EXPECT_FALSE(services_move(eks)) << ::testing::PrintToString(eks);
+  auto aks = replaced("{name: c, distribution: aks, kubernetes: \"1.30\", network: 10.30.0.0/16, "
+                      "pods: 10.20.0.0/16, services: 10.0.0.0/16, nodes: 10}",
+                      "aks-svc-shared");
+  EXPECT_FALSE(services_move(aks)) << ::testing::PrintToString(aks);
+  auto gke = replaced("{name: c, distribution: gke, kubernetes: \"1.30\", network: 10.20.0.0/16, "
+                      "pods: 10.40.0.0/14, services: 10.44.0.0/20, nodes: 10}",
+                      "gke-svc-shared");
+  EXPECT_TRUE(services_move(gke)) << ::testing::PrintToString(gke);
 }
 
 // A pod range of the cluster's own (AKS kubenet) would be held by old and new

@@ -237,7 +237,7 @@ TEST(CatalogProfiles, EveryShippedProfileFieldNamesARealFact) {
     ++profiles;
     const auto& p = *d.profile;
     for (const auto* f : {&p.sans_field, &p.restore_control_plane, &p.pod_range_container}) expect_real_fact(*f, d.name);
-    for (const auto* f : {&p.managed, &p.embeds_cni, &p.moves_network, &p.kubelet_in_server}) expect_real_fact(*f, d.name);
+    for (const auto* f : {&p.managed, &p.embeds_cni, &p.moves_network, &p.shares_service_range, &p.kubelet_in_server}) expect_real_fact(*f, d.name);
     expect_real_fact(p.apply_control_plane, d.name);
     expect_real_fact(p.cloud, d.name);
     expect_real_fact(p.control_plane, d.name);

@@ -121,6 +121,10 @@ struct distribution_profile {
   /// The cluster can move to another network in place (new nodes there, then the
   /// control plane), as the Adobe story did; else a network move is a replacement.
   sourced<bool> moves_network;
+  /// Two clusters may hold the same service range side by side, where nothing
+  /// routes one's range to the other: a replacement then keeps the old cluster's.
+  /// Unknown where the provider's sources disagree or say nothing (a new range then).
+  sourced<bool> shares_service_range;
   /// Stopping a node's kubelet stops its control plane too (one process runs both).
   sourced<bool> kubelet_in_server;
   /// The commands that apply a changed control-plane configuration, in order

@@ -202,12 +202,12 @@ void replacement_cluster_row(const row_input& in, runbook& out) {
     }
     if (const auto services = kept({range_role::services}); !services.empty()) {
       build.why += "; it keeps the service range " + services +
-                   " too: the range is only a setting of the cluster's own control plane, no connection carries "
-                   "it, and a cluster IP lives only in the rules of its own cluster's nodes, so both clusters may "
-                   "hold it while they run side by side";
+                   " too: no connection carries it, a cluster IP lives only in the rules of its own cluster's "
+                   "nodes, and the distribution lets two clusters hold one range, so both clusters may hold it "
+                   "while they run side by side";
       cite(build, "replace-scoped");
       cite(build, "svc-virtual");
-      if (const auto p = in.profile(k); p.distribution) cite(build, p.distribution->managed);
+      if (const auto p = in.profile(k); p.distribution) cite(build, p.distribution->shares_service_range);
     }
     auto& r = w.add(k, resource(resource_kind::cluster, resource_action::remove, old, std::nullopt, std::nullopt),
                     {"blend-mirror"});

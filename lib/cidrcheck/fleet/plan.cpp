@@ -418,18 +418,20 @@ class planner {
   // overlap while old and new cluster run side by side (blend-mirror): the
   // network, as the replacement is built in the same VPC and subnets
   // (replace-scoped); pods that take their addresses from that network, which
-  // hands each address out once; and the service range of a cluster that runs
-  // its own control plane where no connection carries it, as only its own
-  // nodes route it (svc-virtual). Another pod range of the cluster's own, or a
-  // managed provider's service range, is new.
+  // hands each address out once; and the service range where the distribution
+  // lets two clusters hold one (shares_service_range) and no connection carries
+  // it, as only the cluster's own nodes route it (svc-virtual). Another pod
+  // range of the cluster's own, or a service range no source lets two clusters
+  // share, is new.
   auto kept_by_replacement(std::uint32_t owner_index, std::uint32_t k, bool capacity_needed) const -> bool {
     const auto& r = working_.ranges[k];
     if (!reasons_[k].empty()) return false;
     if (r.role == range_role::network) return true;
     if (r.role == range_role::services) {
       const auto p = c_.profile_of(working_.owners[owner_index]);
-      const bool own = p.distribution && p.distribution->managed.known && !p.distribution->managed.value;
-      return own && !carried_anywhere(owner_index, r);
+      const bool shared = p.distribution && p.distribution->shares_service_range.known &&
+                          p.distribution->shares_service_range.value;
+      return shared && !carried_anywhere(owner_index, r);
     }
     if (r.role != range_role::pods) return false;
     if (capacity_needed && r.cidr.version() == capacity_version_.at(owner_index)) return false;

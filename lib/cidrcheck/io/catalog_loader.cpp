@@ -283,7 +283,7 @@ void profile_keys(yaml_reader& r, std::uint32_t node, const std::vector<yaml_rea
 constexpr std::string_view distribution_profile_keys[] = {
     "managed", "cloud", "control_plane", "settings", "sans", "sans_field", "dns_addon", "nodes", "embeds_cni",
     "config_api", "kubelet_config_map", "restore_control_plane", "pod_range_container", "moves_network",
-    "kubelet_in_server", "apply_control_plane", "nodes_command", "assigns_ipv6", "network_fields"};
+    "kubelet_in_server", "apply_control_plane", "nodes_command", "assigns_ipv6", "network_fields", "shares_service_range"};
 
 void read_distribution_profile(yaml_reader& r, std::uint32_t node, distribution_profile& p) {
   auto entries = r.mapping(node, "a distribution profile");
@@ -304,6 +304,7 @@ void read_distribution_profile(yaml_reader& r, std::uint32_t node, distribution_
     if (e.key == "restore_control_plane") read_sourced_text(r, e.value, "restore_control_plane", p.restore_control_plane);
     if (e.key == "pod_range_container") read_sourced_text(r, e.value, "pod_range_container", p.pod_range_container);
     if (e.key == "moves_network") read_sourced_bool(r, e.value, "moves_network", p.moves_network);
+    if (e.key == "shares_service_range") read_sourced_bool(r, e.value, "shares_service_range", p.shares_service_range);
     if (e.key == "kubelet_in_server") read_sourced_bool(r, e.value, "kubelet_in_server", p.kubelet_in_server);
     if (e.key == "apply_control_plane") read_sourced_strings(r, e.value, "apply_control_plane", p.apply_control_plane);
     if (e.key == "nodes_command") read_sourced_strings(r, e.value, "nodes_command", p.nodes_command);
