@@ -519,11 +519,60 @@ TEST(RunbookMaintenance, ARestartIsSharedOnlyWhereTheStepsThatNeedItCanWait) {
   runbook services{"b", {0}, std::nullopt, {step(manual{"set DNS"}, {}, {"dns-set"}), step(every_pod, {"dns-set"}, {})}};
   auto shared = detail::merged_runbook(applied, builtin_catalog(), {pool, services});
   EXPECT_EQ(texts(shared), (std::vector<std::string>{"set DNS", "every pod", "delete the pool"}));
-  EXPECT_EQ(shared.steps[1].makes, std::vector<std::string>{"pods-restarted"});
-  // The restart of every pod needs the pool gone: the pool's own restart stays.
-  services.steps[1].needs.push_back("pool-gone");
-  auto kept = detail::merged_runbook(applied, builtin_catalog(), {pool, services});
-  EXPECT_EQ(texts(kept), (std::vector<std::string>{"old pool", "delete the pool", "set DNS", "every pod"}));
+  EXPECT_EQ(shared.steps[1].makes, std::vector<std::string>{"a/pods-restarted"});
+  // Where the restart of every pod needs the pool gone (a step of its own
+  // operation: states are per operation), the pool's own restart stays.
+  runbook pool_then_every_pod{"a", {0}, std::nullopt, {pool.steps[0], pool.steps[1], step(every_pod, {"pool-gone"}, {})}};
+  runbook dns{"b", {0}, std::nullopt, {step(manual{"set DNS"}, {}, {"dns-set"})}};
+  auto kept = detail::merged_runbook(applied, builtin_catalog(), {pool_then_every_pod, dns});
+  EXPECT_EQ(texts(kept), (std::vector<std::string>{"old pool", "delete the pool", "every pod", "set DNS"}));
+}
+
+// Each operation's states are its own in a merged runbook: a step never relies
+// on a state another operation's step names alike (both books here make
+// "pods-restarted"; each book's need is met by its own step), and two books of
+// one kind are told apart.
+TEST(RunbookMaintenance, MergedOperationsKeepTheirStatesApart) {
+  auto p = run(kops_calico_on_a_tailnet);
+  auto applied = apply_plan(p.model, p.result);
+  auto step = [](std::string what, std::vector<std::string> needs, std::vector<std::string> makes) {
+    runbook_step s;
+    s.action = manual{std::move(what)};
+    s.needs = std::move(needs);
+    s.makes = std::move(makes);
+    return s;
+  };
+  runbook first{"swap", {0}, std::nullopt, {step("restart", {}, {"pods-restarted"}), step("delete", {"pods-restarted"}, {})}};
+  runbook second{"swap", {0}, std::nullopt, {step("restart", {}, {"pods-restarted"}), step("delete", {"pods-restarted"}, {})}};
+  runbook third{"move", {0}, std::nullopt, {step("check", {"pods-restarted"}, {})}};
+  auto merged = detail::merged_runbook(applied, builtin_catalog(), {first, second});
+  ASSERT_EQ(merged.steps.size(), 4U);
+  EXPECT_EQ(merged.steps[0].makes, std::vector<std::string>{"swap/pods-restarted"});
+  EXPECT_EQ(merged.steps[1].needs, std::vector<std::string>{"swap/pods-restarted"});
+  EXPECT_EQ(merged.steps[2].makes, std::vector<std::string>{"swap#2/pods-restarted"});
+  EXPECT_EQ(merged.steps[3].needs, std::vector<std::string>{"swap#2/pods-restarted"});
+  // A book that needs a state only another book makes is no longer satisfied by it.
+  auto borrowed = detail::merged_runbook(applied, builtin_catalog(), {first, third});
+  std::set<std::string> made;
+  bool unmet = false;
+  for (const auto& s : borrowed.steps) {
+    for (const auto& n : s.needs) unmet = unmet || made.count(n) == 0;
+    made.insert(s.makes.begin(), s.makes.end());
+  }
+  EXPECT_TRUE(unmet);
+  // The plan's merged runbook: every state names its operation, and every need is met.
+  const auto real = plan_runbooks(p.model, p.result, builtin_catalog()).at(0);
+  ASSERT_EQ(real.kind, "calico-ippool-swap+service-cidr-api");
+  made.clear();
+  for (const auto& s : real.steps) {
+    for (const auto* states : {&s.needs, &s.makes}) {
+      for (const auto& state : *states) {
+        EXPECT_TRUE(state.starts_with("calico-ippool-swap/") || state.starts_with("service-cidr-api/")) << state;
+      }
+    }
+    for (const auto& n : s.needs) EXPECT_TRUE(made.count(n)) << n;
+    made.insert(s.makes.begin(), s.makes.end());
+  }
 }
 
 // Was: on 1.33, where the API needs no runtime-config, the check that the API is

@@ -346,7 +346,18 @@ auto merged_runbook(const fleet& planned, const catalog& c, std::vector<runbook>
   apply_waits waits(planned, c);
   std::vector<std::vector<phase>> cut;
   std::size_t count = 0;
-  for (auto& b : books) {
+  for (std::size_t i = 0; i < books.size(); ++i) {
+    auto& b = books[i];
+    // Each book's states are its own ("service-cidr-api/old-range-unused"): a
+    // step must not rely on a state another operation happens to name alike.
+    const bool repeated = std::any_of(books.begin(), books.begin() + static_cast<std::ptrdiff_t>(i),
+                                      [&](const runbook& a) { return a.kind == b.kind; });
+    const auto scope = b.kind + (repeated ? "#" + std::to_string(i + 1) : "") + "/";
+    for (auto& s : b.steps) {
+      for (auto* states : {&s.needs, &s.makes}) {
+        for (auto& state : *states) state.insert(0, scope);
+      }
+    }
     out.kind += (out.kind.empty() ? "" : "+") + b.kind;
     for (auto k : b.owners) {
       if (std::find(out.owners.begin(), out.owners.end(), k) == out.owners.end()) out.owners.push_back(k);

@@ -147,9 +147,11 @@ auto pod_restarts_in(const runbook& r) -> std::size_t;
 /// of its applies into phases; phase k of the merged runbook is every book's
 /// phase-k steps before its edits, then every book's phase-k edits, which
 /// add_apply_steps applies at one roll (config-apply-separate); `books` are
-/// unapplied_runbook's. Each book's
-/// steps keep their order, so what one needs is still made before it; the
-/// merged runbook has max(applies) applies where the books had their sum.
+/// unapplied_runbook's. Each book's steps keep their order, and its states
+/// are scoped by its kind ("service-cidr-api/old-range-unused"), so what one
+/// needs is still made before it by its own book, never by another book's
+/// step of the same name; the merged runbook has max(applies) applies where
+/// the books had their sum, and one restart where a later one covers an earlier.
 /// Whether it is safe to follow is the simulator's call (the plan merges only
 /// where it passes). Its kind joins the books' kinds with '+'.
 auto merged_runbook(const fleet& planned, const catalog& c, std::vector<runbook> books) -> runbook;
