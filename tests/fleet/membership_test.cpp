@@ -16,6 +16,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cidrcheck {
@@ -176,6 +177,29 @@ TEST(Membership, PeeredNetworksAreOverlapsThatSayPeeringRefusesThem) {
     }
     EXPECT_EQ(peering, c.peering_messages) << c.file;
   }
+}
+
+// Pods the network numbers (VPC CNI custom networking) are a secondary block of
+// the cluster's VPC (eks-custom-pod-range), so a peering with a VPC over them is
+// refused too; pods of an overlay CNI's own pool are not a block of the VPC.
+TEST(Membership, APodRangeTheNetworkNumbersIsABlockPeeringRefuses) {
+  auto peering_messages = [](std::string_view cni) {
+    auto loaded = load("networks: [{name: partner, type: peer, cidrs: [10.64.0.0/16]}]\n"
+                       "clusters: [{name: payments, distribution: eks, kubernetes: \"1.30\", cni: " +
+                       std::string(cni) +
+                       ", network: 10.60.0.0/16, pods: 10.64.0.0/16, services: 172.20.0.0/16}]\n"
+                       "connections: [{between: [payments, partner], via: peering, routes: [network, pods]}]\n");
+    EXPECT_TRUE(loaded.ok()) << cni;
+    std::size_t overlaps = 0, refused = 0;
+    for (const auto& x : check(loaded.value, builtin_catalog())) {
+      if (x.id != rule::overlap) continue;
+      ++overlaps;
+      if (x.message.find("peering refuses overlapping blocks") != std::string::npos) ++refused;
+    }
+    return std::pair{overlaps, refused};
+  };
+  EXPECT_EQ(peering_messages("vpc-cni"), (std::pair<std::size_t, std::size_t>{1, 1}));
+  EXPECT_EQ(peering_messages("calico"), (std::pair<std::size_t, std::size_t>{1, 0}));
 }
 
 TEST(Membership, EveryPlacementNoSourceSaidIsANote) {

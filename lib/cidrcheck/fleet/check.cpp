@@ -760,11 +760,16 @@ class checker {
   // or a cluster's network range) is brought together by a peering that joins
   // both sides (each owner, or the network it runs in): a peering the clouds
   // refuse while the blocks overlap (docs/rules/overlap.md cites them).
+  // A pod range the network numbers is a block of the cluster's VPC too: custom
+  // networking puts it in a secondary block (eks-custom-pod-range).
   auto peering_refuses(const finding& x) const -> bool {
     const auto& a = f_.ranges[x.ranges[0]];
     const auto& b = f_.ranges[x.ranges[1]];
-    auto block = [](const fleet_range& r) {
-      return r.is_plain() && (r.role == range_role::network || r.role == range_role::external);
+    auto block = [&](const fleet_range& r) {
+      if (!r.is_plain()) return false;
+      if (r.role == range_role::network || r.role == range_role::external) return true;
+      const auto* mode = r.role == range_role::pods ? c_.ipam_of(f_.owners[r.owner]) : nullptr;
+      return mode != nullptr && mode->pods_from == pod_source::network;
     };
     if (!block(a) || !block(b)) return false;
     return std::any_of(x.via.begin(), x.via.end(), [&](std::uint32_t c) {
