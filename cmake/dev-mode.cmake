@@ -21,3 +21,16 @@ function(cidrcheck_apply_dev_flags target)
     target_link_options(${target} PRIVATE -fsanitize=${CIDRCHECK_SANITIZE})
   endif()
 endfunction()
+
+# A compiler cache where one is installed (ccache), for developer builds only:
+# CI builds one tree in several presets and in fresh clones, and an unchanged
+# file should cost nothing the second time. Paths are hashed relative to the
+# source tree (and the build directory not at all), so every clone of a commit
+# shares the cache's entries. A launcher the user sets wins.
+if(CIDRCHECK_DEVELOPER_MODE AND PROJECT_IS_TOP_LEVEL AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  find_program(CIDRCHECK_CCACHE ccache)
+  if(CIDRCHECK_CCACHE)
+    set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1
+                                    ${CIDRCHECK_CCACHE})
+  endif()
+endif()
