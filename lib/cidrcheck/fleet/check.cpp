@@ -768,8 +768,7 @@ class checker {
     auto block = [&](const fleet_range& r) {
       if (!r.is_plain()) return false;
       if (r.role == range_role::network || r.role == range_role::external) return true;
-      const auto* mode = r.role == range_role::pods ? c_.ipam_of(f_.owners[r.owner]) : nullptr;
-      return mode != nullptr && mode->pods_from == pod_source::network;
+      return r.role == range_role::pods && network_numbers_pods(r.owner);
     };
     if (!block(a) || !block(b)) return false;
     return std::any_of(x.via.begin(), x.via.end(), [&](std::uint32_t c) {
@@ -777,10 +776,9 @@ class checker {
     });
   }
 
-  // Pods inside a network range of their own cluster whose IPAM mode takes pod
-  // addresses from the network (the VPC CNI, Cilium ENI: catalog `pods_from:
-  // network`) are the design, not an overlap: custom networking puts them in a
-  // secondary CIDR of the cluster's VPC.
+  // Pods inside a network range of their own cluster whose addresses the network
+  // hands out (network_numbers_pods) are the design, not an overlap: custom
+  // networking puts them in a secondary CIDR of the cluster's VPC.
   auto pods_in_own_network(std::uint32_t i, std::uint32_t j) const -> bool {
     const auto& a = f_.ranges[i];
     const auto& b = f_.ranges[j];
@@ -788,8 +786,12 @@ class checker {
     const fleet_range* pods = a.role == range_role::pods ? &a : b.role == range_role::pods ? &b : nullptr;
     const fleet_range* network = a.role == range_role::network ? &a : b.role == range_role::network ? &b : nullptr;
     if (pods == nullptr || network == nullptr || !pods->cidr.subnet_of(network->cidr)) return false;
-    const auto* mode = c_.ipam_of(f_.owners[a.owner]);
-    return mode != nullptr && mode->pods_from == pod_source::network;
+    return network_numbers_pods(a.owner);
+  }
+
+  // Whether owner's pods take their addresses from its network (the VPC CNI, Cilium ENI).
+  auto network_numbers_pods(std::uint32_t owner) const -> bool {
+    return c_.pod_numbering_of(f_.owners[owner]).addresses == address_source::network;
   }
 
   void check_catalog(std::uint32_t k) {
